@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { isMigrated } from './db/migrate.js';
+import type { Store } from './db/store.js';
+import { AppError, isAppError } from './errors.js';
+import { DocumentCache } from './graphql/document.js';
+import { createExecutor } from './graphql/execute.js';
+import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
+import { createSchema, printSchemaReference } from './graphql/schema.js';
+import type { Services } from './services.js';
+
+/** Requests up to this size are read; larger ones get 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** What an app is built from. Tests build one per store and inject or listen on port 0. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  readonly services: Services;
+}
+
+/**
+ * Builds the HTTP app without starting it: routes, error mapping, request
+ * ids, and one structured log line per request (never with the key).
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store, services } = deps;
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    connectionTimeout: config.requestTimeoutMs + 5_000,
+    requestTimeout: config.requestTimeoutMs,
+    return503OnClosing: true,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+  });
+
+  app.decorateRequest('netgraph', null as never);
+  app.addHook('onRequest', async (request, reply) => {
+    request.netgraph = { operationName: null, statements: 0 };
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const context = request.netgraph;
+    request.log.info(
+      {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        keyId: context?.caller?.keyUuid ?? undefined,
+        company: context?.caller?.companySlug ?? undefined,
+        operationName: context?.operationName ?? undefined,
+        sqlStatements: context?.statements ?? 0,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((rawError: FastifyError, request, reply) => {
+    const error = store.classifyError(rawError);
+    if (isAppError(error, 'UNAUTHENTICATED')) return sendUnauthorized(reply);
+    const appError = isAppError(error) ? error : fromFastifyError(rawError);
+    if (appError) {
+      if (appError.code === 'METHOD_NOT_ALLOWED') reply.header('allow', 'POST');
+      return reply
+        .code(appError.status === 200 ? 400 : appError.status)
+        .type(JSON_TYPE)
+        .send(errorBody([{ message: appError.message, extensions: { code: appError.code, ...publicDetails(appError) } }]));
+    }
+    request.log.error({ err: rawError, requestId: request.id }, 'unexpected error');
+    return reply.code(500).type(JSON_TYPE).send(
+      errorBody([
+        { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: request.id } },
+      ]),
+    );
+  });
+
+  app.setNotFoundHandler(async (request, reply) =>
+    reply
+      .code(404)
+      .type(JSON_TYPE)
+      .send(
+        JSON.stringify({
+          title: 'Not found',
+          id: 'not_found',
+          detail: `There is nothing at ${request.method} ${request.url.split('?')[0]}; the API is POST ${GRAPHQL_PATH}.`,
+          status: 404,
+        }),
+      ),
+  );
+
+  const schema = createSchema();
+  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads });
+  registerGraphQLRoutes(app, { executor, apiKeys: services.apiKeys, schemaText: printSchemaReference(schema) });
+
+  app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await store.ping();
+      if (!(await isMigrated(store))) throw new AppError('SERVICE_UNAVAILABLE', 'migrations pending');
+      return reply.type(JSON_TYPE).send('{"status":"ready"}');
+    } catch {
+      return reply.code(503).type(JSON_TYPE).send('{"status":"unavailable"}');
+    }
+  });
+
+  return app;
+}
+
+/** Fastify's own client errors (body parsing, size, media type) as AppErrors; undefined for anything else. */
+function fromFastifyError(error: FastifyError): AppError | undefined {
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return undefined;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${BODY_LIMIT_BYTES} bytes (1 MiB).`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', 'The request body is empty: send a JSON object with a "query" string.');
+    default:
+      if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+      if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${error.message}`);
+  }
+}
+
+function publicDetails(error: AppError): Record<string, unknown> {
+  const { field, ...rest } = error.details;
+  return field === undefined ? rest : { field, ...rest };
+}

@@ -1,0 +1,217 @@
+import fs from 'node:fs/promises';
+import type { Config } from '../config.js';
+import { redactUrl } from '../config.js';
+import { isMigrated, migrateToLatest } from '../db/migrate.js';
+import { openStore } from '../db/store.js';
+import type { Store } from '../db/store.js';
+import { AppError } from '../errors.js';
+import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
+import { createServices } from '../services.js';
+import type { Services } from '../services.js';
+import { serve } from './serve.js';
+
+/** Where a command writes: stdout and stderr, one call per line block. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  readStdin(): Promise<string>;
+}
+
+/** What a command receives: parsed options and positionals, the config, the io. */
+export interface CommandContext {
+  readonly values: Record<string, string | boolean | undefined>;
+  readonly positionals: readonly string[];
+  readonly config: Config;
+  readonly io: CliIo;
+}
+
+/** A CLI command: its words, its options, and what it does; returns the exit code. */
+export interface Command {
+  readonly path: readonly string[];
+  readonly options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
+  run(context: CommandContext): Promise<number>;
+}
+
+/** Opens the store, checks migrations are applied, runs `fn` with the services, closes. */
+async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(config.database, { poolSize: 2 });
+  try {
+    const migrated = await isMigrated(store).catch((error: unknown) => {
+      throw store.classifyError(error);
+    });
+    if (!migrated) {
+      throw new AppError('SERVICE_UNAVAILABLE', `The database ${redactUrl(config.databaseUrl)} has pending migrations: run "netgraph migrate" first.`);
+    }
+    return await fn(createServices(store), store);
+  } catch (error) {
+    throw store.classifyError(error);
+  } finally {
+    await store.close();
+  }
+}
+
+function required(context: CommandContext, name: string, example: string): string {
+  const value = context.values[name];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new AppError('BAD_USER_INPUT', `--${name} is required, e.g. --${name} ${example}`);
+  }
+  return value;
+}
+
+function printJson(io: CliIo, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}
+
+function printTable(io: CliIo, header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  io.out([line(header), ...rows.map(line)].join('\n'));
+}
+
+function keyRow(key: ApiKeyInfo): string[] {
+  return [
+    key.id,
+    key.label,
+    `${key.prefix}…`,
+    key.scope,
+    key.createdAt,
+    key.lastUsedAt ?? 'never',
+    key.revokedAt ? `revoked ${key.revokedAt}` : 'active',
+  ];
+}
+
+const json = { type: 'boolean' } as const;
+
+export const COMMANDS: readonly Command[] = [
+  {
+    path: ['serve'],
+    options: { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } },
+    run: serve,
+  },
+  {
+    path: ['migrate'],
+    options: { json },
+    async run({ config, values, io }) {
+      const store = await openStore(config.database, { poolSize: 1 });
+      try {
+        const results = await migrateToLatest(store).catch((error: unknown) => {
+          throw store.classifyError(error);
+        });
+        const applied = results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+        if (values.json) printJson(io, { applied });
+        else io.out(applied.length === 0 ? 'netgraph migrate: already up to date.' : `netgraph migrate: applied ${applied.join(', ')}.`);
+        return 0;
+      } finally {
+        await store.close();
+      }
+    },
+  },
+  {
+    path: ['import'],
+    options: { json },
+    async run({ config, positionals, values, io }) {
+      const file = positionals[0];
+      if (file === undefined) throw new AppError('BAD_USER_INPUT', 'name the file to import, e.g. netgraph import data.json (or - for stdin)');
+      const text = file === '-' ? await io.readStdin() : await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new AppError('BAD_USER_INPUT', `cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+      });
+      let document: unknown;
+      try {
+        document = JSON.parse(text);
+      } catch (error) {
+        throw new AppError('BAD_USER_INPUT', `${file} is not valid JSON: ${(error as Error).message}`);
+      }
+      const started = performance.now();
+      const counts = await withServices(config, (services) => services.imports.import(document));
+      const seconds = (performance.now() - started) / 1000;
+      if (values.json) printJson(io, { ...counts, seconds: Math.round(seconds * 1000) / 1000 });
+      else {
+        io.out(
+          `netgraph import: loaded ${counts.companies} companies, ${counts.networks} networks, ${counts.virtualDevices} virtual devices, ` +
+            `${counts.hardwareDevices} hardware devices, ${counts.vlans} VLANs, ${counts.ssids} SSIDs and ${counts.clients} clients in ${seconds.toFixed(1)} s.`,
+        );
+      }
+      return 0;
+    },
+  },
+  {
+    path: ['export'],
+    options: { json, company: { type: 'string' }, output: { type: 'string', short: 'o' } },
+    async run({ config, values, io }) {
+      const company = typeof values.company === 'string' ? values.company : undefined;
+      const document = await withServices(config, (services) => services.imports.export(company));
+      const text = JSON.stringify(document, null, 2);
+      if (typeof values.output === 'string') {
+        const temp = `${values.output}.tmp-${process.pid}`;
+        await fs.writeFile(temp, `${text}\n`);
+        await fs.rename(temp, values.output);
+        io.err(`netgraph export: wrote ${document.companies.length} companies to ${values.output}.`);
+      } else {
+        io.out(text);
+      }
+      return 0;
+    },
+  },
+  {
+    path: ['company', 'create'],
+    options: { json, slug: { type: 'string' }, name: { type: 'string' } },
+    async run(context) {
+      const slug = required(context, 'slug', 'acme');
+      const name = required(context, 'name', '"Acme Networks"');
+      const company = await withServices(context.config, (services) => services.companies.create({ slug, name }));
+      if (context.values.json) printJson(context.io, { id: company.uuid, slug: company.slug, name: company.name, createdAt: company.createdAt });
+      else context.io.out(`netgraph company create: created "${company.name}" (slug: ${company.slug}).`);
+      return 0;
+    },
+  },
+  {
+    path: ['keys', 'create'],
+    options: { json, company: { type: 'string' }, label: { type: 'string' }, scope: { type: 'string' } },
+    async run(context) {
+      const companySlug = required(context, 'company', 'acme');
+      const label = required(context, 'label', 'billing-sync');
+      const scope = typeof context.values.scope === 'string' ? context.values.scope : undefined;
+      const key = await withServices(context.config, (services) =>
+        services.apiKeys.create({ companySlug, label, ...(scope ? { scope } : {}) }),
+      );
+      if (context.values.json) {
+        printJson(context.io, key);
+      } else {
+        context.io.out(
+          [
+            `Created API key "${key.label}" (id ${key.id}, scope ${key.scope}) for ${key.company}.`,
+            '',
+            `  ${key.key}`,
+            '',
+            'This is the only time the key is shown: store it in your secret manager now.',
+          ].join('\n'),
+        );
+      }
+      return 0;
+    },
+  },
+  {
+    path: ['keys', 'list'],
+    options: { json, company: { type: 'string' } },
+    async run(context) {
+      const companySlug = required(context, 'company', 'acme');
+      const keys = await withServices(context.config, (services) => services.apiKeys.list(companySlug));
+      if (context.values.json) printJson(context.io, keys);
+      else if (keys.length === 0) context.io.out(`No API keys for ${companySlug}.`);
+      else printTable(context.io, ['ID', 'LABEL', 'KEY', 'SCOPE', 'CREATED', 'LAST USED', 'STATUS'], keys.map(keyRow));
+      return 0;
+    },
+  },
+  {
+    path: ['keys', 'revoke'],
+    options: { json },
+    async run({ config, positionals, values, io }) {
+      const id = positionals[0];
+      if (id === undefined) throw new AppError('BAD_USER_INPUT', 'name the key to revoke by its id, from "netgraph keys list"');
+      const key = await withServices(config, (services) => services.apiKeys.revoke(id));
+      if (values.json) printJson(io, key);
+      else io.out(`netgraph keys revoke: "${key.label}" (${key.id}) is revoked; requests with it now get 401.`);
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,110 @@
+import cluster from 'node:cluster';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { openStore } from '../db/store.js';
+import { prepareDatabase, startServer } from '../server.js';
+import { createServices } from '../services.js';
+import type { CommandContext } from './commands.js';
+
+const MAX_WORKERS = 64;
+
+function integerOption(value: string | boolean | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new AppError('BAD_USER_INPUT', `--${name} must be a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/**
+ * `netgraph serve`: one process by default; with --workers N, a primary that
+ * migrates once and N worker processes sharing the port (node:cluster), each
+ * a full stateless server. SIGTERM and SIGINT drain in-flight requests and
+ * exit 0.
+ */
+export async function serve(context: CommandContext): Promise<number> {
+  const port = integerOption(context.values.port, 'port', 0, 65535);
+  const workers = integerOption(context.values.workers, 'workers', 1, MAX_WORKERS) ?? 1;
+  const config: Config = Object.freeze({
+    ...context.config,
+    ...(port !== undefined ? { port } : {}),
+    ...(typeof context.values.host === 'string' ? { host: context.values.host } : {}),
+  });
+  if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers, context);
+  return runSingle(cluster.isWorker ? { ...config, demoData: false } : config, context);
+}
+
+async function runSingle(config: Config, context: CommandContext): Promise<number> {
+  const server = await startServer(config, (line) => context.io.out(line));
+  server.app.log.info(`netgraph listening on ${server.url} (${config.database.dialect} store)`);
+  return new Promise<number>((resolve) => {
+    let closing = false;
+    const shutdown = (signal: string) => {
+      if (closing) return;
+      closing = true;
+      server.app.log.info(`${signal}: finishing in-flight requests, then exiting`);
+      const force = setTimeout(() => {
+        server.app.log.error(`in-flight requests did not finish within ${config.shutdownTimeoutMs} ms; exiting`);
+        resolve(1);
+      }, config.shutdownTimeoutMs);
+      force.unref();
+      server.close().then(
+        () => {
+          clearTimeout(force);
+          resolve(0);
+        },
+        (error: unknown) => {
+          server.app.log.error({ err: error }, 'error while shutting down');
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    server.prepared.catch((error: unknown) => {
+      server.app.log.fatal({ err: error }, 'could not prepare the database; exiting');
+      void server.close().finally(() => resolve(1));
+    });
+  });
+}
+
+async function runPrimary(config: Config, workers: number, context: CommandContext): Promise<number> {
+  // migrate and seed once, in the primary, before any worker starts
+  const store = await openStore(config.database, { poolSize: 1 });
+  try {
+    await prepareDatabase(store, createServices(store), config, (line) => context.io.out(line));
+  } finally {
+    await store.close();
+  }
+
+  let stopping = false;
+  const env = { NETGRAPH_WORKERS: String(workers) };
+  for (let i = 0; i < workers; i++) cluster.fork(env);
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    context.io.err(`netgraph: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    cluster.fork(env);
+  });
+  context.io.err(`netgraph: primary ${process.pid} started ${workers} workers on port ${config.port}`);
+  return new Promise<number>((resolve) => {
+    const shutdown = () => {
+      if (stopping) return;
+      stopping = true;
+      const alive = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+      let remaining = alive.length;
+      if (remaining === 0) resolve(0);
+      let failed = false;
+      for (const worker of alive) {
+        worker.once('exit', (code) => {
+          failed ||= code !== 0;
+          remaining -= 1;
+          if (remaining === 0) resolve(failed ? 1 : 0);
+        });
+        worker.process.kill('SIGTERM');
+      }
+    };
+    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', shutdown);
+  });
+}

@@ -1,0 +1,131 @@
+import path from 'node:path';
+
+/** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
+export type DatabaseTarget =
+  | { readonly dialect: 'sqlite'; readonly file: string }
+  | { readonly dialect: 'postgres'; readonly url: string };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The validated, frozen configuration of one netgraph process. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseTarget;
+  /** The DATABASE_URL as given, for messages; never holds a password in logs (see describeDatabase). */
+  readonly databaseUrl: string;
+  readonly databasePoolSize: number;
+  readonly logLevel: LogLevel;
+  /** Load the demo company and print a key when the store is empty. */
+  readonly demoData: boolean;
+  readonly requestTimeoutMs: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+/** Invalid configuration; the message lists every problem at once. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/netgraph.db';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Reads and validates the environment. The only reader of process.env in the
+ * codebase: everything else receives a Config. Throws ConfigError listing
+ * every problem found, not just the first.
+ */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const read = createReader(env, problems);
+
+  const databaseUrl = read.string('DATABASE_URL', DEFAULT_DATABASE_URL);
+  const config: Config = {
+    port: read.integer('PORT', 4000, 0, 65535),
+    host: read.string('HOST', '127.0.0.1'),
+    database: parseDatabaseUrl(databaseUrl, problems),
+    databaseUrl,
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    demoData: read.boolean('DEMO_DATA', true),
+    requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    ...overrides,
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/**
+ * Parses `sqlite:<path>` or `postgres://…` / `postgresql://…`. Problems are
+ * appended to `problems`; the returned target is only meaningful when none were.
+ */
+export function parseDatabaseUrl(url: string, problems: string[] = []): DatabaseTarget {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '') problems.push('DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/netgraph.db');
+    return { dialect: 'sqlite', file: file === ':memory:' ? file : path.resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      problems.push('DATABASE_URL: not a valid postgres:// URL');
+    }
+    return { dialect: 'postgres', url };
+  }
+  problems.push(
+    `DATABASE_URL: unsupported value "${redactUrl(url)}"; use sqlite:<path> or postgres://user@host:port/database`,
+  );
+  return { dialect: 'sqlite', file: '' };
+}
+
+/** The database URL with any password replaced, safe for logs and messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, '$1:***@');
+}
+
+function createReader(env: Env, problems: string[]) {
+  const raw = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  return {
+    string(name: string, fallback: string): string {
+      return raw(name) ?? fallback;
+    },
+    integer(name: string, fallback: number, min: number, max: number): number {
+      const value = raw(name);
+      if (value === undefined) return fallback;
+      const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+      if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+        problems.push(`${name}: "${value}" is not a whole number from ${min} to ${max}`);
+        return fallback;
+      }
+      return parsed;
+    },
+    boolean(name: string, fallback: boolean): boolean {
+      const value = raw(name)?.toLowerCase();
+      if (value === undefined) return fallback;
+      if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+      if (['0', 'false', 'off', 'no'].includes(value)) return false;
+      problems.push(`${name}: "${value}" is not one of on, off, true, false, 1, 0`);
+      return fallback;
+    },
+    oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+      const value = raw(name);
+      if (value === undefined) return fallback;
+      if ((allowed as readonly string[]).includes(value)) return value as T;
+      problems.push(`${name}: "${value}" is not one of ${allowed.join(', ')}`);
+      return fallback;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { ColumnDataType, Expression } from 'kysely';
+import { sql } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * Everything that differs between SQLite and PostgreSQL, in one place. The
+ * rest of the code builds dialect-neutral SQL and asks this object for the
+ * pieces that are not.
+ *
+ * The JSON helpers build JSON *text* by concatenation so that both stores
+ * produce the same bytes: compact, keys in selection order (PostgreSQL's
+ * json_build_object adds spaces and jsonb reorders keys).
+ */
+export interface SqlDialect {
+  readonly name: DialectName;
+  /** The placeholder for the 1-based parameter `index`. */
+  placeholder(index: number): string;
+  /** JSON text of a text expression (a quoted, escaped string), NULL stays NULL. */
+  jsonString(expr: string): string;
+  /** JSON text of a boolean column. */
+  jsonBoolean(expr: string): string;
+  /** JSON text of an integer column. */
+  jsonInteger(expr: string): string;
+  /** JSON text of a timestamp column, as RFC 3339 UTC with milliseconds. */
+  jsonDateTime(expr: string): string;
+  /**
+   * JSON array text of `element` over the rows of `from` (which starts with a
+   * table), ordered by `orderBy`; NULL when there are no rows.
+   */
+  jsonArray(element: string, fromWhere: string, orderBy: string): string;
+  /** Column types for migrations. */
+  readonly types: MigrationTypes;
+  /** True for a unique-constraint violation. */
+  isUniqueViolation(error: unknown): boolean;
+}
+
+/** Column types a migration needs, per dialect. */
+export interface MigrationTypes {
+  /** Text compared and ordered by code point on both stores. */
+  readonly text: ColumnDataType | Expression<unknown>;
+  readonly uuid: ColumnDataType | Expression<unknown>;
+  readonly boolean: ColumnDataType;
+  readonly timestamp: ColumnDataType;
+  readonly integer: ColumnDataType;
+  readonly id: ColumnDataType;
+}
+
+const sqliteDialect: SqlDialect = {
+  name: 'sqlite',
+  placeholder: () => '?',
+  jsonString: (expr) => `json_quote(${expr})`,
+  jsonBoolean: (expr) => `(CASE WHEN ${expr} THEN 'true' ELSE 'false' END)`,
+  jsonInteger: (expr) => `CAST(${expr} AS TEXT)`,
+  // stored as canonical ISO 8601 text already
+  jsonDateTime: (expr) => `json_quote(${expr})`,
+  jsonArray: (element, fromWhere, orderBy) =>
+    `(SELECT '[' || group_concat(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,
+  types: {
+    text: 'text',
+    uuid: 'text',
+    boolean: 'integer',
+    timestamp: 'text',
+    integer: 'integer',
+    id: 'integer',
+  },
+  isUniqueViolation: (error) =>
+    hasCode(error, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(error, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+};
+
+const postgresDialect: SqlDialect = {
+  name: 'postgres',
+  placeholder: (index) => `$${index}`,
+  jsonString: (expr) => `to_json(${expr})::text`,
+  jsonBoolean: (expr) => `(CASE WHEN ${expr} THEN 'true' ELSE 'false' END)`,
+  jsonInteger: (expr) => `(${expr})::text`,
+  jsonDateTime: (expr) =>
+    `('"' || to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"')`,
+  jsonArray: (element, fromWhere, orderBy) =>
+    `(SELECT '[' || string_agg(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,
+  types: {
+    // byte order, the same order and equality as SQLite's BINARY collation
+    text: sql`text collate "C"`,
+    uuid: 'uuid',
+    boolean: 'boolean',
+    timestamp: 'timestamptz',
+    integer: 'integer',
+    id: 'bigint',
+  },
+  isUniqueViolation: (error) => hasCode(error, '23505'),
+};
+
+/** The dialect object for a store. */
+export function getDialect(name: DialectName): SqlDialect {
+  return name === 'sqlite' ? sqliteDialect : postgresDialect;
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { AppError } from '../errors.js';
+import { getDialect } from './dialect.js';
+import type { Row, Store, StoreStats } from './store.js';
+import type { Database } from './tables.js';
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Opens (creating if needed) a SQLite database file in WAL mode, so that a CLI
+ * process can write while servers read.
+ */
+export function openSqliteStore(file: string): Store {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new BetterSqlite3(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+
+  const stats: StoreStats = { statements: 0 };
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withSqliteValues(connection) }),
+    log: () => {
+      stats.statements += 1;
+    },
+  });
+  const statements = new Map<string, BetterSqlite3.Statement>();
+
+  return {
+    dialect: getDialect('sqlite'),
+    db,
+    stats,
+    async selectRow(text, params) {
+      stats.statements += 1;
+      let statement = statements.get(text);
+      if (statement === undefined) {
+        statement = connection.prepare(text);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+        statements.set(text, statement);
+      }
+      return statement.get(params.map(toSqliteValue)) as Row | undefined;
+    },
+    classifyError: (error) =>
+      (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY'
+        ? new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly.')
+        : error,
+    async ping() {
+      connection.prepare('SELECT 1').get();
+    },
+    poolState: () => ({ inUse: 0, waiting: 0, size: 1 }),
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** better-sqlite3 binds neither booleans nor dates: store them as 1/0 and ISO text. */
+function toSqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+function withSqliteValues(connection: BetterSqlite3.Database): SqliteDatabase {
+  return {
+    close: () => connection.close(),
+    prepare(text): SqliteStatement {
+      const statement = connection.prepare(text);
+      return {
+        reader: statement.reader,
+        all: (params) => statement.all(params.map(toSqliteValue)),
+        run: (params) => statement.run(params.map(toSqliteValue)),
+        iterate: (params) => statement.iterate(params.map(toSqliteValue)),
+      };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseTarget } from '../config.js';
+import type { SqlDialect } from './dialect.js';
+import type { Database } from './tables.js';
+
+/** One row of a raw read: column name to value. */
+export type Row = Record<string, unknown>;
+
+/**
+ * An open database: the query builder for repositories, a fast raw path for
+ * the compiled read statements, and the dialect's pieces.
+ */
+export interface Store {
+  readonly dialect: SqlDialect;
+  readonly db: Kysely<Database>;
+  /**
+   * Runs one raw SELECT built by a repository and returns its first row.
+   * Connection failures become SERVICE_UNAVAILABLE, a statement timeout TIMEOUT.
+   */
+  selectRow(text: string, params: readonly unknown[]): Promise<Row | undefined>;
+  /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
+  readonly stats: StoreStats;
+  /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */
+  classifyError(error: unknown): unknown;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
+  /** The connection pool's state; SQLite has one connection, never waiting. */
+  poolState(): { readonly inUse: number; readonly waiting: number; readonly size: number };
+  close(): Promise<void>;
+}
+
+/** Counters kept by a store. */
+export interface StoreStats {
+  statements: number;
+}
+
+/** Store options beyond the target. */
+export interface StoreOptions {
+  readonly poolSize?: number;
+  readonly statementTimeoutMs?: number;
+}
+
+/** Opens the store the target names. The only place that branches on the dialect. */
+export async function openStore(target: DatabaseTarget, options: StoreOptions = {}): Promise<Store> {
+  if (target.dialect === 'sqlite') {
+    const { openSqliteStore } = await import('./sqlite.js');
+    return openSqliteStore(target.file);
+  }
+  const { openPostgresStore } = await import('./postgres.js');
+  return openPostgresStore(target.url, options);
+}

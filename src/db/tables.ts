@@ -1,0 +1,100 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables as the query builder sees them. Booleans are 0/1 integers on
+ * SQLite and timestamps are ISO 8601 strings on both stores (the drivers are
+ * set up that way in db/); repositories turn rows into domain objects.
+ */
+export interface Database {
+  companies: CompanyTable;
+  networks: NetworkTable;
+  virtual_devices: VirtualDeviceTable;
+  hardware_devices: HardwareDeviceTable;
+  vlans: VlanTable;
+  ssids: SsidTable;
+  network_clients: NetworkClientTable;
+  api_keys: ApiKeyTable;
+}
+
+/** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
+export type BoolColumn = boolean | number;
+
+export interface CompanyTable {
+  id: Generated<number>;
+  uuid: string;
+  slug: string;
+  name: string;
+  created_at: string;
+}
+
+export interface NetworkTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  slug: string;
+  label: string;
+  is_active: BoolColumn;
+  mailing_city: string | null;
+  mailing_subdivision_code: string | null;
+  created_at: string;
+}
+
+export interface VirtualDeviceTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  network_id: number;
+  label: string;
+  device_type: string;
+  device_model: string;
+  is_online: BoolColumn;
+}
+
+export interface HardwareDeviceTable {
+  id: Generated<number>;
+  company_id: number;
+  serial_number: string;
+  device_type: string;
+  device_model: string;
+  is_connected_to_backend: BoolColumn;
+  virtual_device_id: number | null;
+}
+
+export interface VlanTable {
+  id: Generated<number>;
+  uuid: string;
+  network_id: number;
+  name: string;
+  vlan_id: number;
+  is_enabled: BoolColumn;
+}
+
+export interface SsidTable {
+  id: Generated<number>;
+  uuid: string;
+  network_id: number;
+  ssid: string;
+  is_enabled: BoolColumn;
+}
+
+export interface NetworkClientTable {
+  id: Generated<number>;
+  network_id: number;
+  mac_address: string;
+  ip: string | null;
+  last_seen: string;
+  is_connected: BoolColumn;
+}
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  label: string;
+  prefix: string;
+  secret_hash: string;
+  scope: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}

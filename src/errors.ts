@@ -1,0 +1,67 @@
+/**
+ * The one registry of error codes netgraph answers with. Each code maps once to
+ * an HTTP status (used when the error ends the whole request) and is what
+ * clients see as `extensions.code`. docs/errors.md has one entry per code.
+ */
+export const ERROR_CODES = {
+  BAD_REQUEST: 400,
+  BAD_USER_INPUT: 400,
+  GRAPHQL_VALIDATION_FAILED: 422,
+  COMPLEXITY_LIMIT_EXCEEDED: 422,
+  UNAUTHENTICATED: 401,
+  UNAUTHORIZED: 200,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  THROTTLED: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Extra, safe-to-show facts about an error, e.g. the offending argument or field. */
+export interface ErrorDetails {
+  readonly field?: string;
+  readonly [key: string]: unknown;
+}
+
+/**
+ * A deliberate error: its message is written for the caller and is shown as is.
+ * Anything thrown that is not an AppError is masked as INTERNAL_SERVER_ERROR.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The HTTP status this error carries when it ends the whole request. */
+  get status(): number {
+    return ERROR_CODES[this.code];
+  }
+}
+
+/** True when `error` is an AppError, optionally of one of the given codes. */
+export function isAppError(error: unknown, ...codes: ErrorCode[]): error is AppError {
+  return error instanceof AppError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/**
+ * An internal invariant was broken. The tag is unique per throw site so one
+ * grep finds it; the caller sees only INTERNAL_SERVER_ERROR.
+ */
+export function invariant(condition: unknown, tag: string): asserts condition {
+  if (!condition) throw new Error(`invariant failed: ${tag}`);
+}

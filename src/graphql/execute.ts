@@ -1,0 +1,228 @@
+import { GraphQLError, getArgumentValues, getVariableValues } from 'graphql';
+import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { AppError } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { CompiledRead, RootRead } from '../modules/read/read.repository.js';
+import { isRootName } from '../modules/read/read.service.js';
+import type { ReadService } from '../modules/read/read.service.js';
+import type { DocumentCache, PreparedDocument } from './document.js';
+import { stripSuggestions } from './document.js';
+import { planOperation } from './plan.js';
+import type { OperationPlan, PlannedRootField } from './plan.js';
+
+/** The parameters of a GraphQL-over-HTTP request, already checked for type. */
+export interface GraphQLRequest {
+  readonly query: string;
+  readonly variables: Readonly<Record<string, unknown>> | null;
+  readonly operationName: string | null;
+}
+
+/** An error as it goes on the wire. */
+export interface WireError {
+  readonly message: string;
+  readonly locations?: readonly { line: number; column: number }[];
+  readonly path?: readonly (string | number)[];
+  readonly extensions: { readonly code: ErrorCode; readonly [key: string]: unknown };
+}
+
+/**
+ * What happened to a request: stopped before execution (`phase` tells which
+ * kind of failure, for the HTTP status), or executed with a JSON body.
+ */
+export type ExecutionOutcome =
+  | {
+      readonly kind: 'request-error';
+      readonly phase: 'validation' | 'request';
+      readonly errors: readonly WireError[];
+      readonly operationName: string | null;
+    }
+  | {
+      readonly kind: 'executed';
+      readonly body: string;
+      readonly operationName: string | null;
+      /** True when the statement that ran also confirmed the API key is not revoked. */
+      readonly keyChecked: boolean;
+      readonly statements: number;
+    };
+
+interface CachedPlan {
+  readonly plan: OperationPlan;
+  readonly compiled: CompiledRead;
+  readonly reads: readonly RootRead[];
+  /** For each planned root field, its index among the compiled reads, or -1 for `__typename`. */
+  readonly readIndex: readonly number[];
+}
+
+/** Creates the executor for one schema and store. */
+export function createExecutor(deps: { schema: GraphQLSchema; documents: DocumentCache; reads: ReadService }) {
+  const { schema, documents, reads } = deps;
+  const queryType = schema.getQueryType() as GraphQLObjectType;
+
+  function requestError(
+    phase: 'validation' | 'request',
+    code: ErrorCode,
+    errors: readonly GraphQLError[],
+    operationName: string | null = null,
+  ): ExecutionOutcome {
+    return {
+      kind: 'request-error',
+      phase,
+      operationName,
+      errors: errors.map((error) => toWireError(error, code)),
+    };
+  }
+
+  function planFor(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Record<string, unknown>, withKeyCheck: boolean): CachedPlan {
+    const memoKey = `${operation.name?.value ?? ''}\u0000${withKeyCheck ? 'k' : 'u'}`;
+    const cached = prepared.memo.get(memoKey) as CachedPlan | undefined;
+    if (cached) return cached;
+    const plan = planOperation(schema, operation, queryType, prepared.fragments, variables);
+    const compiledPlan = compilePlan(plan, withKeyCheck);
+    if (!plan.variableDependent) prepared.memo.set(memoKey, compiledPlan);
+    return compiledPlan;
+  }
+
+  function compilePlan(plan: OperationPlan, withKeyCheck: boolean, exclude: ReadonlySet<number> = new Set()): CachedPlan {
+    const readList: RootRead[] = [];
+    const readIndex = plan.fields.map((field, i) => {
+      if (field.name === '__typename' || exclude.has(i) || !isRootName(field.name) || !field.selection) return -1;
+      readList.push({ root: field.name, selection: field.selection });
+      return readList.length - 1;
+    });
+    return { plan, reads: readList, readIndex, compiled: reads.compile(readList, withKeyCheck) };
+  }
+
+  /** Executes one GraphQL request for the caller. */
+  async function execute(request: GraphQLRequest, caller: Caller): Promise<ExecutionOutcome> {
+    const prepared = documents.get(request.query);
+    if (prepared.errors.length > 0) {
+      return {
+        kind: 'request-error',
+        phase: 'validation',
+        operationName: null,
+        errors: prepared.errors.map((error) => toWireError(error, codeOfValidationError(error))),
+      };
+    }
+    const operation = selectOperation(prepared, request.operationName);
+    if (operation instanceof GraphQLError) return requestError('request', 'BAD_REQUEST', [operation]);
+    const operationName = operation.name?.value ?? null;
+    if (operation.operation !== 'query') {
+      const what = operation.operation === 'mutation' ? 'mutations' : 'subscriptions';
+      return requestError(
+        'validation',
+        'GRAPHQL_VALIDATION_FAILED',
+        [new GraphQLError(`This API does not support ${what}.`, { nodes: operation })],
+        operationName,
+      );
+    }
+
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, {
+      maxErrors: 20,
+    });
+    if (coerced.errors) return requestError('request', 'BAD_USER_INPUT', coerced.errors, operationName);
+    const variables = coerced.coerced;
+
+    const withKeyCheck = caller.keyId !== null;
+    let cached = planFor(prepared, operation, variables, withKeyCheck);
+    const errors: WireError[] = [];
+    const values = cached.plan.fields.map((field) => rootArgument(field, variables, reads));
+    const invalid = new Set<number>();
+    cached.plan.fields.forEach((field, i) => {
+      if (cached.readIndex[i] === -1 || !isRootName(field.name)) return;
+      const problem = reads.checkArgument(field.name, values[i]);
+      if (problem) {
+        invalid.add(i);
+        errors.push(fieldError(problem.message, 'BAD_USER_INPUT', field, { argument: problem.details.field }));
+      }
+    });
+    // a malformed argument must not reach the database: read the other roots only
+    if (invalid.size > 0) cached = compilePlan(cached.plan, withKeyCheck, invalid);
+    const args = values.filter((_, i) => cached.readIndex[i] !== -1);
+
+    const result = await reads.run(cached.compiled, caller, args);
+    let data = '{';
+    cached.plan.fields.forEach((field, i) => {
+      let value: string;
+      if (field.name === '__typename') {
+        value = `"${queryType.name}"`;
+      } else {
+        const index = cached.readIndex[i] as number;
+        value = index === -1 ? 'null' : (result.roots[index] ?? 'null');
+        if (index !== -1 && result.roots[index] === null) {
+          errors.push(
+            fieldError(
+              `Not found, or not accessible with this API key: ${field.name}(${reads.argumentName(field.name as never)}).`,
+              'UNAUTHORIZED',
+              field,
+            ),
+          );
+        }
+      }
+      data += `${i === 0 ? '' : ','}"${field.key}":${value}`;
+    });
+    data += '}';
+    const body = errors.length > 0 ? `{"errors":${JSON.stringify(sortByPath(errors, cached.plan))},"data":${data}}` : `{"data":${data}}`;
+    return { kind: 'executed', body, operationName, keyChecked: withKeyCheck, statements: 1 };
+  }
+
+  return { execute };
+}
+
+export type Executor = ReturnType<typeof createExecutor>;
+
+function rootArgument(field: PlannedRootField, variables: Record<string, unknown>, reads: ReadService): unknown {
+  if (!field.definition || !isRootName(field.name)) return undefined;
+  const node = field.nodes[0] as FieldNode;
+  const values = getArgumentValues(field.definition, node, variables);
+  return values[reads.argumentName(field.name)];
+}
+
+function selectOperation(prepared: PreparedDocument, name: string | null): OperationDefinitionNode | GraphQLError {
+  if (name !== null) {
+    return prepared.operations.get(name) ?? new GraphQLError(`Unknown operation named "${name}".`);
+  }
+  if (prepared.operations.size === 1) return prepared.operations.values().next().value as OperationDefinitionNode;
+  if (prepared.operations.size === 0) return new GraphQLError('The document contains no operation.');
+  return new GraphQLError('The document contains several operations: name the one to run in "operationName".');
+}
+
+function fieldError(
+  message: string,
+  code: ErrorCode,
+  field: PlannedRootField,
+  extra: Record<string, unknown> = {},
+): WireError {
+  return toWireError(new GraphQLError(message, { nodes: field.nodes[0] ?? null, path: [field.key], extensions: extra }), code);
+}
+
+/** The wire form of a GraphQL error, without "Did you mean" hints. */
+export function toWireError(error: GraphQLError, code: ErrorCode): WireError {
+  // key order as the GraphQL spec shows it: message, locations, path, extensions
+  return {
+    message: stripSuggestions(error.message),
+    ...(error.locations && error.locations.length > 0 ? { locations: error.locations } : {}),
+    ...(error.path ? { path: error.path } : {}),
+    extensions: { code, ...extensionsOf(error) },
+  };
+}
+
+function extensionsOf(error: GraphQLError): Record<string, unknown> {
+  const { code: _code, ...rest } = error.extensions ?? {};
+  return rest;
+}
+
+function codeOfValidationError(error: GraphQLError): ErrorCode {
+  const code = error.extensions?.code;
+  return typeof code === 'string' && code === 'BAD_USER_INPUT' ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
+}
+
+function sortByPath(errors: WireError[], plan: OperationPlan): WireError[] {
+  const order = new Map(plan.fields.map((field, i) => [field.key, i]));
+  return errors.sort((a, b) => (order.get(String(a.path?.[0])) ?? 0) - (order.get(String(b.path?.[0])) ?? 0));
+}
+
+/** Turns an AppError into the wire form of a request error. */
+export function appErrorToWire(error: AppError): WireError {
+  return { message: error.message, extensions: { code: error.code } };
+}

@@ -1,0 +1,97 @@
+import type { Store } from '../../db/store.js';
+
+/** An API key row, without its hash. */
+export interface ApiKeyRow {
+  readonly id: number;
+  readonly uuid: string;
+  readonly companyId: number;
+  readonly companySlug: string;
+  readonly label: string;
+  readonly prefix: string;
+  readonly scope: string;
+  readonly createdAt: string;
+  readonly lastUsedAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+/** SQL of the API keys. */
+export function createApiKeyRepository(store: Store) {
+  const { db } = store;
+  const selectKeys = () =>
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('companies as c', 'c.id', 'k.company_id')
+      .select([
+        'k.id',
+        'k.uuid',
+        'k.company_id as companyId',
+        'c.slug as companySlug',
+        'k.label',
+        'k.prefix',
+        'k.scope',
+        'k.created_at as createdAt',
+        'k.last_used_at as lastUsedAt',
+        'k.revoked_at as revokedAt',
+      ]);
+
+  return {
+    async insert(key: {
+      uuid: string;
+      companyId: number;
+      label: string;
+      prefix: string;
+      hash: string;
+      scope: string;
+      createdAt: string;
+    }): Promise<void> {
+      await db
+        .insertInto('api_keys')
+        .values({
+          uuid: key.uuid,
+          company_id: key.companyId,
+          label: key.label,
+          prefix: key.prefix,
+          secret_hash: key.hash,
+          scope: key.scope,
+          created_at: key.createdAt,
+        })
+        .execute();
+    },
+
+    async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
+      return selectKeys().where('k.secret_hash', '=', hash).executeTakeFirst();
+    },
+
+    async findByUuid(uuid: string): Promise<ApiKeyRow | undefined> {
+      return selectKeys().where('k.uuid', '=', uuid).executeTakeFirst();
+    },
+
+    async listByCompany(companyId: number): Promise<ApiKeyRow[]> {
+      return selectKeys().where('k.company_id', '=', companyId).orderBy('k.created_at').orderBy('k.id').execute();
+    },
+
+    /** Marks the key revoked; returns false when it was already revoked. */
+    async revoke(uuid: string, at: string): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: at })
+        .where('uuid', '=', uuid)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** Moves last_used_at forward for the given keys; never backwards. */
+    async touch(ids: readonly number[], at: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', 'in', ids)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute();
+    },
+  };
+}
+
+export type ApiKeyRepository = ReturnType<typeof createApiKeyRepository>;

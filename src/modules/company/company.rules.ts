@@ -1,0 +1,21 @@
+/** Slugs: lowercase letters, digits and single hyphens, 1 to 63 characters, safe in a URL as is. */
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** True when `value` is a valid company or network slug. */
+export function isSlug(value: string): boolean {
+  return SLUG_PATTERN.test(value) && !value.includes('--');
+}
+
+/** How a valid slug looks, for error messages. */
+export const SLUG_RULE = 'lowercase letters, digits and single hyphens, 1 to 63 characters, e.g. "acme" or "hq-east"';
+
+/** Serial numbers: letters, digits, '-', '_' and '.', 1 to 64 characters. */
+const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** True when `value` is a valid hardware serial number. */
+export function isSerialNumber(value: string): boolean {
+  return SERIAL_PATTERN.test(value);
+}
+
+/** How a valid serial number looks, for error messages. */
+export const SERIAL_RULE = 'letters, digits, ".", "_" and "-", 1 to 64 characters, e.g. "M1A3-7GKQ-2J4T"';

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../../db/store.js';
+import { AppError } from '../../errors.js';
+import { createCompanyRepository } from './company.repository.js';
+import type { CompanyRow } from './company.repository.js';
+import { SLUG_RULE, isSlug } from './company.rules.js';
+
+/** Rules of companies. */
+export function createCompanyService(store: Store) {
+  const repository = createCompanyRepository(store);
+  return {
+    /** Creates a company; the slug must be valid and unused. */
+    async create(input: { slug: string; name: string }): Promise<CompanyRow> {
+      if (!isSlug(input.slug)) {
+        throw new AppError('BAD_USER_INPUT', `slug "${input.slug}" is not valid: use ${SLUG_RULE}.`, { field: 'slug' });
+      }
+      const name = input.name.trim();
+      if (name === '' || name.length > 200) {
+        throw new AppError('BAD_USER_INPUT', 'name must be 1 to 200 characters.', { field: 'name' });
+      }
+      if (await repository.findBySlug(input.slug)) {
+        throw new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
+      }
+      try {
+        return await repository.insert({ uuid: randomUUID(), slug: input.slug, name, createdAt: new Date().toISOString() });
+      } catch (error) {
+        if (store.dialect.isUniqueViolation(error)) {
+          throw new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
+        }
+        throw error;
+      }
+    },
+
+    /** The company with this slug; NOT_FOUND when there is none. */
+    async getBySlug(slug: string): Promise<CompanyRow> {
+      const company = await repository.findBySlug(slug);
+      if (!company) throw new AppError('NOT_FOUND', `No company with slug "${slug}".`, { field: 'company' });
+      return company;
+    },
+
+    async findById(id: number): Promise<CompanyRow | undefined> {
+      return repository.findById(id);
+    },
+
+    async list(): Promise<CompanyRow[]> {
+      return repository.list();
+    },
+
+    /** True when the store holds no company yet (a first start). */
+    async isEmpty(): Promise<boolean> {
+      return (await repository.count()) === 0;
+    },
+  };
+}
+
+export type CompanyService = ReturnType<typeof createCompanyService>;

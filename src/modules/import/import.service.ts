@@ -1,0 +1,135 @@
+import type { Store } from '../../db/store.js';
+import { AppError } from '../../errors.js';
+import { createImportRepository } from './import.repository.js';
+import type { ImportCounts } from './import.repository.js';
+import { validateImport } from './import.schema.js';
+import type { ImportDocument, ImportHardware, ImportProblem } from './import.schema.js';
+
+/** Bulk load and dump in the import format. */
+export function createImportService(store: Store) {
+  const repository = createImportRepository(store);
+
+  return {
+    /**
+     * Imports a whole document in one transaction: every problem is reported
+     * at its JSON path and nothing is written unless there are none.
+     */
+    async import(input: unknown): Promise<ImportCounts> {
+      const { document, problems } = validateImport(input);
+      if (!document) throw importRejected(problems);
+      const conflicts = await findConflicts(document);
+      if (conflicts.length > 0) throw importRejected(conflicts);
+      try {
+        return await repository.insertDocument(document);
+      } catch (error) {
+        if (store.dialect.isUniqueViolation(error)) {
+          throw new AppError('CONFLICT', 'Import rejected: another write added one of its slugs, UUIDs or serial numbers meanwhile; nothing was written. Run it again.');
+        }
+        throw error;
+      }
+    },
+
+    /** Everything of one company (or all), in the import format, lists in the API's order. */
+    async export(companySlug?: string): Promise<ImportDocument> {
+      const companies = await repository.listCompanies(companySlug);
+      if (companySlug !== undefined && companies.length === 0) {
+        throw new AppError('NOT_FOUND', `No company with slug "${companySlug}".`, { field: 'company' });
+      }
+      const out: ImportDocument = { companies: [] };
+      for (const company of companies) {
+        const rows = await repository.readCompany(company.id);
+        const byNetwork = <T extends { network_id: number }>(items: T[]) => {
+          const map = new Map<number, T[]>();
+          for (const item of items) map.set(item.network_id, [...(map.get(item.network_id) ?? []), item]);
+          return map;
+        };
+        const devices = byNetwork(rows.devices);
+        const vlans = byNetwork(rows.vlans);
+        const ssids = byNetwork(rows.ssids);
+        const clients = byNetwork(rows.clients);
+        const hardwareByDevice = new Map(rows.hardware.filter((h) => h.virtual_device_id !== null).map((h) => [h.virtual_device_id, h]));
+        const hardware = (h: (typeof rows.hardware)[number]): ImportHardware => ({
+          serialNumber: h.serial_number,
+          deviceType: h.device_type,
+          deviceModel: h.device_model,
+          isConnectedToBackend: Boolean(h.is_connected_to_backend),
+        });
+        const spare = rows.hardware.filter((h) => h.virtual_device_id === null).map(hardware);
+        out.companies.push({
+          uuid: company.uuid,
+          name: company.name,
+          slug: company.slug,
+          networks: rows.networks.map((n) => ({
+            UUID: n.uuid,
+            label: n.label,
+            slug: n.slug,
+            isActive: Boolean(n.is_active),
+            mailingAddress:
+              n.mailing_city === null && n.mailing_subdivision_code === null
+                ? null
+                : { city: n.mailing_city, subdivisionCode: n.mailing_subdivision_code },
+            virtualDevices: (devices.get(n.id) ?? []).map((d) => {
+              const h = hardwareByDevice.get(d.id);
+              return {
+                UUID: d.uuid,
+                label: d.label,
+                deviceType: d.device_type,
+                deviceModel: d.device_model,
+                isOnline: Boolean(d.is_online),
+                hardwareDevice: h ? hardware(h) : null,
+              };
+            }),
+            vlans: (vlans.get(n.id) ?? []).map((l) => ({ UUID: l.uuid, name: l.name, vlanID: l.vlan_id, isEnabled: Boolean(l.is_enabled) })),
+            ssids: (ssids.get(n.id) ?? []).map((s) => ({ UUID: s.uuid, ssid: s.ssid, isEnabled: Boolean(s.is_enabled) })),
+            clients: (clients.get(n.id) ?? []).map((c) => ({
+              macAddress: c.mac_address,
+              ip: c.ip,
+              lastSeen: c.last_seen,
+              ...(c.is_connected ? {} : { isConnected: false }),
+            })),
+          })),
+          ...(spare.length > 0 ? { spareHardwareDevices: spare } : {}),
+        });
+      }
+      return out;
+    },
+  };
+
+  /** Identifiers of the document that the store already has, as problems at their paths. */
+  async function findConflicts(document: ImportDocument): Promise<ImportProblem[]> {
+    const paths = { companySlugs: new Map<string, string>(), uuids: new Map<string, string>(), serials: new Map<string, string>() };
+    document.companies.forEach((c, ci) => {
+      const cp = `$.companies[${ci}]`;
+      paths.companySlugs.set(c.slug, `${cp}.slug`);
+      if (c.uuid) paths.uuids.set(c.uuid, `${cp}.uuid`);
+      c.networks.forEach((n, ni) => {
+        const np = `${cp}.networks[${ni}]`;
+        paths.uuids.set(n.UUID, `${np}.UUID`);
+        n.virtualDevices.forEach((d, di) => {
+          paths.uuids.set(d.UUID, `${np}.virtualDevices[${di}].UUID`);
+          if (d.hardwareDevice) paths.serials.set(d.hardwareDevice.serialNumber, `${np}.virtualDevices[${di}].hardwareDevice.serialNumber`);
+        });
+        n.vlans.forEach((l, li) => l.UUID && paths.uuids.set(l.UUID, `${np}.vlans[${li}].UUID`));
+        n.ssids.forEach((s, si) => s.UUID && paths.uuids.set(s.UUID, `${np}.ssids[${si}].UUID`));
+      });
+      c.spareHardwareDevices?.forEach((h, hi) => paths.serials.set(h.serialNumber, `${cp}.spareHardwareDevices[${hi}].serialNumber`));
+    });
+    const existing = await repository.findExisting({
+      companySlugs: [...paths.companySlugs.keys()],
+      uuids: [...paths.uuids.keys()],
+      serials: [...paths.serials.keys()],
+    });
+    const problems: ImportProblem[] = [];
+    for (const slug of existing.companySlugs) problems.push({ path: paths.companySlugs.get(slug) as string, message: `a company with slug "${slug}" already exists` });
+    for (const uuid of existing.uuids) problems.push({ path: paths.uuids.get(uuid) as string, message: `UUID "${uuid}" already exists` });
+    for (const serial of existing.serials) problems.push({ path: paths.serials.get(serial) as string, message: `serial number "${serial}" is already registered` });
+    return problems.sort((a, b) => a.path.localeCompare(b.path));
+  }
+}
+
+export type ImportService = ReturnType<typeof createImportService>;
+
+function importRejected(problems: readonly ImportProblem[]): AppError {
+  const lines = problems.map((p) => `  ${p.path}: ${p.message}`).join('\n');
+  return new AppError('BAD_USER_INPUT', `Import rejected, nothing was written:\n${lines}`, { problems });
+}

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { redactUrl } from './config.js';
+import { migrateToLatest } from './db/migrate.js';
+import { openStore } from './db/store.js';
+import type { Store } from './db/store.js';
+import { generateDemoDataset } from './demo/dataset.js';
+import { isAppError } from './errors.js';
+import { GRAPHQL_PATH } from './graphql/http.js';
+import { createServices } from './services.js';
+import type { Services } from './services.js';
+
+/** A started server and how to stop it. */
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly services: Services;
+  readonly url: string;
+  /** Settles when migrations (and the first-start demo load) are done; rejects when they cannot be. */
+  readonly prepared: Promise<void>;
+  /** Stops accepting, finishes in-flight requests, closes the store. */
+  close(): Promise<void>;
+}
+
+const MIGRATION_RETRY_MS = 2_000;
+
+/**
+ * Opens the store, applies migrations, loads the demo company on a first
+ * start, and listens. When the database is not reachable yet, the server
+ * listens anyway (answering 503) and keeps retrying in the background.
+ */
+export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+  const store = await openStore(config.database, {
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.requestTimeoutMs,
+  });
+  const services = createServices(store);
+  const app = await buildApp({ config, store, services });
+  services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
+
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const prepare = async (): Promise<void> => {
+    try {
+      await prepareDatabase(store, services, config, print);
+    } catch (error) {
+      if (stopped || !isAppError(store.classifyError(error), 'SERVICE_UNAVAILABLE')) throw error;
+      app.log.warn(`database ${redactUrl(config.databaseUrl)} is unavailable; retrying in ${MIGRATION_RETRY_MS} ms`);
+      await new Promise<void>((resolve) => {
+        retry = setTimeout(resolve, MIGRATION_RETRY_MS);
+      });
+      if (!stopped) return prepare();
+    }
+  };
+  // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
+  const prepared = prepare();
+  await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+
+  return {
+    app,
+    store,
+    services,
+    url,
+    prepared,
+    async close() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      await app.close();
+      await services.apiKeys.stop().catch(() => undefined);
+      await store.close();
+    },
+  };
+}
+
+/** Applies migrations and, when enabled, loads the demo company on a first start. */
+export async function prepareDatabase(
+  store: Store,
+  services: Services,
+  config: Config,
+  print: (line: string) => void,
+): Promise<void> {
+  await migrateToLatest(store);
+  if (config.demoData) await loadDemoOnFirstStart(services, config, print);
+}
+
+/**
+ * On a first start (no company yet) loads the demo company and prints a key
+ * for it once, with a curl command that works as pasted.
+ */
+async function loadDemoOnFirstStart(services: Services, config: Config, print: (line: string) => void): Promise<void> {
+  if (!(await services.companies.isEmpty())) return;
+  try {
+    await services.imports.import(generateDemoDataset());
+  } catch (error) {
+    // another process seeded the store at the same moment
+    if (isAppError(error, 'BAD_USER_INPUT', 'CONFLICT')) return;
+    throw error;
+  }
+  const key = await services.apiKeys.create({ companySlug: 'acme', label: 'demo key (created on first start)' });
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const query = JSON.stringify({ query: '{ companyBySlug(slug: "acme") { name networks { label slug isActive } } }' });
+  print(
+    [
+      '',
+      'netgraph: first start. Loaded the demo company "Acme Networks" (slug: acme).',
+      '',
+      `  API key (shown only this once, store it now): ${key.key}`,
+      '',
+      '  Try it:',
+      `  curl -s ${base}${GRAPHQL_PATH} \\`,
+      `    -H 'Authorization: Bearer ${key.key}' \\`,
+      `    -H 'Content-Type: application/json' \\`,
+      `    -d '${query}'`,
+      '',
+    ].join('\n'),
+  );
+}

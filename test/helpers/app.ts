@@ -1,0 +1,84 @@
+import { loadConfig } from '../../src/config.js';
+import type { ImportDocument } from '../../src/modules/import/import.schema.js';
+import { startServer } from '../../src/server.js';
+import type { RunningServer } from '../../src/server.js';
+import { createTestDatabase } from './stores.js';
+import type { StoreKind, TestDatabase } from './stores.js';
+
+/** A response as tests look at it. */
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  readonly body: any;
+}
+
+/** A running server on a fresh database, reached over real HTTP. */
+export interface TestApp {
+  readonly kind: StoreKind;
+  readonly database: TestDatabase;
+  readonly server: RunningServer;
+  readonly url: string;
+  /** POSTs a GraphQL request with the key (unless `key: null`). */
+  graphql(
+    query: string,
+    options?: { key?: string | null; variables?: unknown; operationName?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
+  /** Any request to the server. */
+  request(path: string, init?: RequestInit): Promise<TestResponse>;
+  /** Creates a key for a company and returns its value. */
+  createKey(company: string, label?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a server on a fresh database of `kind`, loaded with `data` when given. */
+export async function startTestApp(
+  kind: StoreKind,
+  options: { data?: ImportDocument; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase(kind);
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: '0', DEMO_DATA: 'off', ...options.env });
+  const server = await startServer(config, () => undefined);
+  await server.prepared;
+  if (options.data) await server.services.imports.import(options.data);
+
+  const request = async (path: string, init?: RequestInit): Promise<TestResponse> => {
+    const response = await fetch(`${server.url}${path}`, init);
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body };
+  };
+  let defaultKey: string | undefined;
+
+  const app: TestApp = {
+    kind,
+    database,
+    server,
+    url: server.url,
+    request,
+    async graphql(query, opts = {}) {
+      let key = opts.key;
+      if (key === undefined) key = defaultKey ??= await app.createKey('acme', 'test default');
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      const body: Record<string, unknown> = { query };
+      if (opts.variables !== undefined) body.variables = opts.variables;
+      if (opts.operationName !== undefined) body.operationName = opts.operationName;
+      return request('/api/v1/graphql', { method: 'POST', headers, body: JSON.stringify(body) });
+    },
+    async createKey(company, label = 'test') {
+      return (await server.services.apiKeys.create({ companySlug: company, label })).key;
+    },
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+  return app;
+}

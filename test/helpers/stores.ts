@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+/** The stores this run tests: SQLite always, PostgreSQL when the global setup found it. */
+export function storeKinds(): StoreKind[] {
+  return inject('postgresUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** A fresh, empty database of one kind, and how to throw it away. */
+export interface TestDatabase {
+  readonly kind: StoreKind;
+  /** A DATABASE_URL for it. */
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates an empty database: a SQLite file in a temp folder, or a fresh
+ * schema in the test PostgreSQL database (selected with search_path in the URL).
+ */
+export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
+  if (kind === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-test-'));
+    return {
+      kind,
+      url: `sqlite:${path.join(dir, 'netgraph.db')}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const base = inject('postgresUrl');
+  if (!base) throw new Error('PostgreSQL is not available for this run');
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  await withClient(base, (client) => client.query(`CREATE SCHEMA ${schema}`));
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    kind,
+    url: url.toString(),
+    drop: () => withClient(base, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)).then(() => undefined),
+  };
+}
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
