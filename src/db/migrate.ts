@@ -18,7 +18,19 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0001-initial': initial,
 };
 
-function createMigrator(store: Store): Migrator {
+/**
+ * The schema the migration bookkeeping lives in. On PostgreSQL it must be
+ * named: the migrator otherwise finds its tables in any schema of the
+ * database (another deployment's, or another test's) and skips creating them.
+ */
+async function migrationSchema(store: Store): Promise<string | undefined> {
+  if (store.dialect.name !== 'postgres') return undefined;
+  const row = await store.selectRow('SELECT current_schema() AS name', []);
+  return typeof row?.name === 'string' ? row.name : undefined;
+}
+
+async function createMigrator(store: Store): Promise<Migrator> {
+  const schema = await migrationSchema(store);
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => migration.up(db, store.dialect) };
@@ -28,6 +40,7 @@ function createMigrator(store: Store): Migrator {
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'netgraph_migration',
     migrationLockTableName: 'netgraph_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
 }
 
@@ -37,13 +50,13 @@ function createMigrator(store: Store): Migrator {
  * (an advisory lock on PostgreSQL, the write lock on SQLite).
  */
 export async function migrateToLatest(store: Store): Promise<readonly MigrationResult[]> {
-  const { error, results } = await createMigrator(store).migrateToLatest();
+  const { error, results } = await (await createMigrator(store)).migrateToLatest();
   if (error) throw error;
   return results ?? [];
 }
 
 /** True when every known migration has been applied. */
 export async function isMigrated(store: Store): Promise<boolean> {
-  const applied = await createMigrator(store).getMigrations();
+  const applied = await (await createMigrator(store)).getMigrations();
   return applied.every((m) => m.executedAt !== undefined);
 }

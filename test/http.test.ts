@@ -1,0 +1,227 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../src/errors.js';
+import { renderSchemaReference } from '../src/graphql/reference.js';
+import { createSchema, printSchemaReference } from '../src/graphql/schema.js';
+import { startTestApp } from './helpers/app.js';
+import type { TestApp } from './helpers/app.js';
+import { IDS, createFixture } from './helpers/fixture.js';
+import { storeKinds } from './helpers/stores.js';
+
+const UNAUTHORIZED = { title: 'Unauthorized. Please include your API credentials', id: 'unauthorized', status: 401 };
+const GRAPHQL = '/api/v1/graphql';
+
+describe.each(storeKinds())('the HTTP endpoint on %s', (kind) => {
+  let app: TestApp;
+  let key: string;
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    app.request(GRAPHQL, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body });
+
+  beforeAll(async () => {
+    app = await startTestApp(kind, { data: createFixture() });
+    key = await app.createKey('acme');
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('401 with the Meter body and WWW-Authenticate: Bearer', () => {
+    const cases: [string, Record<string, string>][] = [
+      ['no Authorization header', {}],
+      ['another scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
+      ['an empty bearer', { authorization: 'Bearer ' }],
+      ['a malformed key', { authorization: 'Bearer not-a-key' }],
+      ['a well-formed unknown key', { authorization: 'Bearer ngk_00000000000000000000000000000000000000' }],
+    ];
+    it.each(cases)('%s', async (_name, headers) => {
+      const res = await app.request(GRAPHQL, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"query":"{ __typename }"}' });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.body).toEqual(UNAUTHORIZED);
+    });
+
+    it('a revoked key, even for a request that never reaches the database', async () => {
+      const doomed = await app.createKey('acme', 'doomed');
+      expect((await app.graphql('{ __typename }', { key: doomed })).status).toBe(200);
+      const [info] = (await app.server.services.apiKeys.list('acme')).filter((k) => k.label === 'doomed');
+      await app.server.services.apiKeys.revoke(info!.id);
+      for (const query of ['{ __typename }', '{ nope }', '{']) {
+        const res = await app.graphql(query, { key: doomed });
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual(UNAUTHORIZED);
+      }
+    });
+
+    it('checks the key before reading the body', async () => {
+      const res = await app.request(GRAPHQL, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(2 * 1024 * 1024) });
+      expect(res.status).toBe(401);
+    });
+  });
+
+  describe('400 BAD_REQUEST for a body that is not a GraphQL request', () => {
+    const cases: [string, string, RegExp][] = [
+      ['invalid JSON', '{"query":', /not valid JSON/],
+      ['an empty body', '', /empty/],
+      ['no query', '{"variables":{}}', /no "query"/],
+      ['a number query', '{"query":1}', /"query" must be a string/],
+      ['an object query', '{"query":{}}', /"query" must be a string/],
+      ['a string as variables', '{"query":"{ __typename }","variables":"{}"}', /"variables" must be a JSON object/],
+      ['an array as variables', '{"query":"{ __typename }","variables":[]}', /"variables" must be a JSON object/],
+      ['a number operationName', '{"query":"{ __typename }","operationName":1}', /"operationName" must be a string/],
+      ['a string extensions', '{"query":"{ __typename }","extensions":"x"}', /"extensions" must be a JSON object/],
+      ['a batch (JSON array)', '[{"query":"{ __typename }"}]', /Batched requests/],
+      ['a JSON string', '"{ __typename }"', /must be a JSON object/],
+      ['an unknown operationName', '{"query":"query A { __typename }","operationName":"B"}', /Unknown operation named "B"/],
+      ['several operations and no name', '{"query":"query A { __typename } query B { __typename }"}', /name the one to run/],
+    ];
+    it.each(cases)('%s', async (_name, body, message) => {
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ errors: [{ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } }], data: null });
+    });
+  });
+
+  describe('invalid documents', () => {
+    const invalid: [string, string][] = [
+      ['a syntax error', '{ companyBySlug(slug: "acme") { name }'],
+      ['an empty query', ''],
+      ['an unknown field', '{ nope }'],
+      ['a missing argument', '{ companyBySlug { name } }'],
+      ['a scalar without selection... a list field without a selection', '{ networksForCompany(companySlug: "acme") }'],
+      ['a mutation (this API has none)', 'mutation { x }'],
+    ];
+    it.each(invalid)('%s: 422 with application/json', async (_name, query) => {
+      const res = await post(JSON.stringify({ query }));
+      expect(res.status).toBe(422);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors.length).toBeGreaterThan(0);
+      for (const error of res.body.errors) expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    });
+
+    it.each(invalid)('%s: 400 with application/graphql-response+json', async (_name, query) => {
+      const res = await post(JSON.stringify({ query }), { accept: 'application/graphql-response+json' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    });
+
+    it('carries locations', async () => {
+      const res = await post(JSON.stringify({ query: '{\n  nope\n}' }));
+      expect(res.body.errors[0]).toEqual({
+        message: 'Cannot query field "nope" on type "Query".',
+        locations: [{ line: 2, column: 3 }],
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      });
+    });
+  });
+
+  describe('introspection is disabled and messages suggest nothing', () => {
+    it.each(['{ __schema { queryType { name } } }', '{ __type(name: "Network") { name } }'])('%s is a validation error', async (query) => {
+      const res = await post(JSON.stringify({ query }));
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].message).toMatch(/introspection has been disabled/);
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    });
+
+    it('__typename still works', async () => {
+      const res = await post(JSON.stringify({ query: `{ __typename virtualDevice(UUID: "${IDS.acmeAp}") { __typename } }` }));
+      expect(res.body).toEqual({ data: { __typename: 'Query', virtualDevice: { __typename: 'VirtualDevice' } } });
+    });
+
+    it.each([
+      ['a misspelt root field', '{ companyBySlg(slug: "acme") { name } }'],
+      ['a misspelt nested field', '{ companyBySlug(slug: "acme") { nam } }'],
+      ['a misspelt argument', '{ companyBySlug(slugg: "acme") { name } }'],
+      ['a misspelt type in a fragment', '{ ...F } fragment F on Quer { __typename }'],
+      ['a misspelt enum-typed variable', 'query ($t: DeviceTyp) { __typename }'],
+    ])('no "Did you mean" for %s', async (_name, query) => {
+      const res = await post(JSON.stringify({ query }));
+      expect(res.status).toBe(422);
+      expect(res.text).not.toMatch(/Did you mean/i);
+    });
+  });
+
+  it('answers other methods with 405 and Allow: POST', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await app.request(GRAPHQL, { method, headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.body.errors[0].extensions.code).toBe('METHOD_NOT_ALLOWED');
+    }
+  });
+
+  it('answers other paths with 404 JSON', async () => {
+    const res = await app.request('/api/v2/graphql', { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ id: 'not_found', status: 404 });
+  });
+
+  it('answers 415 for another Content-Type and 413 for a body over 1 MiB', async () => {
+    const wrongType = await post('query=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.errors[0].extensions.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const large = await post(JSON.stringify({ query: `{ __typename } # ${'x'.repeat(1024 * 1024)}` }));
+    expect(large.status).toBe(413);
+    expect(large.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers 406 when neither JSON media type is acceptable', async () => {
+    const res = await post('{"query":"{ __typename }"}', { accept: 'text/html' });
+    expect(res.status).toBe(406);
+  });
+
+  it('puts an X-Request-Id on every response, keeping a valid one the client sent', async () => {
+    const ok = await post('{"query":"{ __typename }"}');
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const unauthorized = await app.request(GRAPHQL, { method: 'POST' });
+    expect(unauthorized.headers.get('x-request-id')).toBeTruthy();
+    const mine = await post('{"query":"{ __typename }"}', { 'x-request-id': 'trace-123' });
+    expect(mine.headers.get('x-request-id')).toBe('trace-123');
+    const hostile = await post('{"query":"{ __typename }"}', { 'x-request-id': 'a b\tc' });
+    expect(hostile.headers.get('x-request-id')).not.toBe('a b\tc');
+  });
+
+  it('answers 500 with a request id and nothing else when something unexpected breaks', async () => {
+    const broken = await startTestApp(kind, { data: createFixture() });
+    const brokenKey = await broken.createKey('acme');
+    // break the store under the running server: its next query fails in a way no code expects
+    await broken.server.store.db.schema.dropTable('hardware_devices').execute();
+    const res = await broken.graphql(`{ virtualDevice(UUID: "${IDS.acmeAp}") { hardwareDevice { serialNumber } } }`, { key: brokenKey });
+    await broken.close();
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({
+      errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: res.headers.get('x-request-id') } }],
+      data: null,
+    });
+  });
+
+  it('serves the schema without a key, identical to the committed schema.graphql', async () => {
+    const res = await app.request('/api/v1/schema.graphql');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(res.text).toBe(fs.readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
+  });
+
+  it('answers health and readiness without a key', async () => {
+    expect((await app.request('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await app.request('/readyz')).body).toEqual({ status: 'ready' });
+  });
+});
+
+describe('the published contract', () => {
+  it('schema.graphql is what the code serves (run `npm run schema` after changing the schema)', () => {
+    expect(fs.readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8')).toBe(printSchemaReference(createSchema()));
+  });
+
+  it('docs/schema.md is generated from the schema', () => {
+    expect(fs.readFileSync(new URL('../docs/schema.md', import.meta.url), 'utf8')).toBe(renderSchemaReference(createSchema()));
+  });
+
+  it('docs/errors.md has an entry for every error code', () => {
+    const doc = fs.readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
+    for (const code of Object.keys(ERROR_CODES)) expect(doc).toContain(`| \`${code}\` |`);
+  });
+});
