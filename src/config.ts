@@ -21,6 +21,9 @@ export interface Config {
   readonly demoData: boolean;
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
+  readonly metricsPort: number | null;
+  readonly metricsHost: string;
 }
 
 /** Invalid configuration; the message lists every problem at once. */
@@ -58,6 +61,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoData: read.boolean('DEMO_DATA', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),
+    metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
@@ -111,6 +116,9 @@ function createReader(env: Env, problems: string[]) {
         return fallback;
       }
       return parsed;
+    },
+    optionalInteger(name: string, min: number, max: number): number | null {
+      return raw(name) === undefined ? null : this.integer(name, min, min, max);
     },
     boolean(name: string, fallback: boolean): boolean {
       const value = raw(name)?.toLowerCase();

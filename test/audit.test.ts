@@ -21,7 +21,7 @@ describe.each(storeKinds())('GraphQL-over-HTTP audits (graphql-http) on %s', (ki
 
   const audits = serverAudits({
     url: () => `${app.url}/api/v1/graphql`,
-    fetchFn: (input: RequestInfo | URL, init?: RequestInit) =>
+    fetchFn: (input: string | URL | Request, init?: RequestInit) =>
       fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${key}` } }),
   });
 

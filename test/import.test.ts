@@ -57,15 +57,15 @@ describe.each(storeKinds())('netgraph import on %s', (kind) => {
   });
 
   it.each([
-    ['a VLAN id out of range', (d: ImportDocument) => (d.companies[0]!.networks[0]!.vlans[0]!.vlanID = 5000), '$.companies[0].networks[0].vlans[0].vlanID', /5000 is not valid: expected a whole number from 1 to 4094/],
-    ['a malformed MAC', (d: ImportDocument) => (d.companies[0]!.networks[0]!.clients[0]!.macAddress = '0C-8D-DB-12-34-56'), '$.companies[0].networks[0].clients[0].macAddress', /not valid: expected a lowercase colon-separated MAC/],
-    ['a malformed UUID', (d: ImportDocument) => (d.companies[0]!.networks[1]!.UUID = 'nope'), '$.companies[0].networks[1].UUID', /"nope" is not valid/],
-    ['a malformed timestamp', (d: ImportDocument) => (d.companies[0]!.networks[0]!.clients[1]!.lastSeen = 'yesterday'), '$.companies[0].networks[0].clients[1].lastSeen', /not an RFC 3339 timestamp/],
-    ['an unknown device type', (d: ImportDocument) => (d.companies[0]!.networks[0]!.virtualDevices[0]!.deviceType = 'ROUTER'), '$.companies[0].networks[0].virtualDevices[0].deviceType', /"ROUTER" is not one of/],
-    ['a duplicate slug in the file', (d: ImportDocument) => (d.companies[1]!.slug = 'acme'), '$.companies[1].slug', /duplicate company slug "acme"/],
-    ['a duplicate UUID in the file', (d: ImportDocument) => (d.companies[1]!.networks[0]!.UUID = IDS.acmeHq), '$.companies[1].networks[0].UUID', /duplicate UUID/],
-    ['a duplicate serial in the file', (d: ImportDocument) => (d.companies[1]!.networks[0]!.virtualDevices[0]!.hardwareDevice!.serialNumber = SERIALS.acmeAp), '$.companies[1].networks[0].virtualDevices[0].hardwareDevice.serialNumber', /duplicate serial number/],
-    ['hardware of another type than its slot', (d: ImportDocument) => (d.companies[0]!.networks[0]!.virtualDevices[0]!.hardwareDevice!.deviceType = 'ACCESS_POINT'), '$.companies[0].networks[0].virtualDevices[0].hardwareDevice.deviceType', /cannot be assigned to a SWITCH virtual device/],
+    ['a VLAN id out of range', (d: ImportDocument): unknown => (d.companies[0]!.networks[0]!.vlans[0]!.vlanID = 5000), '$.companies[0].networks[0].vlans[0].vlanID', /5000 is not valid: expected a whole number from 1 to 4094/],
+    ['a malformed MAC', (d: ImportDocument): unknown => (d.companies[0]!.networks[0]!.clients[0]!.macAddress = '0C-8D-DB-12-34-56'), '$.companies[0].networks[0].clients[0].macAddress', /not valid: expected a lowercase colon-separated MAC/],
+    ['a malformed UUID', (d: ImportDocument): unknown => (d.companies[0]!.networks[1]!.UUID = 'nope'), '$.companies[0].networks[1].UUID', /"nope" is not valid/],
+    ['a malformed timestamp', (d: ImportDocument): unknown => (d.companies[0]!.networks[0]!.clients[1]!.lastSeen = 'yesterday'), '$.companies[0].networks[0].clients[1].lastSeen', /not an RFC 3339 timestamp/],
+    ['an unknown device type', (d: ImportDocument): unknown => (d.companies[0]!.networks[0]!.virtualDevices[0]!.deviceType = 'ROUTER'), '$.companies[0].networks[0].virtualDevices[0].deviceType', /"ROUTER" is not one of/],
+    ['a duplicate slug in the file', (d: ImportDocument): unknown => (d.companies[1]!.slug = 'acme'), '$.companies[1].slug', /duplicate company slug "acme"/],
+    ['a duplicate UUID in the file', (d: ImportDocument): unknown => (d.companies[1]!.networks[0]!.UUID = IDS.acmeHq), '$.companies[1].networks[0].UUID', /duplicate UUID/],
+    ['a duplicate serial in the file', (d: ImportDocument): unknown => (d.companies[1]!.networks[0]!.virtualDevices[0]!.hardwareDevice!.serialNumber = SERIALS.acmeAp), '$.companies[1].networks[0].virtualDevices[0].hardwareDevice.serialNumber', /duplicate serial number/],
+    ['hardware of another type than its slot', (d: ImportDocument): unknown => (d.companies[0]!.networks[0]!.virtualDevices[0]!.hardwareDevice!.deviceType = 'ACCESS_POINT'), '$.companies[0].networks[0].virtualDevices[0].hardwareDevice.deviceType', /cannot be assigned to a SWITCH virtual device/],
   ] as const)('rejects %s with its JSON path, writing nothing', async (_name, mutate, jsonPath, message) => {
     const document = createFixture();
     for (const c of document.companies) c.slug = `${c.slug}-x`;

@@ -125,8 +125,9 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
     /**
      * The caller a bearer token stands for, or undefined for a malformed,
      * unknown or revoked key. A cached key is not re-checked here: see above.
+     * `statements` counts the lookups it ran (0 or 1), for the request log.
      */
-    async authenticate(token: string): Promise<Caller | undefined> {
+    async authenticate(token: string, statements: { count: number } = { count: 0 }): Promise<Caller | undefined> {
       if (!isWellFormedKey(token)) return undefined;
       const hash = hashKey(token);
       const cached = cache.get(hash);
@@ -134,6 +135,7 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
         lastUsed.touch(cached.keyId as number);
         return cached;
       }
+      statements.count += 1;
       const row = await repository.findByHash(hash);
       if (!row || row.revokedAt !== null) return undefined;
       const caller: Caller = {
