@@ -9,6 +9,7 @@ import { DocumentCache } from './graphql/document.js';
 import { createExecutor } from './graphql/execute.js';
 import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
+import { createLimitsService } from './modules/limits/limits.service.js';
 import type { Services } from './services.js';
 
 /** Requests up to this size are read; larger ones get 413. */
@@ -21,6 +22,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly store: Store;
   readonly services: Services;
+  /** The clock of the rate limits, in ms since the epoch; tests pass their own. */
+  readonly clock?: () => number;
 }
 
 /**
@@ -97,9 +100,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ),
   );
 
+  const limits = createLimitsService(config.limits, { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) });
+  app.addHook('onClose', async () => limits.close());
+  await limits.ready();
+
   const schema = createSchema();
-  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads });
-  registerGraphQLRoutes(app, { executor, apiKeys: services.apiKeys, schemaText: printSchemaReference(schema) });
+  const documents = new DocumentCache(schema, config.documentLimits);
+  const executor = createExecutor({ schema, documents, reads: services.reads, maxComplexity: config.limits.maxComplexity });
+  registerGraphQLRoutes(app, {
+    executor,
+    apiKeys: services.apiKeys,
+    limits,
+    schemaText: printSchemaReference(schema),
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
   app.get('/readyz', async (_request, reply) => {

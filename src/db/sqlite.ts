@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
+import { statementTimeout } from './store.js';
 import type { Row, Store, StoreStats } from './store.js';
 import type { Database } from './tables.js';
 
@@ -35,7 +36,9 @@ export function openSqliteStore(file: string): Store {
     dialect: getDialect('sqlite'),
     db,
     stats,
-    async selectRow(text, params) {
+    async selectRow(text, params, options = {}) {
+      // a synchronous driver cannot be interrupted: refuse to start late, and refuse a late result
+      if (options.deadline !== undefined && performance.now() >= options.deadline) throw statementTimeout();
       stats.statements += 1;
       let statement = statements.get(text);
       if (statement === undefined) {
@@ -43,7 +46,9 @@ export function openSqliteStore(file: string): Store {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
         statements.set(text, statement);
       }
-      return statement.get(params.map(toSqliteValue)) as Row | undefined;
+      const row = statement.get(params.map(toSqliteValue)) as Row | undefined;
+      if (options.deadline !== undefined && performance.now() > options.deadline) throw statementTimeout();
+      return row;
     },
     classifyError: (error) =>
       (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY'

@@ -8,21 +8,10 @@ import type {
   ValidationContext,
   ValidationRule,
 } from 'graphql';
+import type { DocumentLimitsConfig } from '../config.js';
 
-/** Static limits on a document, checked before anything runs. */
-export interface DocumentLimits {
-  readonly maxTokens: number;
-  readonly maxDepth: number;
-  readonly maxAliases: number;
-  readonly maxDirectives: number;
-}
-
-export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
-  maxTokens: 5000,
-  maxDepth: 12,
-  maxAliases: 50,
-  maxDirectives: 50,
-};
+/** Static limits on a document, checked before anything runs; the numbers come from the config. */
+export type DocumentLimits = DocumentLimitsConfig;
 
 /** A parsed and validated document, ready to plan; or the errors that stop it. */
 export interface PreparedDocument {
@@ -47,15 +36,15 @@ export class DocumentCache {
 
   constructor(
     private readonly schema: GraphQLSchema,
-    private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+    private readonly limits: DocumentLimits,
     private readonly maxEntries = 1000,
   ) {
     this.rules = [
       ...specifiedRules,
       NoSchemaIntrospectionCustomRule,
       createDepthLimitRule(limits.maxDepth),
-      createCountLimitRule('aliases', limits.maxAliases, (node) => node.kind === Kind.FIELD && node.alias !== undefined),
-      createCountLimitRule('directives', limits.maxDirectives, (node) => node.kind === Kind.DIRECTIVE),
+      createCountLimitRule('aliases', 'MAX_QUERY_ALIASES', limits.maxAliases, (node) => node.kind === Kind.FIELD && node.alias !== undefined),
+      createCountLimitRule('directives', 'MAX_QUERY_DIRECTIVES', limits.maxDirectives, (node) => node.kind === Kind.DIRECTIVE),
     ];
   }
 
@@ -139,61 +128,75 @@ function withLimitWording(error: GraphQLError, maxTokens: number): GraphQLError 
   return new GraphQLError(`Syntax Error: The document has more than the limit of ${maxTokens} tokens.`, {
     source: error.source ?? null,
     positions: error.positions ?? null,
+    extensions: limitExtensions('MAX_QUERY_TOKENS', maxTokens),
   });
 }
 
-/** Fails operations nested deeper than `maxDepth` fields (fragments counted where they are spread). */
+/**
+ * Fails operations nested deeper than `maxDepth` fields (fragments counted
+ * where they are spread). Each fragment is measured once, so a document that
+ * spreads fragments many times over is measured in linear time.
+ */
 function createDepthLimitRule(maxDepth: number): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(operation) {
-      const fragments = new Map<string, FragmentDefinitionNode>();
-      for (const definition of context.getDocument().definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-      }
-      const depth = measureDepth(operation.selectionSet.selections, fragments, new Set(), 0, maxDepth + 1);
-      if (depth > maxDepth) {
-        context.reportError(
-          new GraphQLError(`The operation is nested deeper than the limit of ${maxDepth} levels.`, { nodes: operation }),
-        );
-      }
-      return false;
-    },
-  });
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    }
+    const measure = createDepthMeasure(fragments, maxDepth + 1);
+    return {
+      OperationDefinition(operation) {
+        if (measure(operation.selectionSet.selections) > maxDepth) {
+          context.reportError(
+            new GraphQLError(`The operation is nested deeper than the limit of ${maxDepth} levels.`, {
+              nodes: operation,
+              extensions: limitExtensions('MAX_QUERY_DEPTH', maxDepth),
+            }),
+          );
+        }
+        return false;
+      },
+    };
+  };
 }
 
 type Selections = OperationDefinitionNode['selectionSet']['selections'];
 
-function measureDepth(
-  selections: Selections,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  seen: Set<string>,
-  depth: number,
-  stopAt: number,
-): number {
-  let max = depth;
-  for (const selection of selections) {
-    if (max >= stopAt) return max;
-    if (selection.kind === Kind.FIELD) {
-      const below = selection.selectionSet
-        ? measureDepth(selection.selectionSet.selections, fragments, seen, depth + 1, stopAt)
-        : depth + 1;
-      max = Math.max(max, below);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      max = Math.max(max, measureDepth(selection.selectionSet.selections, fragments, seen, depth, stopAt));
-    } else {
-      const fragment = fragments.get(selection.name.value);
-      if (!fragment || seen.has(fragment.name.value)) continue;
-      seen.add(fragment.name.value);
-      max = Math.max(max, measureDepth(fragment.selectionSet.selections, fragments, seen, depth, stopAt));
-      seen.delete(fragment.name.value);
+/** How many field levels a selection holds, counted up to `cap` (enough to know it is too deep). */
+function createDepthMeasure(fragments: ReadonlyMap<string, FragmentDefinitionNode>, cap: number) {
+  const fragmentDepths = new Map<string, number>();
+  const measure = (selections: Selections, budget: number): number => {
+    let max = 0;
+    for (const selection of selections) {
+      if (max >= budget) return max;
+      if (selection.kind === Kind.FIELD) {
+        const below = selection.selectionSet ? measure(selection.selectionSet.selections, budget - 1) : 0;
+        max = Math.max(max, 1 + below);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        max = Math.max(max, measure(selection.selectionSet.selections, budget));
+      } else {
+        max = Math.max(max, fragmentDepth(selection.name.value));
+      }
     }
-  }
-  return max;
+    return max;
+  };
+  const fragmentDepth = (name: string): number => {
+    const known = fragmentDepths.get(name);
+    if (known !== undefined) return known;
+    // a cycle is reported by its own rule; inside it, count nothing
+    fragmentDepths.set(name, 0);
+    const fragment = fragments.get(name);
+    const depth = fragment ? measure(fragment.selectionSet.selections, cap) : 0;
+    fragmentDepths.set(name, depth);
+    return depth;
+  };
+  return (selections: Selections) => measure(selections, cap);
 }
 
 /** Fails documents with more than `limit` nodes of a kind (aliases, directives). */
 function createCountLimitRule(
   what: string,
+  setting: string,
   limit: number,
   counts: (node: { kind: Kind; alias?: unknown }) => boolean,
 ): ValidationRule {
@@ -205,9 +208,18 @@ function createCountLimitRule(
       count += 1;
       if (count > limit) {
         reported = true;
-        context.reportError(new GraphQLError(`The document has more than the limit of ${limit} ${what}.`));
+        context.reportError(
+          new GraphQLError(`The document has more than the limit of ${limit} ${what}.`, {
+            extensions: limitExtensions(setting, limit),
+          }),
+        );
       }
     };
     return { Field: visit, Directive: visit };
   };
+}
+
+/** Names the exceeded limit for clients: the setting that holds it and its value. */
+function limitExtensions(setting: string, value: number): Record<string, unknown> {
+  return { limit: setting, limitValue: value };
 }
