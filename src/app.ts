@@ -45,6 +45,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  // the API takes JSON only: without this, Fastify's built-in text/plain parser would accept a string body
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('netgraph', null as never);
   app.addHook('onRequest', async (request, reply) => {
     request.netgraph = { operationName: null, statements: 0 };

@@ -124,7 +124,8 @@ function namingArgument(error: GraphQLError, document: DocumentNode): GraphQLErr
 }
 
 function withLimitWording(error: GraphQLError, maxTokens: number): GraphQLError {
-  if (!/token limit/i.test(error.message)) return error;
+  // graphql-js words it "Document contains more that N tokens. Parsing aborted."
+  if (!/more that \d+ tokens|token limit/i.test(error.message)) return error;
   return new GraphQLError(`Syntax Error: The document has more than the limit of ${maxTokens} tokens.`, {
     source: error.source ?? null,
     positions: error.positions ?? null,
