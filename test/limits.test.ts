@@ -174,6 +174,27 @@ describe.each(storeKinds())('per-key limits on %s', (kind) => {
       }
     });
 
+    it('prices a document before validating it: a costly invalid document, or a costly unused fragment, is refused as too complex', async () => {
+      const key = await app.createKey('acme');
+      // 500 unmerged root lists would cost validation hundreds of milliseconds; priced first, they cost nothing
+      const flood = await app.graphql(`{ ${'networksForCompany(companySlug: "acme") { UUID } '.repeat(500)} }`, { key });
+      expect(flood.status).toBe(422);
+      expect(flood.body.errors).toEqual([
+        expect.objectContaining({
+          message: 'operation has complexity 3500, which exceeds the limit of 750',
+          extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost: 3500, limit: 750 },
+        }),
+      ]);
+      const unknown = await app.graphql(`{ nope { ${'x '.repeat(800)} } }`, { key });
+      expect(unknown.body.errors[0].extensions).toEqual({ code: 'COMPLEXITY_LIMIT_EXCEEDED', cost: 801, limit: 750 });
+      const unused = await app.graphql(`{ __typename } fragment Big on Query { ${'__typename '.repeat(751)} }`, { key });
+      expect(unused.status).toBe(422);
+      expect(unused.body.errors[0]).toMatchObject({
+        message: 'fragment "Big" has complexity 751, which exceeds the limit of 750',
+        extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost: 751, limit: 750 },
+      });
+    });
+
     it('an exhausted budget answers 429 THROTTLED with Retry-After, and refills continuously to full', async () => {
       const key = await app.createKey('acme');
       const start = clock.now();

@@ -1,7 +1,7 @@
 import { Kind, parse } from 'graphql';
 import type { FragmentDefinitionNode, OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { measureOperationCost } from './complexity.js';
+import { measureDocumentCosts, measureOperationCost } from './complexity.js';
 import { createSchema } from './schema.js';
 
 const schema = createSchema();
@@ -59,5 +59,22 @@ describe('operation complexity', () => {
     query += ` fragment F${levels} on Company { name }`;
     // 2^60 spreads: measured once per fragment, or this test would never end
     expect(cost(query)).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('prices documents that are not valid, so validation work stays bounded', () => {
+    // unknown fields count 1 plus what they select; a leaf with a selection counts it too
+    expect(cost('{ nope { a b { c } } }')).toBe(1 + (1 + (1 + 1)));
+    expect(cost('{ virtualDevice(UUID: "x") { label { a b } } }')).toBe(1 + (1 + 2));
+    expect(cost(`{ ${'__typename '.repeat(2000)} }`)).toBe(2000);
+  });
+
+  it('prices every operation and every fragment on its own, spread or not', () => {
+    const document = parse('query A { __typename } query B { ...F } fragment F on Query { a: __typename b: __typename } fragment Unused on Company { name slug uuid }');
+    const costs = measureDocumentCosts(schema, document);
+    expect([...costs.operations.values()]).toEqual([1, 2]);
+    expect([...costs.fragments.entries()].map(([f, c]) => [f.name.value, c])).toEqual([
+      ['F', 2],
+      ['Unused', 3],
+    ]);
   });
 });

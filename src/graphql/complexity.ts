@@ -1,5 +1,6 @@
 import { Kind, getNamedType, getNullableType, isListType, isObjectType } from 'graphql';
 import type {
+  DocumentNode,
   FragmentDefinitionNode,
   GraphQLObjectType,
   GraphQLSchema,
@@ -23,64 +24,102 @@ export const COMPLEXITY_WEIGHTS = {
   assumedListSize: 5,
 } as const;
 
+/** The costs of a document: each operation's, and each fragment's on its own. */
+export interface DocumentCosts {
+  readonly operations: ReadonlyMap<OperationDefinitionNode, number>;
+  readonly fragments: ReadonlyMap<FragmentDefinitionNode, number>;
+}
+
 /**
- * The static cost of an operation, computed from the document before
- * anything is planned or run: every field the document names counts where it
- * appears (a fragment counts at each spread, @skip/@include are not applied,
- * repeated fields count each time), so the cost of a document never depends
- * on variables or data. At least 1. Fragments are measured once each, so a
+ * The static cost of every operation and fragment of a document, computed
+ * from the syntax tree alone, so it works before validation: every field the
+ * document names counts where it appears (a fragment counts at each spread,
+ * @skip/@include are not applied, repeated fields count each time), so the
+ * cost never depends on variables or data. A field the schema does not know
+ * counts 1 plus what is selected in it. Each fragment is measured once, so a
  * document that spreads fragments exponentially is still measured in linear
- * time; the result may be huge (never more than Number.MAX_SAFE_INTEGER).
+ * time; a cost never exceeds Number.MAX_SAFE_INTEGER. An operation costs at
+ * least 1.
  */
+export function measureDocumentCosts(schema: GraphQLSchema, document: DocumentNode): DocumentCosts {
+  const definitions = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) definitions.set(definition.name.value, definition);
+  }
+  const measure = createMeasure(schema, definitions);
+  const operations = new Map<OperationDefinitionNode, number>();
+  const fragments = new Map<FragmentDefinitionNode, number>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      const rootType = schema.getRootType(definition.operation) ?? undefined;
+      operations.set(definition, Math.max(1, measure.selectionSet(definition.selectionSet, rootType)));
+    } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition, measure.fragment(definition.name.value));
+    }
+  }
+  return { operations, fragments };
+}
+
+/** The static cost of one operation of a document (see measureDocumentCosts). */
 export function measureOperationCost(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
 ): number {
-  const rootType = schema.getRootType(operation.operation);
-  if (!rootType) return 1;
-  const fragmentCosts = new Map<string, number>();
+  const rootType = schema.getRootType(operation.operation) ?? undefined;
+  return Math.max(1, createMeasure(schema, fragments).selectionSet(operation.selectionSet, rootType));
+}
 
-  const measure = (selectionSet: SelectionSetNode, type: GraphQLObjectType): number => {
+type ObjectTypeOrUnknown = GraphQLObjectType | undefined;
+
+function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, FragmentDefinitionNode>) {
+  const fragmentCosts = new Map<string, number>();
+  const objectType = (name: string): ObjectTypeOrUnknown => {
+    const type = schema.getType(name);
+    return isObjectType(type) ? type : undefined;
+  };
+
+  const selectionSet = (set: SelectionSetNode, type: ObjectTypeOrUnknown): number => {
     let cost = 0;
-    for (const selection of selectionSet.selections) {
+    for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
-        cost += fieldCost(type, selection.name.value, selection.selectionSet, measure);
+        cost += fieldCost(type, selection.name.value, selection.selectionSet, selectionSet);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const inner = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
-        if (isObjectType(inner)) cost += measure(selection.selectionSet, inner);
+        cost += selectionSet(selection.selectionSet, selection.typeCondition ? objectType(selection.typeCondition.name.value) : type);
       } else {
-        cost += fragmentCost(selection.name.value);
+        cost += fragment(selection.name.value);
       }
     }
     return Math.min(cost, Number.MAX_SAFE_INTEGER);
   };
 
-  const fragmentCost = (name: string): number => {
+  const fragment = (name: string): number => {
     const known = fragmentCosts.get(name);
     if (known !== undefined) return known;
-    // a cycle is a validation error already; count it as nothing while it is measured
+    // a cycle is a validation error; inside it, count nothing
     fragmentCosts.set(name, 0);
-    const fragment = fragments.get(name);
-    const type = fragment ? schema.getType(fragment.typeCondition.name.value) : undefined;
-    const cost = fragment && isObjectType(type) ? measure(fragment.selectionSet, type) : 0;
+    const definition = definitions.get(name);
+    const cost = definition ? selectionSet(definition.selectionSet, objectType(definition.typeCondition.name.value)) : 0;
     fragmentCosts.set(name, cost);
     return cost;
   };
 
-  return Math.max(1, measure(operation.selectionSet, rootType));
+  return { selectionSet, fragment };
 }
 
 function fieldCost(
-  parent: GraphQLObjectType,
+  parent: ObjectTypeOrUnknown,
   name: string,
-  selectionSet: SelectionSetNode | undefined,
-  measure: (selectionSet: SelectionSetNode, type: GraphQLObjectType) => number,
+  selections: SelectionSetNode | undefined,
+  measure: (set: SelectionSetNode, type: ObjectTypeOrUnknown) => number,
 ): number {
-  const definition = name === '__typename' ? undefined : parent.getFields()[name];
+  const definition = name === '__typename' ? undefined : parent?.getFields()[name];
   const named = definition ? getNamedType(definition.type) : undefined;
-  if (!definition || !selectionSet || !isObjectType(named)) return COMPLEXITY_WEIGHTS.leaf;
-  const inner = measure(selectionSet, named);
+  if (!definition || !isObjectType(named)) {
+    // a leaf; one with a selection (invalid) still counts what it selects, so validation work stays bounded
+    return COMPLEXITY_WEIGHTS.leaf + (selections ? measure(selections, undefined) : 0);
+  }
+  const inner = selections ? measure(selections, named) : 0;
   return isListType(getNullableType(definition.type))
     ? COMPLEXITY_WEIGHTS.list + COMPLEXITY_WEIGHTS.assumedListSize * inner
     : COMPLEXITY_WEIGHTS.object + inner;

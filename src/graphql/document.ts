@@ -9,6 +9,8 @@ import type {
   ValidationRule,
 } from 'graphql';
 import type { DocumentLimitsConfig } from '../config.js';
+import { measureDocumentCosts } from './complexity.js';
+import type { DocumentCosts } from './complexity.js';
 
 /** Static limits on a document, checked before anything runs; the numbers come from the config. */
 export type DocumentLimits = DocumentLimitsConfig;
@@ -19,6 +21,8 @@ export interface PreparedDocument {
   readonly document?: DocumentNode;
   readonly operations: ReadonlyMap<string, OperationDefinitionNode>;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  /** Each operation's static complexity (graphql/complexity.ts), by operation name ('' when anonymous). */
+  readonly costs: ReadonlyMap<string, number>;
   /** Per-operation state that callers cache with the document (plans, compiled SQL). */
   readonly memo: Map<string, unknown>;
 }
@@ -29,6 +33,10 @@ const EMPTY_MAP = new Map<never, never>();
  * Parses and validates query strings once and keeps the result, so repeated
  * documents (the common case for scripts and integrations) skip both steps.
  * Bounded: the least recently used entry goes first.
+ *
+ * A document whose operation (or fragment) costs more than `maxComplexity`
+ * is refused right after parsing, before validation: validation is
+ * superlinear in repeated fields, and the cost bounds how many a document holds.
  */
 export class DocumentCache {
   private readonly entries = new Map<string, PreparedDocument>();
@@ -37,6 +45,7 @@ export class DocumentCache {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly limits: DocumentLimits,
+    private readonly maxComplexity: number,
     private readonly maxEntries = 1000,
   ) {
     this.rules = [
@@ -71,20 +80,55 @@ export class DocumentCache {
         error instanceof GraphQLError ? withLimitWording(error, this.limits.maxTokens) : new GraphQLError(String(error));
       return failed([parseError]);
     }
+    const costs = measureDocumentCosts(this.schema, document);
+    const tooComplex = complexityError(costs, this.maxComplexity);
+    if (tooComplex) return failed([tooComplex]);
     const errors = validate(this.schema, document, this.rules, { maxErrors: 20 });
-    if (errors.length > 0) return failed(errors.map((error) => namingArgument(withoutSuggestions(error), document)));
+    if (errors.length > 0) return failed(errors.map((error) => namingArgument(withoutSuggestions(explained(error)), document)));
     const operations = new Map<string, OperationDefinitionNode>();
     const fragments = new Map<string, FragmentDefinitionNode>();
+    const operationCosts = new Map<string, number>();
     for (const definition of document.definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION) operations.set(definition.name?.value ?? '', definition);
-      else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      if (definition.kind === Kind.OPERATION_DEFINITION) {
+        operations.set(definition.name?.value ?? '', definition);
+        operationCosts.set(definition.name?.value ?? '', costs.operations.get(definition) ?? 1);
+      } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+        fragments.set(definition.name.value, definition);
+      }
     }
-    return { errors: [], document, operations, fragments, memo: new Map() };
+    return { errors: [], document, operations, fragments, costs: operationCosts, memo: new Map() };
   }
 }
 
 function failed(errors: readonly GraphQLError[]): PreparedDocument {
-  return { errors, operations: EMPTY_MAP, fragments: EMPTY_MAP, memo: new Map() };
+  return { errors, operations: EMPTY_MAP, fragments: EMPTY_MAP, costs: EMPTY_MAP, memo: new Map() };
+}
+
+/** The first operation (or unused fragment) over the limit, as COMPLEXITY_LIMIT_EXCEEDED. */
+function complexityError(costs: DocumentCosts, limit: number): GraphQLError | undefined {
+  for (const [operation, cost] of costs.operations) {
+    if (cost > limit) {
+      return new GraphQLError(`operation has complexity ${cost}, which exceeds the limit of ${limit}`, {
+        nodes: operation,
+        extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost, limit },
+      });
+    }
+  }
+  for (const [fragment, cost] of costs.fragments) {
+    if (cost > limit) {
+      return new GraphQLError(`fragment "${fragment.name.value}" has complexity ${cost}, which exceeds the limit of ${limit}`, {
+        nodes: fragment,
+        extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost, limit },
+      });
+    }
+  }
+  return undefined;
+}
+
+/** graphql-js gives up on documents that take too much work to check for conflicting fields, saying only "Validation aborted." */
+function explained(error: GraphQLError): GraphQLError {
+  if (error.message !== 'Validation aborted.') return error;
+  return new GraphQLError('The document is too costly to validate: it selects fields of the same name too many times. Select each field once.');
 }
 
 /**

@@ -8,7 +8,6 @@ import { isRootName } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
 import { stripSuggestions } from './document.js';
-import { measureOperationCost } from './complexity.js';
 import { planOperation } from './plan.js';
 import type { OperationPlan, PlannedRootField } from './plan.js';
 
@@ -71,13 +70,11 @@ export interface ExecutorDeps {
   readonly schema: GraphQLSchema;
   readonly documents: DocumentCache;
   readonly reads: ReadService;
-  /** Operations that cost more are refused before they are planned. */
-  readonly maxComplexity: number;
 }
 
 /** Creates the executor for one schema and store. */
 export function createExecutor(deps: ExecutorDeps) {
-  const { schema, documents, reads, maxComplexity } = deps;
+  const { schema, documents, reads } = deps;
   const queryType = schema.getQueryType() as GraphQLObjectType;
 
   function planFor(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Record<string, unknown>, withKeyCheck: boolean): CachedPlan {
@@ -100,15 +97,6 @@ export function createExecutor(deps: ExecutorDeps) {
     return { plan, reads: readList, readIndex, compiled: reads.compile(readList, withKeyCheck) };
   }
 
-  function costOf(prepared: PreparedDocument, operation: OperationDefinitionNode): number {
-    const memoKey = `cost\u0000${operation.name?.value ?? ''}`;
-    const known = prepared.memo.get(memoKey) as number | undefined;
-    if (known !== undefined) return known;
-    const cost = measureOperationCost(schema, operation, prepared.fragments);
-    prepared.memo.set(memoKey, cost);
-    return cost;
-  }
-
   /**
    * Checks one GraphQL request (document, operation, complexity, variables,
    * arguments) and plans it, without touching the database: a request error,
@@ -117,7 +105,9 @@ export function createExecutor(deps: ExecutorDeps) {
   function prepare(request: GraphQLRequest, caller: Caller): RequestErrorOutcome | ReadyOperation {
     const prepared = documents.get(request.query);
     if (prepared.errors.length > 0) {
-      return requestError('validation', null, prepared.errors.map((error) => toWireError(error, codeOfValidationError(error))));
+      const errors = prepared.errors.map((error) => toWireError(error, codeOfValidationError(error)));
+      const phase = errors.some((error) => error.extensions.code === 'COMPLEXITY_LIMIT_EXCEEDED') ? 'complexity' : 'validation';
+      return requestError(phase, null, errors);
     }
     const operation = selectOperation(prepared, request.operationName);
     if (operation instanceof GraphQLError) return requestError('request', null, [toWireError(operation, 'BAD_REQUEST')]);
@@ -127,14 +117,8 @@ export function createExecutor(deps: ExecutorDeps) {
       const error = new GraphQLError(`This API does not support ${what}.`, { nodes: operation });
       return requestError('validation', operationName, [toWireError(error, 'GRAPHQL_VALIDATION_FAILED')]);
     }
-    const cost = costOf(prepared, operation);
-    if (cost > maxComplexity) {
-      const error = new GraphQLError(`operation has complexity ${cost}, which exceeds the limit of ${maxComplexity}`, {
-        nodes: operation,
-        extensions: { cost, limit: maxComplexity },
-      });
-      return requestError('complexity', operationName, [toWireError(error, 'COMPLEXITY_LIMIT_EXCEEDED')]);
-    }
+    // priced, and refused when too costly, by the document cache before validation
+    const cost = prepared.costs.get(operationName ?? '') ?? 1;
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, {
       maxErrors: 20,
     });
@@ -251,7 +235,7 @@ function extensionsOf(error: GraphQLError): Record<string, unknown> {
 
 function codeOfValidationError(error: GraphQLError): ErrorCode {
   const code = error.extensions?.code;
-  return typeof code === 'string' && code === 'BAD_USER_INPUT' ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
+  return code === 'BAD_USER_INPUT' || code === 'COMPLEXITY_LIMIT_EXCEEDED' ? code : 'GRAPHQL_VALIDATION_FAILED';
 }
 
 function sortByPath(errors: WireError[], plan: OperationPlan): WireError[] {
