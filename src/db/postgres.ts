@@ -130,7 +130,7 @@ async function queryBefore(pool: pg.Pool, url: string, deadline: number, text: s
       cancelled = true;
       void cancelBackend(url, (client as unknown as { processID?: number }).processID);
       setTimeout(() => reject(statementTimeout()), CANCEL_GRACE_MS).unref();
-    }, Math.max(0, deadline - performance.now()));
+    }, delayUntil(deadline));
   });
   try {
     const result = await Promise.race([running, cancel]);
@@ -159,7 +159,7 @@ async function withinDeadline<T>(work: Promise<T>, deadline: number, discard: (l
     timer = setTimeout(() => {
       expired = true;
       reject(statementTimeout());
-    }, Math.max(0, deadline - performance.now()));
+    }, delayUntil(deadline));
   });
   try {
     return await Promise.race([work, timeout]);
@@ -167,6 +167,11 @@ async function withinDeadline<T>(work: Promise<T>, deadline: number, discard: (l
     clearTimeout(timer);
     if (expired) work.then(discard, () => undefined);
   }
+}
+
+/** Milliseconds until a performance.now() deadline, as setTimeout takes them (it turns anything over 2^31 - 1 into 1). */
+function delayUntil(deadline: number): number {
+  return Math.min(2 ** 31 - 1, Math.max(0, deadline - performance.now()));
 }
 
 /** Asks the server to cancel what the backend `pid` is running; failures are ignored (the grace period covers them). */

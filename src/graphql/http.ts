@@ -41,9 +41,9 @@ export function errorBody(errors: readonly WireError[]): string {
  */
 export function registerGraphQLRoutes(
   app: FastifyInstance,
-  deps: { executor: Executor; apiKeys: ApiKeyService; limits: LimitsService; schemaText: string; requestTimeoutMs: number },
+  deps: GraphQLRouteDeps,
 ): void {
-  const { executor, apiKeys, limits, schemaText, requestTimeoutMs } = deps;
+  const { limits, schemaText } = deps;
 
   app.get(SCHEMA_PATH, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(schemaText));
 
@@ -69,64 +69,81 @@ export function registerGraphQLRoutes(
   app.route({
     method: 'POST',
     url: GRAPHQL_PATH,
-    onRequest: async (request, reply) => {
-      request.netgraph.deadline = performance.now() + requestTimeoutMs;
-      const token = bearerToken(request.headers.authorization);
-      const caller = token === undefined ? undefined : await apiKeys.authenticate(token);
-      if (caller === undefined) return sendUnauthorized(reply);
-      request.netgraph.caller = caller;
-      // counted before the body is parsed, so a flood over the limit costs no parsing
-      const decision = await limits.admitRequest(caller);
-      request.netgraph.limits = decision.state;
-      if (!decision.allowed) return sendTooManyRequests(reply, decision.retryAt);
-      return undefined;
-    },
+    onRequest: async (request, reply) => admit(deps, request, reply),
     onSend: async (request, reply, payload) => {
       const state = request.netgraph.limits;
       if (state !== undefined && reply.statusCode !== 401) reply.headers(limitHeaders(state, limits.policies));
       return payload;
     },
-    handler: async (request, reply) => {
-      const mediaType = negotiate(request.headers.accept);
-      if (mediaType === undefined) {
-        throw new AppError(
-          'NOT_ACCEPTABLE',
-          'Accept must allow application/json or application/graphql-response+json.',
-        );
-      }
-      const caller = request.netgraph.caller;
-      const admitted = request.netgraph.limits;
-      if (!caller || !admitted) throw new AppError('UNAUTHENTICATED', 'No API key.');
-      const type = mediaType === 'application/json' ? JSON_TYPE : GRAPHQL_RESPONSE_TYPE;
-      const operation = executor.prepare(readRequestBody(request.body), caller);
-      request.netgraph.operationName = operation.operationName;
-      if (operation.kind === 'request-error') {
-        const status =
-          operation.phase === 'complexity' ? 422 : operation.phase === 'request' || mediaType !== 'application/json' ? 400 : 422;
-        return answerWithoutRunning(request, reply, () => reply.code(status).type(type).send(errorBody(operation.errors)));
-      }
-      const charge = await limits.chargeOperation(caller, admitted, operation.cost);
-      request.netgraph.limits = charge.state;
-      if (!charge.allowed) {
-        const { retryAt, state } = charge;
-        return answerWithoutRunning(request, reply, () => sendThrottled(reply, type, operation.cost, state, retryAt));
-      }
-      const outcome = await operation.run({ deadline: request.netgraph.deadline ?? Infinity });
-      request.netgraph.statements += outcome.statements;
-      return reply.code(200).type(type).send(outcome.body);
-    },
+    handler: async (request, reply) => handleGraphQL(deps, request, reply),
   });
+}
 
-  /** Answers a request that ran no statement; nothing confirmed the key is still active then, so ask once. */
-  async function answerWithoutRunning(request: FastifyRequest, reply: FastifyReply, send: () => FastifyReply): Promise<FastifyReply> {
-    const caller = request.netgraph.caller;
-    request.netgraph.statements += 1;
-    if (caller?.keyId != null && !(await apiKeys.isActive(caller.keyId))) {
-      apiKeys.forget(caller.keyId);
-      return sendUnauthorized(reply);
-    }
-    return send();
+/** What the GraphQL route is built from. */
+export interface GraphQLRouteDeps {
+  readonly executor: Executor;
+  readonly apiKeys: ApiKeyService;
+  readonly limits: LimitsService;
+  readonly schemaText: string;
+  readonly requestTimeoutMs: number;
+}
+
+/** onRequest: starts the request's clock, authenticates, and counts the request against the key's window. */
+async function admit(deps: GraphQLRouteDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  request.netgraph.deadline = performance.now() + deps.requestTimeoutMs;
+  const token = bearerToken(request.headers.authorization);
+  const caller = token === undefined ? undefined : await deps.apiKeys.authenticate(token);
+  if (caller === undefined) return sendUnauthorized(reply);
+  request.netgraph.caller = caller;
+  // counted before the body is parsed, so a flood over the limit costs no parsing
+  const decision = await deps.limits.admitRequest(caller);
+  request.netgraph.limits = decision.state;
+  if (!decision.allowed) return sendTooManyRequests(reply, decision.retryAt);
+  return undefined;
+}
+
+/** The handler: checks and prices the operation, charges the budget, runs it. */
+async function handleGraphQL(deps: GraphQLRouteDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const mediaType = negotiate(request.headers.accept);
+  if (mediaType === undefined) {
+    throw new AppError('NOT_ACCEPTABLE', 'Accept must allow application/json or application/graphql-response+json.');
   }
+  const { caller, limits: admitted } = request.netgraph;
+  if (!caller || !admitted) throw new AppError('UNAUTHENTICATED', 'No API key.');
+  const type = mediaType === 'application/json' ? JSON_TYPE : GRAPHQL_RESPONSE_TYPE;
+  const operation = deps.executor.prepare(readRequestBody(request.body), caller);
+  request.netgraph.operationName = operation.operationName;
+  if (operation.kind === 'request-error') {
+    const status =
+      operation.phase === 'complexity' ? 422 : operation.phase === 'request' || mediaType !== 'application/json' ? 400 : 422;
+    return answerWithoutRunning(deps, request, reply, () => reply.code(status).type(type).send(errorBody(operation.errors)));
+  }
+  const charge = await deps.limits.chargeOperation(caller, admitted, operation.cost);
+  request.netgraph.limits = charge.state;
+  if (!charge.allowed) {
+    const { retryAt, state } = charge;
+    return answerWithoutRunning(deps, request, reply, () => sendThrottled(reply, type, operation.cost, state, retryAt));
+  }
+  const deadline = request.netgraph.deadline;
+  const outcome = await operation.run(deadline === undefined ? {} : { deadline });
+  request.netgraph.statements += outcome.statements;
+  return reply.code(200).type(type).send(outcome.body);
+}
+
+/** Answers a request that ran no statement; nothing confirmed the key is still active then, so ask once. */
+async function answerWithoutRunning(
+  deps: GraphQLRouteDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  send: () => FastifyReply,
+): Promise<FastifyReply> {
+  const caller = request.netgraph.caller;
+  request.netgraph.statements += 1;
+  if (caller?.keyId != null && !(await deps.apiKeys.isActive(caller.keyId))) {
+    deps.apiKeys.forget(caller.keyId);
+    return sendUnauthorized(reply);
+  }
+  return send();
 }
 
 /** The body of a 429 for the request rate limit, as the Meter API sends it. */
