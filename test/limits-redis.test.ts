@@ -132,6 +132,19 @@ describe.runIf(redisUrl)('limits in Redis', () => {
       }
     });
 
+    it('says once that Redis is unavailable, not once per request', async () => {
+      const log = createLogCollector();
+      const limits = createLimitsService({ ...LIMITS, redisUrl: `redis://127.0.0.1:${await closedPort()}`, redisKeyPrefix: prefix() }, { log });
+      try {
+        await limits.ready();
+        for (let i = 0; i < 5; i++) expect((await limits.admitRequest(caller)).state.requests.remaining).toBe(499 - i);
+        expect(limits.mode()).toBe('local');
+        expect(log.lines).toEqual(['warn: rate limits: Redis is unavailable; serving with per-process limits until it is back']);
+      } finally {
+        await limits.close();
+      }
+    });
+
     let proxy: Awaited<ReturnType<typeof startRedisProxy>>;
     let limits: LimitsService;
     const log = createLogCollector();
