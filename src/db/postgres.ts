@@ -122,6 +122,13 @@ const CANCEL_GRACE_MS = 2_000;
  */
 async function queryBefore(pool: pg.Pool, url: string, deadline: number, text: string, params: readonly unknown[]): Promise<Row | undefined> {
   const client = await withinDeadline(pool.connect(), deadline, (late) => late.release());
+  // a checked-out client has no listener for 'error': a connection lost mid-query would crash the process
+  const ignoreLostConnection = () => undefined;
+  client.on('error', ignoreLostConnection);
+  const release = (destroy?: Error | boolean) => {
+    client.off('error', ignoreLostConnection);
+    client.release(destroy);
+  };
   let timer: NodeJS.Timeout | undefined;
   let cancelled = false;
   const running = client.query<Row>(text, params as unknown[]);
@@ -136,15 +143,15 @@ async function queryBefore(pool: pg.Pool, url: string, deadline: number, text: s
     const result = await Promise.race([running, cancel]);
     // a result that beat the cancel is still late, and the connection may yet receive the cancel
     if (cancelled) throw statementTimeout();
-    client.release();
+    release();
     return result.rows[0];
   } catch (error) {
     if (!cancelled) {
-      client.release(error instanceof Error ? error : true);
+      release(error instanceof Error ? error : true);
       throw error;
     }
     // never reuse a connection a cancel was sent to: drop it once its statement has stopped
-    running.then(() => client.release(true), () => client.release(true));
+    running.then(() => release(true), () => release(true));
     throw statementTimeout();
   } finally {
     clearTimeout(timer);
