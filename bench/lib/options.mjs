@@ -21,6 +21,8 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
   --docs / --no-docs    write the results into docs/benchmarks.md (default: only for a full default run)
   --note TEXT           a line about the conditions of the run, written with the results
   --keep                keep the database and the temp folder afterwards
+  --report FILE         measure nothing: print the tables of a results file (bench/results/*.json),
+                        and with --docs write them into docs/benchmarks.md
 
 Environment: BENCH_ADMIN_DATABASE_URL, a PostgreSQL URL used to create and drop the benchmark
 database (default postgres://<user>@127.0.0.1:5432/postgres).`;
@@ -57,6 +59,7 @@ export function parseOptions(argv) {
       'no-docs': { type: 'boolean' },
       note: { type: 'string' },
       keep: { type: 'boolean' },
+      report: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -67,7 +70,7 @@ export function parseOptions(argv) {
   const targets = values.targets ? list(values.targets, Object.keys(TARGETS), 'targets') : Object.keys(TARGETS);
   if (!targets.includes('floor')) targets.push('floor');
   const cases = values.cases ? list(values.cases, CASES.map((c) => c.id), 'cases') : CASES.map((c) => c.id);
-  const isDefaultRun = !quick && !values.scale && !values.targets && !values.cases && !values.rounds && !values.duration;
+  const isDefaultRun = !values.report && !quick && !values.scale && !values.targets && !values.cases && !values.rounds && !values.duration;
   const database = values.database ?? 'netgraph_bench';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database)) throw new Error('--database must be a plain lowercase identifier');
   return {
@@ -87,5 +90,6 @@ export function parseOptions(argv) {
     docs: values['no-docs'] ? false : values.docs === true || isDefaultRun,
     note: values.note ?? 'The machine was shared: other engineers ran test suites during the run, so only ratios within this run mean anything.',
     keep: values.keep === true,
+    report: values.report,
   };
 }

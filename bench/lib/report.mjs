@@ -31,8 +31,11 @@ export function summarize(rounds, targets, baseline = 'floor') {
       dbCpuPerRequestMs: median(runs.map((r) => r.dbCpuPerRequestMs)),
       peakRssBytes: Math.max(...runs.map((r) => r.peakRssBytes)),
       checked: runs.reduce((sum, r) => sum + r.checked, 0),
-      failures: runs.reduce((sum, r) => sum + r.failures + r.errors, 0),
+      // a wrong body or a non-200 invalidates the run; a connection error or timeout is the target's own result
+      failures: runs.reduce((sum, r) => sum + r.failures, 0),
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
       rpsVsFloor: median(within('requestsPerSecond')),
+      rpsVsFloorRange: [Math.min(...within('requestsPerSecond')), Math.max(...within('requestsPerSecond'))],
       p50VsFloor: median(within('p50')),
     };
   }
@@ -42,6 +45,7 @@ export function summarize(rounds, targets, baseline = 'floor') {
 const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const thousands = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
 const ratio = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : '–');
+const range = ([low, high]) => (Number.isFinite(low) && Number.isFinite(high) ? `${low.toFixed(2)}–${high.toFixed(2)}` : '–');
 const bytes = (value) =>
   !Number.isFinite(value) ? '–' : value >= 1e6 ? `${(value / 1e6).toFixed(2)} MB` : value >= 1e3 ? `${(value / 1e3).toFixed(1)} kB` : `${Math.round(value)} B`;
 
@@ -68,7 +72,7 @@ export function headlineTable(results) {
 
 /** Every metric of every target, per case. */
 export function detailTable(results) {
-  const header = ['query', 'target', 'req/s', 'x floor', 'p50 ms', 'p99 ms', 'CPU ms/req server', 'CPU ms/req db', 'response', 'peak RSS', 'checked'];
+  const header = ['query', 'target', 'req/s', 'x floor', 'x floor, rounds', 'p50 ms', 'p99 ms', 'CPU ms/req server', 'CPU ms/req db', 'CPU ms/req total', 'response', 'peak RSS', 'checked'];
   const rows = [];
   for (const c of results.cases) {
     for (const t of results.targets) {
@@ -79,13 +83,16 @@ export function detailTable(results) {
         results.labels[t],
         thousands(s.requestsPerSecond),
         ratio(s.rpsVsFloor),
+        range(s.rpsVsFloorRange),
         fixed(s.p50, 2),
         fixed(s.p99, 2),
         fixed(s.appCpuPerRequestMs, 3),
         results.stores[t] === 'sqlite' ? 'in server' : fixed(s.dbCpuPerRequestMs, 3),
+        fixed(s.appCpuPerRequestMs + (results.stores[t] === 'sqlite' ? 0 : s.dbCpuPerRequestMs), 3),
         bytes(c.responseBytes[t]),
         bytes(s.peakRssBytes),
-        s.failures === 0 ? `${thousands(s.checked)} ok` : `${s.failures} FAILED of ${thousands(s.checked)}`,
+        (s.failures === 0 ? `${thousands(s.checked)} ok` : `${s.failures} WRONG of ${thousands(s.checked)}`) +
+          (s.errors > 0 ? `, ${s.errors} connection error${s.errors === 1 ? '' : 's'} or timeout${s.errors === 1 ? '' : 's'}` : ''),
       ]);
     }
   }
@@ -113,7 +120,7 @@ export function resultsMarkdown(results) {
     '',
     headlineTable(results),
     '',
-    'Every figure (medians over the rounds; CPU is user + system time of the server processes, and of the PostgreSQL backends of the benchmark database, divided by the requests served; RSS is the peak of the server processes together; response is the body size):',
+    'Every figure (medians over the rounds; "checked" counts the responses compared with the expected answer; "x floor, rounds" is the lowest and highest per-round ratio, a measure of the noise; CPU is user + system time of the server processes, and of the PostgreSQL backends of the benchmark database, divided by the requests served; RSS is the peak of the server processes together; response is the body size):',
     '',
     detailTable(results),
   ].join('\n');
