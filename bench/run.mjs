@@ -19,6 +19,24 @@ import { REPO_DIR, TARGETS, requestFor, runNetgraph, startTarget } from './lib/t
 
 const log = (line) => console.error(`bench: ${line}`);
 
+/** What to undo, newest first: servers, the database, the temp folder. Also run on Ctrl-C. */
+const cleanups = [];
+
+async function cleanUp() {
+  for (let cleanup = cleanups.shift(); cleanup !== undefined; cleanup = cleanups.shift()) {
+    await cleanup().catch((error) => log(`cleanup: ${error.message}`));
+  }
+}
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stopping = true;
+    log(`${signal}: stopping the servers and dropping the database`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
 async function withAdmin(adminUrl, fn) {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
@@ -140,7 +158,7 @@ async function machine(options, dbClient) {
 
 async function run(options) {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-bench-'));
-  const cleanups = [];
+  if (!options.keep) cleanups.push(async () => fs.rmSync(temp, { recursive: true, force: true }));
   try {
     log(`generating ${options.scaleText} (seed ${options.scale.seed}) in ${temp}`);
     const document = generateBenchDataset(options.scale);
@@ -208,9 +226,8 @@ async function run(options) {
       cases,
     };
   } finally {
-    for (const cleanup of cleanups) await cleanup().catch((error) => log(`cleanup: ${error.message}`));
-    if (!options.keep) fs.rmSync(temp, { recursive: true, force: true });
-    else log(`kept ${temp} and database ${options.database}`);
+    await cleanUp();
+    if (options.keep) log(`kept ${temp} and database ${options.database}`);
   }
 }
 
@@ -257,6 +274,8 @@ function report(results, docs) {
 main().then(
   (code) => process.exit(code),
   (error) => {
+    // after Ctrl-C the servers are gone under the run's feet: the signal handler exits
+    if (stopping) return;
     console.error(`bench: ${error.stack ?? error}`);
     process.exit(1);
   },
