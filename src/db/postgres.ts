@@ -56,6 +56,14 @@ export function classifyPostgresError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * How many distinct read statements a process keeps prepared on each
+ * connection. The compiled read path sends one text per document, so a few
+ * dozen cover an integration's polling; texts beyond the bound run unprepared
+ * so the server's memory per connection stays bounded.
+ */
+export const PREPARED_STATEMENTS_MAX = 200;
+
 /** Opens a PostgreSQL connection pool. Connections are made lazily, so this succeeds while the server is down. */
 export function openPostgresStore(url: string, options: StoreOptions): Store {
   const pool = new pg.Pool({
@@ -70,6 +78,16 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
   pool.on('error', () => undefined);
 
   const stats: StoreStats = { statements: 0 };
+  // names are per process, so one text always has the same name on every connection of the pool
+  const statementNames = new Map<string, string>();
+  const statementName = (text: string): string | undefined => {
+    let name = statementNames.get(text);
+    if (name === undefined && statementNames.size < PREPARED_STATEMENTS_MAX) {
+      name = `netgraph_read_${statementNames.size}`;
+      statementNames.set(text, name);
+    }
+    return name;
+  };
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: () => {
@@ -84,7 +102,9 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     async selectRow(text, params) {
       stats.statements += 1;
       try {
-        const result = await pool.query<Row>(text, params as unknown[]);
+        // prepared once per connection: PostgreSQL parses and plans the statement once, not on every request
+        const name = statementName(text);
+        const result = await pool.query<Row>({ text, values: params as unknown[], ...(name === undefined ? {} : { name }) });
         return result.rows[0];
       } catch (error) {
         throw classifyPostgresError(error);
