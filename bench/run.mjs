@@ -22,10 +22,16 @@ const log = (line) => console.error(`bench: ${line}`);
 /** What to undo, newest first: servers, the database, the temp folder. Also run on Ctrl-C. */
 const cleanups = [];
 
-async function cleanUp() {
-  for (let cleanup = cleanups.shift(); cleanup !== undefined; cleanup = cleanups.shift()) {
-    await cleanup().catch((error) => log(`cleanup: ${error.message}`));
-  }
+let cleaning;
+
+/** Runs the cleanups once; a second caller (Ctrl-C during the normal end) waits for the same run. */
+function cleanUp() {
+  cleaning ??= (async () => {
+    for (let cleanup = cleanups.shift(); cleanup !== undefined; cleanup = cleanups.shift()) {
+      await cleanup().catch((error) => log(`cleanup: ${error.message}`));
+    }
+  })();
+  return cleaning;
 }
 
 let stopping = false;

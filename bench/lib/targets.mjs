@@ -90,21 +90,17 @@ export async function startTarget({ name, databaseUrl, workers, logDir, keys, pr
     keys,
     pids: () => processTree(child.pid),
     async stop() {
-      if (exited) return;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }, 10_000);
+      // the primary stops its own workers; signalling the whole group at once would race with that
+      if (!exited) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exit;
       clearTimeout(timer);
+      // nothing of the group may outlive the run: a worker the primary left behind, say
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
     },
   };
   const deadline = Date.now() + 60_000;
