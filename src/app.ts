@@ -10,6 +10,7 @@ import { createExecutor } from './graphql/execute.js';
 import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import type { Services } from './services.js';
+import { registerDashboard } from './web/dashboard.js';
 
 /** Requests up to this size are read; larger ones get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -24,8 +25,9 @@ export interface AppDeps {
 }
 
 /**
- * Builds the HTTP app without starting it: routes, error mapping, request
- * ids, and one structured log line per request (never with the key).
+ * Builds the HTTP app without starting it: the API, the web dashboard at `/`,
+ * error mapping, request ids, and one structured log line per request (never
+ * with a key, password or session token).
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
@@ -36,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     connectionTimeout: config.requestTimeoutMs + 5_000,
     requestTimeout: config.requestTimeoutMs,
     return503OnClosing: true,
+    trustProxy: config.trustProxy,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -83,23 +86,29 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
-    reply
+  const schema = createSchema();
+  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads });
+  registerGraphQLRoutes(app, { executor, apiKeys: services.apiKeys, schemaText: printSchemaReference(schema) });
+  const dashboard = await registerDashboard(app, { config, services, executor, classifyError: (error) => store.classifyError(error) });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // a browser gets the dashboard's page; the API and scripts keep the JSON problem body
+    if (!path.startsWith('/api/') && request.method === 'GET' && request.headers.accept?.includes('text/html')) {
+      return dashboard.notFound(request, reply);
+    }
+    return reply
       .code(404)
       .type(JSON_TYPE)
       .send(
         JSON.stringify({
           title: 'Not found',
           id: 'not_found',
-          detail: `There is nothing at ${request.method} ${request.url.split('?')[0]}; the API is POST ${GRAPHQL_PATH}.`,
+          detail: `There is nothing at ${request.method} ${path}; the API is POST ${GRAPHQL_PATH}.`,
           status: 404,
         }),
-      ),
-  );
-
-  const schema = createSchema();
-  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads });
-  registerGraphQLRoutes(app, { executor, apiKeys: services.apiKeys, schemaText: printSchemaReference(schema) });
+      );
+  });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
   app.get('/readyz', async (_request, reply) => {

@@ -21,6 +21,12 @@ export interface Config {
   readonly demoData: boolean;
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** How long a dashboard session lasts from sign-in. */
+  readonly sessionTtlMinutes: number;
+  /** Mark the dashboard's cookies Secure: set when users reach netgraph over HTTPS. */
+  readonly cookieSecure: boolean;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy), for the per-address sign-in lockout and logs. */
+  readonly trustProxy: boolean;
 }
 
 /** Invalid configuration; the message lists every problem at once. */
@@ -58,6 +64,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoData: read.boolean('DEMO_DATA', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    sessionTtlMinutes: read.integer('SESSION_TTL_MINUTES', 720, 5, 43_200),
+    cookieSecure: read.boolean('COOKIE_SECURE', false),
+    trustProxy: read.boolean('TRUST_PROXY', false),
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
