@@ -13,7 +13,7 @@ import { renderErrorBody } from './errors.page.js';
 import { registerNetworkPages } from './networks.page.js';
 import { createDashboardReads } from './reads.js';
 import { registerSignInPages } from './sign-in.page.js';
-import { loadAssets, registerAssetRoute } from './static.js';
+import { ASSET_ROUTE, loadAssets, registerAssetRoute } from './static.js';
 
 /** Form bodies of the dashboard are small; anything larger is refused. */
 const FORM_LIMIT_BYTES = 64 * 1024;
@@ -53,7 +53,8 @@ export async function registerDashboard(
     web.decorateRequest('dashboardSession', null);
     web.addHook('onRequest', async (request, reply) => {
       reply.headers(SECURITY_HEADERS);
-      request.dashboardSession = await loadSession(ctx, request);
+      // static files are the same for everyone: no session lookup for them
+      if (request.routeOptions.url !== ASSET_ROUTE) request.dashboardSession = await loadSession(ctx, request);
     });
     web.addHook('preHandler', async (request, reply) => guard(ctx, request, reply));
     web.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, classifyError(error), error, request, reply));

@@ -11,14 +11,14 @@ import type { DeviceView, NetworkDetail, NetworkSummary } from './reads.js';
 /** The networks list and one network's page, read through the API's executor for the session's company. */
 export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): void {
   web.get('/networks', async (request, reply) => {
-    const networks = await ctx.reads.networks(callerOf(ctx, request));
+    const networks = await ctx.reads.networks(callerOf(ctx, request), request.netgraph);
     const session = sessionOf(request);
     return sendPage(ctx, reply, 200, { title: 'Networks', session, section: 'networks', body: renderNetworks(networks, session.user.companyName) });
   });
 
   web.get('/networks/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const detail = await ctx.reads.network(callerOf(ctx, request), id);
+    const detail = await ctx.reads.network(callerOf(ctx, request), id, request.netgraph);
     // another company's network and a missing one look the same, as on the API
     if (!detail) throw new AppError('NOT_FOUND', 'There is no network at this address in your company.');
     return sendPage(ctx, reply, 200, {

@@ -67,19 +67,25 @@ type NetworkData = Omit<NetworkSummary, 'deviceCount' | 'onlineCount'> & {
   ssids?: NetworkDetail['ssids'];
 };
 
+/** Where a read adds the statements it ran, for the request log line (the request's RequestContext). */
+export interface StatementCounter {
+  statements: number;
+}
+
 /** Creates the dashboard's reads over the API's executor. */
 export function createDashboardReads(executor: Executor) {
-  async function run(query: string, variables: Record<string, unknown>, caller: Caller): Promise<Record<string, unknown>> {
+  async function run(query: string, variables: Record<string, unknown>, caller: Caller, counter: StatementCounter): Promise<Record<string, unknown>> {
     const outcome = await executor.execute({ query, variables, operationName: null }, caller);
     invariant(outcome.kind === 'executed', 'dashboard-read-request-error');
+    counter.statements += outcome.statements;
     const body = JSON.parse(outcome.body) as { data: Record<string, unknown> };
     return body.data;
   }
 
   return {
     /** The caller's company's networks with device and online counts, by label. */
-    async networks(caller: Caller): Promise<NetworkSummary[]> {
-      const data = await run(NETWORKS, { slug: caller.companySlug }, caller);
+    async networks(caller: Caller, counter: StatementCounter): Promise<NetworkSummary[]> {
+      const data = await run(NETWORKS, { slug: caller.companySlug }, caller, counter);
       const company = data.companyBySlug as { networks: NetworkData[] } | null;
       return (company?.networks ?? []).map(({ virtualDevices = [], ...network }) => ({
         ...network,
@@ -89,9 +95,9 @@ export function createDashboardReads(executor: Executor) {
     },
 
     /** One network of the caller's company; undefined for a malformed id, another company's network or none. */
-    async network(caller: Caller, id: string): Promise<NetworkDetail | undefined> {
+    async network(caller: Caller, id: string, counter: StatementCounter): Promise<NetworkDetail | undefined> {
       if (!isUuid(id)) return undefined;
-      const data = await run(NETWORK, { slug: caller.companySlug, id }, caller);
+      const data = await run(NETWORK, { slug: caller.companySlug, id }, caller, counter);
       const devices = data.virtualDevicesForNetwork as DeviceView[] | null;
       const clients = data.networkClients as NetworkDetail['clients'] | null;
       const company = data.companyBySlug as { networks: NetworkData[] } | null;

@@ -42,12 +42,15 @@ export function loadAssets(): Assets {
   };
 }
 
+/** The route of the static files. */
+export const ASSET_ROUTE = '/assets/:name';
+
 /**
  * GET /assets/:name. A URL with the current version is cached for a year
  * (a new deploy changes the version); any other is revalidated by ETag.
  */
 export function registerAssetRoute(web: FastifyInstance, assets: Assets): void {
-  web.get('/assets/:name', { config: { public: true } }, async (request, reply) => {
+  web.get(ASSET_ROUTE, { config: { public: true } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     const asset = assets.get(name);
     if (!asset) throw new AppError('NOT_FOUND', `There is no file /assets/${name}.`);
