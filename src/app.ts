@@ -9,8 +9,17 @@ import { DocumentCache } from './graphql/document.js';
 import { createExecutor } from './graphql/execute.js';
 import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
+import { createMetrics } from './observability/metrics.js';
+import type { Metrics } from './observability/metrics.js';
 import type { Services } from './services.js';
 import { registerDashboard } from './web/dashboard.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** From now on every response closes its connection, so keep-alive clients move to another server. */
+    startDraining(): void;
+  }
+}
 
 /** Requests up to this size are read; larger ones get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -22,6 +31,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly store: Store;
   readonly services: Services;
+  /** The process's metrics; buildApp creates them when not given. */
+  readonly metrics?: Metrics;
 }
 
 /**
@@ -31,13 +42,17 @@ export interface AppDeps {
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
+  const metrics = deps.metrics ?? createMetrics(store);
   const app = Fastify({
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
     connectionTimeout: config.requestTimeoutMs + 5_000,
     requestTimeout: config.requestTimeoutMs,
-    return503OnClosing: true,
+    // drain instead: requests that reach an open connection while closing are served (with
+    // Connection: close), and server.ts closes idle connections only after a grace period
+    return503OnClosing: false,
+    forceCloseConnections: false,
     trustProxy: config.trustProxy,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -46,12 +61,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('netgraph', null as never);
+  let draining = false;
+  app.decorate('startDraining', () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
   app.addHook('onRequest', async (request, reply) => {
     request.netgraph = { operationName: null, statements: 0 };
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
     const context = request.netgraph;
+    metrics.observeRequest(
+      request.routeOptions.url ?? 'unmatched',
+      context?.operationName ?? '-',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     request.log.info(
       {
         method: request.method,
@@ -73,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const appError = isAppError(error) ? error : fromFastifyError(rawError);
     if (appError) {
       if (appError.code === 'METHOD_NOT_ALLOWED') reply.header('allow', 'POST');
+      if (appError.code === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '1');
       return reply
         .code(appError.status === 200 ? 400 : appError.status)
         .type(JSON_TYPE)
@@ -121,7 +150,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
+  if (config.metricsPort === null) {
+    // on the API port, metrics answer only to this machine; METRICS_PORT moves them to a port of their own
+    app.get('/metrics', async (request, reply) => {
+      if (!isLoopback(request.socket.remoteAddress)) return reply.callNotFound();
+      return reply.type(metrics.contentType).send(await metrics.render());
+    });
+  }
+
   return app;
+}
+
+/** True for 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export function isLoopback(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
 }
 
 /** Fastify's own client errors (body parsing, size, media type) as AppErrors; undefined for anything else. */

@@ -21,6 +21,9 @@ export interface Config {
   readonly demoData: boolean;
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
+  readonly metricsPort: number | null;
+  readonly metricsHost: string;
   /** How long a dashboard session lasts from sign-in. */
   readonly sessionTtlMinutes: number;
   /** Mark the dashboard's cookies Secure: set when users reach netgraph over HTTPS. */
@@ -64,6 +67,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoData: read.boolean('DEMO_DATA', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),
+    metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
     sessionTtlMinutes: read.integer('SESSION_TTL_MINUTES', 720, 5, 43_200),
     cookieSecure: read.boolean('COOKIE_SECURE', false),
     trustProxy: read.boolean('TRUST_PROXY', false),
@@ -120,6 +125,9 @@ function createReader(env: Env, problems: string[]) {
         return fallback;
       }
       return parsed;
+    },
+    optionalInteger(name: string, min: number, max: number): number | null {
+      return raw(name) === undefined ? null : this.integer(name, min, min, max);
     },
     boolean(name: string, fallback: boolean): boolean {
       const value = raw(name)?.toLowerCase();

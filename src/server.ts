@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -8,6 +9,8 @@ import type { Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
 import { GRAPHQL_PATH } from './graphql/http.js';
+import { createMetrics } from './observability/metrics.js';
+import type { Metrics } from './observability/metrics.js';
 import { createServices } from './services.js';
 import type { Services } from './services.js';
 
@@ -38,7 +41,9 @@ export async function startServer(config: Config, print: (line: string) => void 
     statementTimeoutMs: config.requestTimeoutMs,
   });
   const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
-  const app = await buildApp({ config, store, services });
+  const metrics = createMetrics(store);
+  const app = await buildApp({ config, store, services, metrics });
+  const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
 
   let stopped = false;
@@ -73,11 +78,56 @@ export async function startServer(config: Config, print: (line: string) => void 
     async close() {
       stopped = true;
       if (retry) clearTimeout(retry);
-      await app.close();
+      await drainAndClose(app);
+      await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await services.apiKeys.stop().catch(() => undefined);
       await store.close();
     },
   };
+}
+
+/** How long connections that look idle are left open after shutdown starts, for requests already on their way. */
+const DRAIN_GRACE_MS = 1_000;
+
+/**
+ * Stops accepting connections and waits for in-flight requests. Requests that
+ * arrive on open keep-alive connections meanwhile are still served, with
+ * `Connection: close`; connections still idle after a grace period are closed.
+ * Closing idle sockets at once would reset requests whose bytes arrived but
+ * were not parsed yet (for instance while a synchronous SQLite query ran).
+ */
+async function drainAndClose(app: FastifyInstance): Promise<void> {
+  app.startDraining();
+  let timer: NodeJS.Timeout | undefined;
+  const closeIdle = () => {
+    app.server.closeIdleConnections();
+    timer = setTimeout(closeIdle, DRAIN_GRACE_MS / 4);
+  };
+  timer = setTimeout(closeIdle, DRAIN_GRACE_MS);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Serves GET /metrics on a port of its own, away from the public API port. */
+async function listenMetrics(metrics: Metrics, port: number, host: string): Promise<http.Server> {
+  const server = http.createServer((request, response) => {
+    if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    metrics.render().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
 }
 
 /** Applies migrations and, when enabled, loads the demo company on a first start. */

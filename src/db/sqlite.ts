@@ -66,11 +66,19 @@ function toSqliteValue(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The query builder's connection, with two changes: values are converted (see
+ * toSqliteValue), and transactions BEGIN IMMEDIATE. A deferred transaction
+ * that reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another
+ * process wrote in between (two servers migrating one new file, a CLI import
+ * next to a server); IMMEDIATE takes the write lock first and waits for it
+ * (busy_timeout), so concurrent writers queue instead of failing.
+ */
 function withSqliteValues(connection: BetterSqlite3.Database): SqliteDatabase {
   return {
     close: () => connection.close(),
     prepare(text): SqliteStatement {
-      const statement = connection.prepare(text);
+      const statement = connection.prepare(/^begin$/i.test(text.trim()) ? 'begin immediate' : text);
       return {
         reader: statement.reader,
         all: (params) => statement.all(params.map(toSqliteValue)),

@@ -77,7 +77,8 @@ function createRandom(seed: number) {
 
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-function serial(company: number, network: number, device: number): string {
+/** A serial unique per (seed, company, network, device), shaped like `M1A3-7GKQ-2J4T`. */
+function serial(seed: number, company: number, network: number, device: number): string {
   const code = (n: number, width: number) => {
     let out = '';
     for (let i = 0; i < width; i++) {
@@ -86,7 +87,7 @@ function serial(company: number, network: number, device: number): string {
     }
     return out;
   };
-  return `M${code(company, 3)}-${code(network, 4)}-${code(device, 4)}`;
+  return `M${code(seed, 2)}${code(company, 2)}-${code(network, 4)}-${code(device, 4)}`;
 }
 
 /**
@@ -132,7 +133,7 @@ function generateNetwork(
       isOnline: online,
       hardwareDevice: hasHardware
         ? {
-            serialNumber: serial(c, n, d),
+            serialNumber: serial(scale.seed, c, n, d),
             deviceType: mix.type,
             deviceModel: mix.model,
             isConnectedToBackend: online && random.next() < 0.97,

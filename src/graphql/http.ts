@@ -66,7 +66,9 @@ export function registerGraphQLRoutes(
     url: GRAPHQL_PATH,
     onRequest: async (request, reply) => {
       const token = bearerToken(request.headers.authorization);
-      const caller = token === undefined ? undefined : await apiKeys.authenticate(token);
+      const lookups = { count: 0 };
+      const caller = token === undefined ? undefined : await apiKeys.authenticate(token, lookups);
+      request.netgraph.statements += lookups.count;
       if (caller === undefined) return sendUnauthorized(reply);
       request.netgraph.caller = caller;
       return undefined;

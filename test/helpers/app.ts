@@ -35,9 +35,9 @@ export interface TestApp {
 /** Starts a server on a fresh database of `kind`, loaded with `data` when given. */
 export async function startTestApp(
   kind: StoreKind,
-  options: { data?: ImportDocument; env?: Record<string, string> } = {},
+  options: { data?: ImportDocument; env?: Record<string, string>; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase(kind);
+  const database = options.database ?? (await createTestDatabase(kind));
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: '0', DEMO_DATA: 'off', ...options.env });
   const server = await startServer(config, () => undefined);
   await server.prepared;

@@ -125,8 +125,9 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
     /**
      * The caller a bearer token stands for, or undefined for a malformed,
      * unknown or revoked key. A cached key is not re-checked here: see above.
+     * `statements` counts the lookups it ran (0 or 1), for the request log.
      */
-    async authenticate(token: string): Promise<Caller | undefined> {
+    async authenticate(token: string, statements: { count: number } = { count: 0 }): Promise<Caller | undefined> {
       if (!isWellFormedKey(token)) return undefined;
       const hash = hashKey(token);
       const cached = cache.get(hash);
@@ -134,6 +135,7 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
         lastUsed.touch(cached.keyId as number);
         return cached;
       }
+      statements.count += 1;
       const row = await repository.findByHash(hash);
       if (!row || row.revokedAt !== null) return undefined;
       const caller: Caller = {
@@ -166,6 +168,11 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
       cache.forEach((caller, hash) => {
         if (caller.keyId === keyId) cache.delete(hash);
       });
+    },
+
+    /** Writes pending last-used times now (the background writer does this every second). */
+    async flushLastUsed(): Promise<void> {
+      await lastUsed.flush();
     },
 
     /** Starts writing last-used times in the background. */
@@ -203,25 +210,30 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
  */
 function createLastUsedTracker(write: (ids: readonly number[], at: string) => Promise<void>, now: () => Date) {
   const written = new Map<number, number>();
-  const pending = new Set<number>();
+  /** Key id to the time of the request that made it due. */
+  const pending = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
   let report: (error: unknown) => void = () => undefined;
 
   const flush = async () => {
     if (pending.size === 0) return;
-    const ids = [...pending];
+    const due = [...pending];
     pending.clear();
+    // one statement for all: every pending use happened within the last second
+    const at = Math.max(...due.map(([, time]) => time));
     try {
-      await write(ids, now().toISOString());
+      await write(
+        due.map(([id]) => id),
+        new Date(at).toISOString(),
+      );
     } catch (error) {
-      for (const id of ids) {
-        pending.add(id);
-      }
+      for (const [id, time] of due) pending.set(id, Math.max(time, pending.get(id) ?? 0));
       report(error);
     }
   };
 
   return {
+    flush,
     seed(id: number, lastUsedAt: string | null) {
       if (!written.has(id)) written.set(id, lastUsedAt === null ? 0 : Date.parse(lastUsedAt));
     },
@@ -229,7 +241,7 @@ function createLastUsedTracker(write: (ids: readonly number[], at: string) => Pr
       const at = now().getTime();
       if (at - (written.get(id) ?? 0) < LAST_USED_REFRESH_MS) return;
       written.set(id, at);
-      pending.add(id);
+      pending.set(id, at);
     },
     start(onError: (error: unknown) => void) {
       report = onError;
