@@ -27,6 +27,17 @@ export interface RunningServer {
 }
 
 const MIGRATION_RETRY_MS = 2_000;
+/**
+ * The PostgreSQL statement timeout is a backstop behind the request timeout,
+ * which cancels a request's statement itself: it catches statements of
+ * requests that could not cancel theirs.
+ */
+const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
+
+/** How a server is started beyond its config; tests pass a clock of their own. */
+export interface ServerOptions {
+  readonly clock?: () => number;
+}
 /** The demo company's admin, created with a generated password on a first start. */
 export const DEMO_ADMIN_EMAIL = 'admin@acme.example';
 
@@ -35,14 +46,18 @@ export const DEMO_ADMIN_EMAIL = 'admin@acme.example';
  * start, and listens. When the database is not reachable yet, the server
  * listens anyway (answering 503) and keeps retrying in the background.
  */
-export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  print: (line: string) => void = console.log,
+  options: ServerOptions = {},
+): Promise<RunningServer> {
   const store = await openStore(config.database, {
     poolSize: config.databasePoolSize,
-    statementTimeoutMs: config.requestTimeoutMs,
+    statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
   });
   const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
   const metrics = createMetrics(store);
-  const app = await buildApp({ config, store, services, metrics });
+  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
 

@@ -1,5 +1,6 @@
 import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { getDialect } from '../src/db/dialect.js';
 import type { DialectName } from '../src/db/dialect.js';
 import { generateDataset } from '../src/demo/dataset.js';
@@ -79,7 +80,8 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
 
 describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping change shows up as a diff)', () => {
   const schema = createSchema();
-  const documents = new DocumentCache(schema);
+  const config = loadConfig({});
+  const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
 
   function compile(dialect: DialectName, template: string): string {
     const query = template

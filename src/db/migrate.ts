@@ -1,4 +1,4 @@
-import { Migrator, sql } from 'kysely';
+import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationResult } from 'kysely';
 import type { SqlDialect } from './dialect.js';
 import * as initial from './migrations/0001-initial.js';
@@ -31,14 +31,14 @@ async function migrationSchema(store: Store): Promise<string | undefined> {
   return typeof row?.name === 'string' ? row.name : undefined;
 }
 
-async function createMigrator(store: Store, db: Kysely<unknown> = store.db as Kysely<unknown>): Promise<Migrator> {
+async function createMigrator(store: Store): Promise<Migrator> {
   const schema = await migrationSchema(store);
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => migration.up(db, store.dialect) };
   }
   return new Migrator({
-    db,
+    db: store.db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'netgraph_migration',
     migrationLockTableName: 'netgraph_migration_lock',
@@ -48,38 +48,13 @@ async function createMigrator(store: Store, db: Kysely<unknown> = store.db as Ky
 
 /**
  * Applies every pending migration. Safe to run twice and from several
- * processes at once: on PostgreSQL the query builder's migrator takes an
- * advisory lock; on SQLite the whole run holds the write lock (see below).
+ * processes at once: the query builder's migrator takes the store's lock
+ * (an advisory lock on PostgreSQL, the write lock on SQLite).
  */
 export async function migrateToLatest(store: Store): Promise<readonly MigrationResult[]> {
-  return withMigrationLock(store, async (db) => {
-    const { error, results } = await (await createMigrator(store, db)).migrateToLatest();
-    if (error) throw error;
-    return results ?? [];
-  });
-}
-
-/**
- * The query builder's migrator takes no lock on SQLite (it assumes one
- * connection), so two processes migrating one new file both ran the same
- * migration and one failed with "table already exists". There the whole run
- * is one BEGIN IMMEDIATE transaction (SQLite's DDL is transactional): the
- * second process waits for the write lock (busy_timeout), then finds
- * nothing pending.
- */
-async function withMigrationLock<T>(store: Store, run: (db: Kysely<unknown>) => Promise<T>): Promise<T> {
-  if (store.dialect.name !== 'sqlite') return run(store.db as Kysely<unknown>);
-  return store.db.connection().execute(async (db) => {
-    await sql`begin immediate`.execute(db);
-    try {
-      const result = await run(db as Kysely<unknown>);
-      await sql`commit`.execute(db);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(db).catch(() => undefined);
-      throw error;
-    }
-  });
+  const { error, results } = await (await createMigrator(store)).migrateToLatest();
+  if (error) throw error;
+  return results ?? [];
 }
 
 /** True when every known migration has been applied. */

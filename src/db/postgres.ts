@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
+import { statementTimeout } from './store.js';
 import type { Row, Store, StoreOptions, StoreStats } from './store.js';
 import type { Database } from './tables.js';
 
@@ -44,7 +45,7 @@ const UNAVAILABLE_CODES = new Set([
 export function classifyPostgresError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  if (code === '57014') return new AppError('TIMEOUT', 'The query took too long and was cancelled.');
+  if (code === '57014') return statementTimeout();
   if (
     (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
@@ -81,11 +82,11 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     dialect: getDialect('postgres'),
     db,
     stats,
-    async selectRow(text, params) {
+    async selectRow(text, params, options = {}) {
       stats.statements += 1;
       try {
-        const result = await pool.query<Row>(text, params as unknown[]);
-        return result.rows[0];
+        if (options.deadline === undefined) return (await pool.query<Row>(text, params as unknown[])).rows[0];
+        return await queryBefore(pool, url, options.deadline, text, params);
       } catch (error) {
         throw classifyPostgresError(error);
       }
@@ -107,4 +108,83 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       await db.destroy();
     },
   };
+}
+
+/** How long a cancelled statement may take to stop before the caller is answered anyway. */
+const CANCEL_GRACE_MS = 2_000;
+
+/**
+ * Runs a statement that must finish by `deadline` (a performance.now() time).
+ * When it does not, it is cancelled in the server (pg_cancel_backend, from a
+ * connection of its own so a full pool cannot block the cancel), and the
+ * caller gets TIMEOUT once the statement has stopped, or after a grace period
+ * (its connection is then discarded, never reused while busy).
+ */
+async function queryBefore(pool: pg.Pool, url: string, deadline: number, text: string, params: readonly unknown[]): Promise<Row | undefined> {
+  const client = await withinDeadline(pool.connect(), deadline, (late) => late.release());
+  let timer: NodeJS.Timeout | undefined;
+  let cancelled = false;
+  const running = client.query<Row>(text, params as unknown[]);
+  const cancel = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      cancelled = true;
+      void cancelBackend(url, (client as unknown as { processID?: number }).processID);
+      setTimeout(() => reject(statementTimeout()), CANCEL_GRACE_MS).unref();
+    }, delayUntil(deadline));
+  });
+  try {
+    const result = await Promise.race([running, cancel]);
+    // a result that beat the cancel is still late, and the connection may yet receive the cancel
+    if (cancelled) throw statementTimeout();
+    client.release();
+    return result.rows[0];
+  } catch (error) {
+    if (!cancelled) {
+      client.release(error instanceof Error ? error : true);
+      throw error;
+    }
+    // never reuse a connection a cancel was sent to: drop it once its statement has stopped
+    running.then(() => client.release(true), () => client.release(true));
+    throw statementTimeout();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits for `work` until `deadline`; a result that arrives later is handed to `discard`. */
+async function withinDeadline<T>(work: Promise<T>, deadline: number, discard: (late: T) => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let expired = false;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      reject(statementTimeout());
+    }, delayUntil(deadline));
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    if (expired) work.then(discard, () => undefined);
+  }
+}
+
+/** Milliseconds until a performance.now() deadline, as setTimeout takes them (it turns anything over 2^31 - 1 into 1). */
+function delayUntil(deadline: number): number {
+  return Math.min(2 ** 31 - 1, Math.max(0, deadline - performance.now()));
+}
+
+/** Asks the server to cancel what the backend `pid` is running; failures are ignored (the grace period covers them). */
+async function cancelBackend(url: string, pid: number | null | undefined): Promise<void> {
+  if (pid === null || pid === undefined) return;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT pg_cancel_backend($1)', [pid]);
+  } catch {
+    // the statement's own end, or the grace period, answers the caller
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -26,25 +26,36 @@ export interface WireError {
   readonly extensions: { readonly code: ErrorCode; readonly [key: string]: unknown };
 }
 
-/**
- * What happened to a request: stopped before execution (`phase` tells which
- * kind of failure, for the HTTP status), or executed with a JSON body.
- */
-export type ExecutionOutcome =
-  | {
-      readonly kind: 'request-error';
-      readonly phase: 'validation' | 'request';
-      readonly errors: readonly WireError[];
-      readonly operationName: string | null;
-    }
-  | {
-      readonly kind: 'executed';
-      readonly body: string;
-      readonly operationName: string | null;
-      /** True when the statement that ran also confirmed the API key is not revoked. */
-      readonly keyChecked: boolean;
-      readonly statements: number;
-    };
+/** A request stopped before anything ran; `phase` tells which kind of failure, for the HTTP status. */
+export interface RequestErrorOutcome {
+  readonly kind: 'request-error';
+  readonly phase: 'validation' | 'request' | 'complexity';
+  readonly errors: readonly WireError[];
+  readonly operationName: string | null;
+}
+
+/** A request that ran, with its JSON body. */
+export interface ExecutedOutcome {
+  readonly kind: 'executed';
+  readonly body: string;
+  readonly operationName: string | null;
+  /** True when the statement that ran also confirmed the API key is not revoked. */
+  readonly keyChecked: boolean;
+  readonly statements: number;
+}
+
+/** What happened to a request. */
+export type ExecutionOutcome = RequestErrorOutcome | ExecutedOutcome;
+
+/** A valid operation, planned and priced, that has not run yet. */
+export interface ReadyOperation {
+  readonly kind: 'ready';
+  readonly operationName: string | null;
+  /** Its static complexity (graphql/complexity.ts). */
+  readonly cost: number;
+  /** Runs it; `deadline` (a performance.now() time) bounds its database work. */
+  run(options?: { readonly deadline?: number }): Promise<ExecutedOutcome>;
+}
 
 interface CachedPlan {
   readonly plan: OperationPlan;
@@ -54,24 +65,17 @@ interface CachedPlan {
   readonly readIndex: readonly number[];
 }
 
+/** What an executor is built from. */
+export interface ExecutorDeps {
+  readonly schema: GraphQLSchema;
+  readonly documents: DocumentCache;
+  readonly reads: ReadService;
+}
+
 /** Creates the executor for one schema and store. */
-export function createExecutor(deps: { schema: GraphQLSchema; documents: DocumentCache; reads: ReadService }) {
+export function createExecutor(deps: ExecutorDeps) {
   const { schema, documents, reads } = deps;
   const queryType = schema.getQueryType() as GraphQLObjectType;
-
-  function requestError(
-    phase: 'validation' | 'request',
-    code: ErrorCode,
-    errors: readonly GraphQLError[],
-    operationName: string | null = null,
-  ): ExecutionOutcome {
-    return {
-      kind: 'request-error',
-      phase,
-      operationName,
-      errors: errors.map((error) => toWireError(error, code)),
-    };
-  }
 
   function planFor(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Record<string, unknown>, withKeyCheck: boolean): CachedPlan {
     const memoKey = `${operation.name?.value ?? ''}\u0000${withKeyCheck ? 'k' : 'u'}`;
@@ -93,38 +97,40 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
     return { plan, reads: readList, readIndex, compiled: reads.compile(readList, withKeyCheck) };
   }
 
-  /** Executes one GraphQL request for the caller. */
-  async function execute(request: GraphQLRequest, caller: Caller): Promise<ExecutionOutcome> {
+  /**
+   * Checks one GraphQL request (document, operation, complexity, variables,
+   * arguments) and plans it, without touching the database: a request error,
+   * or an operation ready to run once its cost is admitted.
+   */
+  function prepare(request: GraphQLRequest, caller: Caller): RequestErrorOutcome | ReadyOperation {
     const prepared = documents.get(request.query);
     if (prepared.errors.length > 0) {
-      return {
-        kind: 'request-error',
-        phase: 'validation',
-        operationName: null,
-        errors: prepared.errors.map((error) => toWireError(error, codeOfValidationError(error))),
-      };
+      const errors = prepared.errors.map((error) => toWireError(error, codeOfValidationError(error)));
+      const phase = errors.some((error) => error.extensions.code === 'COMPLEXITY_LIMIT_EXCEEDED') ? 'complexity' : 'validation';
+      return requestError(phase, null, errors);
     }
     const operation = selectOperation(prepared, request.operationName);
-    if (operation instanceof GraphQLError) return requestError('request', 'BAD_REQUEST', [operation]);
+    if (operation instanceof GraphQLError) return requestError('request', null, [toWireError(operation, 'BAD_REQUEST')]);
     const operationName = operation.name?.value ?? null;
     if (operation.operation !== 'query') {
       const what = operation.operation === 'mutation' ? 'mutations' : 'subscriptions';
-      return requestError(
-        'validation',
-        'GRAPHQL_VALIDATION_FAILED',
-        [new GraphQLError(`This API does not support ${what}.`, { nodes: operation })],
-        operationName,
-      );
+      const error = new GraphQLError(`This API does not support ${what}.`, { nodes: operation });
+      return requestError('validation', operationName, [toWireError(error, 'GRAPHQL_VALIDATION_FAILED')]);
     }
-
+    // priced, and refused when too costly, by the document cache before validation
+    const cost = prepared.costs.get(operationName ?? '') ?? 1;
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, {
       maxErrors: 20,
     });
-    if (coerced.errors) return requestError('request', 'BAD_USER_INPUT', coerced.errors, operationName);
-    const variables = coerced.coerced;
+    if (coerced.errors) {
+      return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')));
+    }
+    const ready = planWithArguments(planFor(prepared, operation, coerced.coerced, caller.keyId !== null), coerced.coerced, caller);
+    return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, operationName, options.deadline) };
+  }
 
-    const withKeyCheck = caller.keyId !== null;
-    let cached = planFor(prepared, operation, variables, withKeyCheck);
+  /** Checks each root's argument; a malformed one answers a field error and never reaches the database. */
+  function planWithArguments(cached: CachedPlan, variables: Record<string, unknown>, caller: Caller) {
     const errors: WireError[] = [];
     const values = cached.plan.fields.map((field) => rootArgument(field, variables, reads));
     const invalid = new Set<number>();
@@ -136,11 +142,18 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
         errors.push(fieldError(problem.message, 'BAD_USER_INPUT', field, { argument: problem.details.field }));
       }
     });
-    // a malformed argument must not reach the database: read the other roots only
-    if (invalid.size > 0) cached = compilePlan(cached.plan, withKeyCheck, invalid);
-    const args = values.filter((_, i) => cached.readIndex[i] !== -1);
+    const plan = invalid.size > 0 ? compilePlan(cached.plan, caller.keyId !== null, invalid) : cached;
+    return { plan, errors, args: values.filter((_, i) => plan.readIndex[i] !== -1) };
+  }
 
-    const result = await reads.run(cached.compiled, caller, args);
+  async function runPlan(
+    ready: { plan: CachedPlan; errors: WireError[]; args: unknown[] },
+    caller: Caller,
+    operationName: string | null,
+    deadline: number | undefined,
+  ): Promise<ExecutedOutcome> {
+    const { plan: cached, errors } = ready;
+    const result = await reads.run(cached.compiled, caller, ready.args, deadline);
     let data = '{';
     cached.plan.fields.forEach((field, i) => {
       let value: string;
@@ -163,10 +176,18 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
     });
     data += '}';
     const body = errors.length > 0 ? `{"errors":${JSON.stringify(sortByPath(errors, cached.plan))},"data":${data}}` : `{"data":${data}}`;
-    return { kind: 'executed', body, operationName, keyChecked: withKeyCheck, statements: 1 };
+    return { kind: 'executed', body, operationName, keyChecked: caller.keyId !== null, statements: 1 };
   }
 
-  return { execute };
+  return { prepare };
+}
+
+function requestError(
+  phase: RequestErrorOutcome['phase'],
+  operationName: string | null,
+  errors: readonly WireError[],
+): RequestErrorOutcome {
+  return { kind: 'request-error', phase, operationName, errors };
 }
 
 export type Executor = ReturnType<typeof createExecutor>;
@@ -214,7 +235,7 @@ function extensionsOf(error: GraphQLError): Record<string, unknown> {
 
 function codeOfValidationError(error: GraphQLError): ErrorCode {
   const code = error.extensions?.code;
-  return typeof code === 'string' && code === 'BAD_USER_INPUT' ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
+  return code === 'BAD_USER_INPUT' || code === 'COMPLEXITY_LIMIT_EXCEEDED' ? code : 'GRAPHQL_VALIDATION_FAILED';
 }
 
 function sortByPath(errors: WireError[], plan: OperationPlan): WireError[] {

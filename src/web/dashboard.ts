@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
 import { isAppError } from '../errors.js';
-import type { Executor } from '../graphql/execute.js';
 import { secretsEqual } from '../modules/user/user.session.js';
 import type { Services } from '../services.js';
 import { registerApiKeyPages } from './api-keys.page.js';
@@ -36,14 +36,15 @@ export interface Dashboard {
 /**
  * Registers the web dashboard at `/`, in its own encapsulated context: its
  * form parser, session hook, CSRF check and HTML error pages apply to its
- * routes only, never to the API. It reads through the API's executor and
- * services, with a caller built from the session.
+ * routes only, never to the API. It reads through the API's executor, read
+ * service and schema, with a caller built from the session.
  */
 export async function registerDashboard(
   app: FastifyInstance,
-  deps: { config: Config; services: Services; executor: Executor; classifyError: (error: unknown) => unknown },
+  deps: { config: Config; services: Services; schema: GraphQLSchema; classifyError: (error: unknown) => unknown },
 ): Promise<Dashboard> {
-  const ctx: WebContext = { config: deps.config, services: deps.services, reads: createDashboardReads(deps.executor), assets: loadAssets() };
+  const reads = createDashboardReads(deps.schema, deps.services.reads);
+  const ctx: WebContext = { config: deps.config, services: deps.services, reads, assets: loadAssets() };
   const classifyError = deps.classifyError;
 
   await app.register(async (web) => {
@@ -53,6 +54,7 @@ export async function registerDashboard(
     web.decorateRequest('dashboardSession', null);
     web.addHook('onRequest', async (request, reply) => {
       reply.headers(SECURITY_HEADERS);
+      request.netgraph.deadline = performance.now() + ctx.config.requestTimeoutMs;
       // static files are the same for everyone: no session lookup for them
       if (request.routeOptions.url !== ASSET_ROUTE) request.dashboardSession = await loadSession(ctx, request);
     });

@@ -1,10 +1,14 @@
+import type { GraphQLSchema } from 'graphql';
 import { invariant } from '../errors.js';
-import type { Executor } from '../graphql/execute.js';
+import { DocumentCache } from '../graphql/document.js';
+import type { DocumentLimits } from '../graphql/document.js';
+import { createExecutor } from '../graphql/execute.js';
 import { isUuid } from '../graphql/scalars.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { ReadService } from '../modules/read/read.service.js';
 
 /**
- * What the dashboard pages read, as GraphQL documents run by the API's own
+ * What the dashboard pages read, as GraphQL documents run by the API's
  * executor with the session's caller: the same compiled statements and the
  * same company scoping as an API key, one statement per page.
  */
@@ -67,25 +71,42 @@ type NetworkData = Omit<NetworkSummary, 'deviceCount' | 'onlineCount'> & {
   ssids?: NetworkDetail['ssids'];
 };
 
-/** Where a read adds the statements it ran, for the request log line (the request's RequestContext). */
-export interface StatementCounter {
+/** The request's context (its RequestContext): the reads add the statements they ran, and respect its deadline. */
+export interface ReadContext {
   statements: number;
+  readonly deadline?: number;
 }
 
-/** Creates the dashboard's reads over the API's executor. */
-export function createDashboardReads(executor: Executor) {
-  async function run(query: string, variables: Record<string, unknown>, caller: Caller, counter: StatementCounter): Promise<Record<string, unknown>> {
-    const outcome = await executor.execute({ query, variables, operationName: null }, caller);
-    invariant(outcome.kind === 'executed', 'dashboard-read-request-error');
-    counter.statements += outcome.statements;
+/**
+ * The dashboard's documents are constants of this file, well inside these:
+ * the API's configurable document and complexity limits are there to bound
+ * what API keys send, and must not break a page.
+ */
+const DASHBOARD_DOCUMENT_LIMITS: DocumentLimits = { maxTokens: 5000, maxDepth: 12, maxAliases: 50, maxDirectives: 50 };
+const DASHBOARD_MAX_COMPLEXITY = 10_000;
+
+/**
+ * Creates the dashboard's reads: the API's executor and read service over
+ * the API's schema, with a document cache of its own (see above), so the
+ * pages get the same planning, compiled statement and company scoping.
+ */
+export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) {
+  const executor = createExecutor({ schema, documents: new DocumentCache(schema, DASHBOARD_DOCUMENT_LIMITS, DASHBOARD_MAX_COMPLEXITY, 10), reads });
+
+  async function run(query: string, variables: Record<string, unknown>, caller: Caller, context: ReadContext): Promise<Record<string, unknown>> {
+    const operation = executor.prepare({ query, variables, operationName: null }, caller);
+    // the id is checked before, so a request error here is a bug in this file's documents
+    invariant(operation.kind === 'ready', 'dashboard-read-request-error');
+    const outcome = await operation.run(context.deadline === undefined ? {} : { deadline: context.deadline });
+    context.statements += outcome.statements;
     const body = JSON.parse(outcome.body) as { data: Record<string, unknown> };
     return body.data;
   }
 
   return {
     /** The caller's company's networks with device and online counts, by label. */
-    async networks(caller: Caller, counter: StatementCounter): Promise<NetworkSummary[]> {
-      const data = await run(NETWORKS, { slug: caller.companySlug }, caller, counter);
+    async networks(caller: Caller, context: ReadContext): Promise<NetworkSummary[]> {
+      const data = await run(NETWORKS, { slug: caller.companySlug }, caller, context);
       const company = data.companyBySlug as { networks: NetworkData[] } | null;
       return (company?.networks ?? []).map(({ virtualDevices = [], ...network }) => ({
         ...network,
@@ -95,9 +116,9 @@ export function createDashboardReads(executor: Executor) {
     },
 
     /** One network of the caller's company; undefined for a malformed id, another company's network or none. */
-    async network(caller: Caller, id: string, counter: StatementCounter): Promise<NetworkDetail | undefined> {
+    async network(caller: Caller, id: string, context: ReadContext): Promise<NetworkDetail | undefined> {
       if (!isUuid(id)) return undefined;
-      const data = await run(NETWORK, { slug: caller.companySlug, id }, caller, counter);
+      const data = await run(NETWORK, { slug: caller.companySlug, id }, caller, context);
       const devices = data.virtualDevicesForNetwork as DeviceView[] | null;
       const clients = data.networkClients as NetworkDetail['clients'] | null;
       const company = data.companyBySlug as { networks: NetworkData[] } | null;
