@@ -57,6 +57,14 @@ export function classifyPostgresError(error: unknown): unknown {
   return error;
 }
 
+/**
+ * How many distinct read statements a process keeps prepared on each
+ * connection. The compiled read path sends one text per document, so a few
+ * dozen cover an integration's polling; texts beyond the bound run unprepared
+ * so the server's memory per connection stays bounded.
+ */
+export const PREPARED_STATEMENTS_MAX = 200;
+
 /** Opens a PostgreSQL connection pool. Connections are made lazily, so this succeeds while the server is down. */
 export function openPostgresStore(url: string, options: StoreOptions): Store {
   const pool = new pg.Pool({
@@ -71,6 +79,16 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
   pool.on('error', () => undefined);
 
   const stats: StoreStats = { statements: 0 };
+  // names are per process, so one text always has the same name on every connection of the pool
+  const statementNames = new Map<string, string>();
+  const statementName = (text: string): string | undefined => {
+    let name = statementNames.get(text);
+    if (name === undefined && statementNames.size < PREPARED_STATEMENTS_MAX) {
+      name = `netgraph_read_${statementNames.size}`;
+      statementNames.set(text, name);
+    }
+    return name;
+  };
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: () => {
@@ -85,8 +103,11 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     async selectRow(text, params, options = {}) {
       stats.statements += 1;
       try {
-        if (options.deadline === undefined) return (await pool.query<Row>(text, params as unknown[])).rows[0];
-        return await queryBefore(pool, url, options.deadline, text, params);
+        // prepared once per connection: PostgreSQL parses and plans the statement once, not on every request
+        const name = statementName(text);
+        const query = { text, values: params as unknown[], ...(name === undefined ? {} : { name }) };
+        if (options.deadline === undefined) return (await pool.query<Row>(query)).rows[0];
+        return await queryBefore(pool, url, options.deadline, query);
       } catch (error) {
         throw classifyPostgresError(error);
       }
@@ -120,11 +141,18 @@ const CANCEL_GRACE_MS = 2_000;
  * caller gets TIMEOUT once the statement has stopped, or after a grace period
  * (its connection is then discarded, never reused while busy).
  */
-async function queryBefore(pool: pg.Pool, url: string, deadline: number, text: string, params: readonly unknown[]): Promise<Row | undefined> {
+async function queryBefore(pool: pg.Pool, url: string, deadline: number, query: pg.QueryConfig): Promise<Row | undefined> {
   const client = await withinDeadline(pool.connect(), deadline, (late) => late.release());
+  // a checked-out client has no listener for 'error': a connection lost mid-query would crash the process
+  const ignoreLostConnection = () => undefined;
+  client.on('error', ignoreLostConnection);
+  const release = (destroy?: Error | boolean) => {
+    client.off('error', ignoreLostConnection);
+    client.release(destroy);
+  };
   let timer: NodeJS.Timeout | undefined;
   let cancelled = false;
-  const running = client.query<Row>(text, params as unknown[]);
+  const running = client.query<Row>(query);
   const cancel = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       cancelled = true;
@@ -136,15 +164,15 @@ async function queryBefore(pool: pg.Pool, url: string, deadline: number, text: s
     const result = await Promise.race([running, cancel]);
     // a result that beat the cancel is still late, and the connection may yet receive the cancel
     if (cancelled) throw statementTimeout();
-    client.release();
+    release();
     return result.rows[0];
   } catch (error) {
     if (!cancelled) {
-      client.release(error instanceof Error ? error : true);
+      release(error instanceof Error ? error : true);
       throw error;
     }
     // never reuse a connection a cancel was sent to: drop it once its statement has stopped
-    running.then(() => client.release(true), () => client.release(true));
+    running.then(() => release(true), () => release(true));
     throw statementTimeout();
   } finally {
     clearTimeout(timer);
