@@ -15,6 +15,7 @@ import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
 import { createLimitsService } from './modules/limits/limits.service.js';
 import type { Services } from './services.js';
+import { registerDashboard } from './web/dashboard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,8 +41,9 @@ export interface AppDeps {
 }
 
 /**
- * Builds the HTTP app without starting it: routes, error mapping, request
- * ids, and one structured log line per request (never with the key).
+ * Builds the HTTP app without starting it: the API, the web dashboard at `/`,
+ * error mapping, request ids, and one structured log line per request (never
+ * with a key, password or session token).
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
@@ -56,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Connection: close), and server.ts closes idle connections only after a grace period
     return503OnClosing: false,
     forceCloseConnections: false,
+    trustProxy: config.trustProxy,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -130,20 +133,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
-    reply
-      .code(404)
-      .type(JSON_TYPE)
-      .send(
-        JSON.stringify({
-          title: 'Not found',
-          id: 'not_found',
-          detail: `There is nothing at ${request.method} ${request.url.split('?')[0]}; the API is POST ${GRAPHQL_PATH}.`,
-          status: 404,
-        }),
-      ),
-  );
-
   const limits = createLimitsService(config.limits, { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) });
   app.addHook('onClose', async () => limits.close());
   await limits.ready();
@@ -158,6 +147,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaText: printSchemaReference(schema),
     requestTimeoutMs: config.requestTimeoutMs,
     onLimited: (limit) => metrics.countRateLimited(limit),
+  });
+  const dashboard = await registerDashboard(app, { config, services, schema, classifyError: (error) => store.classifyError(error) });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // a browser gets the dashboard's page; the API and scripts keep the JSON problem body
+    if (!path.startsWith('/api/') && request.method === 'GET' && request.headers.accept?.includes('text/html')) {
+      return dashboard.notFound(request, reply);
+    }
+    return reply
+      .code(404)
+      .type(JSON_TYPE)
+      .send(
+        JSON.stringify({
+          title: 'Not found',
+          id: 'not_found',
+          detail: `There is nothing at ${request.method} ${path}; the API is POST ${GRAPHQL_PATH}.`,
+          status: 404,
+        }),
+      );
   });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));

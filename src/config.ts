@@ -24,6 +24,12 @@ export interface Config {
   /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
   readonly metricsPort: number | null;
   readonly metricsHost: string;
+  /** How long a dashboard session lasts from sign-in. */
+  readonly sessionTtlMinutes: number;
+  /** Mark the dashboard's cookies Secure: set when users reach netgraph over HTTPS. */
+  readonly cookieSecure: boolean;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy), for the per-address sign-in lockout and logs. */
+  readonly trustProxy: boolean;
   /** Per-key request and complexity limits, and where their state lives. */
   readonly limits: LimitsConfig;
   /** Static limits on a GraphQL document, checked before it is planned. */
@@ -91,6 +97,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),
     metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
+    sessionTtlMinutes: read.integer('SESSION_TTL_MINUTES', 720, 5, 43_200),
+    cookieSecure: read.boolean('COOKIE_SECURE', false),
+    trustProxy: read.boolean('TRUST_PROXY', false),
     limits: readLimits(read, problems),
     documentLimits: {
       maxTokens: read.integer('MAX_QUERY_TOKENS', 5000, 10, 1_000_000),

@@ -38,6 +38,8 @@ const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
 export interface ServerOptions {
   readonly clock?: () => number;
 }
+/** The demo company's admin, created with a generated password on a first start. */
+export const DEMO_ADMIN_EMAIL = 'admin@acme.example';
 
 /**
  * Opens the store, applies migrations, loads the demo company on a first
@@ -53,7 +55,7 @@ export async function startServer(
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
   });
-  const services = createServices(store);
+  const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
   const metrics = createMetrics(store);
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
@@ -156,7 +158,8 @@ export async function prepareDatabase(
 
 /**
  * On a first start (no company yet) loads the demo company and prints a key
- * for it once, with a curl command that works as pasted.
+ * for it once, with a curl command that works as pasted, then the dashboard's
+ * address and a demo admin's login, also once.
  */
 async function loadDemoOnFirstStart(services: Services, config: Config, print: (line: string) => void): Promise<void> {
   if (!(await services.companies.isEmpty())) return;
@@ -168,6 +171,7 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
     throw error;
   }
   const key = await services.apiKeys.create({ companySlug: 'acme', label: 'demo key (created on first start)' });
+  const admin = await services.users.create({ companySlug: 'acme', email: DEMO_ADMIN_EMAIL, role: 'admin' });
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   const query = JSON.stringify({ query: '{ companyBySlug(slug: "acme") { name networks { label slug isActive } } }' });
@@ -183,6 +187,14 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
       `    -H 'Authorization: Bearer ${key.key}' \\`,
       `    -H 'Content-Type: application/json' \\`,
       `    -d '${query}'`,
+      '',
+    ].join('\n'),
+  );
+  print(
+    [
+      `  Dashboard: ${base}/`,
+      `  Sign in as ${admin.user.email} with the password ${admin.generatedPassword ?? ''} (shown only this once;`,
+      `  add users with: npx netgraph users create --company acme --email you@example.com --role admin)`,
       '',
     ].join('\n'),
   );

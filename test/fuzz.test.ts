@@ -19,6 +19,7 @@ const CONCURRENCY = 8;
  */
 export function shapeProblem(request: RawRequest, response: RawResponse): string | undefined {
   if (response.status >= 500) return `status ${response.status}`;
+  if (isDashboardAnswer(request, response)) return undefined;
   if (response.body.length === 0) return request.method === 'HEAD' ? undefined : 'empty body';
   let body: unknown;
   try {
@@ -30,6 +31,17 @@ export function shapeProblem(request: RawRequest, response: RawResponse): string
   const record = body as Record<string, unknown>;
   if ('title' in record) return problemShape(record, response.status);
   return graphqlShape(record, response.status);
+}
+
+/**
+ * A browser's GET outside /api/ (Accept: text/html) is the dashboard's: a
+ * redirect to sign-in, or an HTML 404 page (docs/errors.md, NOT_FOUND).
+ */
+function isDashboardAnswer(request: RawRequest, response: RawResponse): boolean {
+  const accept = request.headers.find(([name]) => name.toLowerCase() === 'accept')?.[1] ?? '';
+  if (request.method !== 'GET' || request.path.startsWith('/api/') || !accept.includes('text/html')) return false;
+  if (response.status === 302) return (response.headers.location ?? '').startsWith('/sign-in?next=');
+  return response.status === 404 && (response.headers['content-type'] ?? '').startsWith('text/html');
 }
 
 function problemShape(body: Record<string, unknown>, status: number): string | undefined {
@@ -76,6 +88,17 @@ describe('the fuzz checker', () => {
     expect(shapeProblem(request, answer(431, '{"error":"Request Header Fields Too Large","message":"m","statusCode":431}'))).toMatch(/^GraphQL body with keys/);
     expect(shapeProblem(request, answer(429, '{"title":"t","id":"x","status":400}'))).toBe('problem status 400 on an HTTP 429');
     expect(shapeProblem(request, answer(404, ''))).toBe('empty body');
+  });
+
+  it('accepts the dashboard\'s answers to a browser outside /api/, and nowhere else', () => {
+    const browser: RawRequest = { method: 'GET', path: '//api/v1/graphql', headers: [['Accept', 'text/html']], body: Buffer.alloc(0) };
+    const redirect: RawResponse = { status: 302, headers: { location: '/sign-in?next=%2F%2Fapi%2Fv1%2Fgraphql' }, body: Buffer.alloc(0) };
+    const page: RawResponse = { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from('<!doctype html>') };
+    expect(shapeProblem(browser, redirect)).toBeUndefined();
+    expect(shapeProblem(browser, page)).toBeUndefined();
+    expect(shapeProblem({ ...browser, path: '/api/v2/graphql' }, page)).toMatch(/^body is not JSON/);
+    expect(shapeProblem({ ...browser, headers: [['Accept', 'application/json']] }, redirect)).toBe('empty body');
+    expect(shapeProblem({ ...browser, method: 'POST' }, page)).toMatch(/^body is not JSON/);
   });
 });
 

@@ -14,6 +14,9 @@ export interface Database {
   ssids: SsidTable;
   network_clients: NetworkClientTable;
   api_keys: ApiKeyTable;
+  users: UserTable;
+  user_sessions: UserSessionTable;
+  sign_in_failures: SignInFailureTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -97,4 +100,28 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  email: string;
+  role: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface UserSessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignInFailureTable {
+  id: Generated<number>;
+  subject: string;
+  failed_at: string;
 }
