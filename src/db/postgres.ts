@@ -81,6 +81,7 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     dialect: getDialect('postgres'),
     db,
     stats,
+    transaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
     async selectRow(text, params) {
       stats.statements += 1;
       try {

@@ -35,6 +35,7 @@ export function openSqliteStore(file: string): Store {
     dialect: getDialect('sqlite'),
     db,
     stats,
+    transaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
     async selectRow(text, params) {
       stats.statements += 1;
       let statement = statements.get(text);

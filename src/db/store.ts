@@ -7,6 +7,15 @@ import type { Database } from './tables.js';
 export type Row = Record<string, unknown>;
 
 /**
+ * What a repository runs its SQL on: the store's query builder, or one open
+ * transaction of it. Repositories take this, so the same repository works
+ * inside and outside a transaction.
+ */
+export interface SqlContext {
+  readonly db: Kysely<Database>;
+}
+
+/**
  * An open database: the query builder for repositories, a fast raw path for
  * the compiled read statements, and the dialect's pieces.
  */
@@ -18,6 +27,11 @@ export interface Store {
    * Connection failures become SERVICE_UNAVAILABLE, a statement timeout TIMEOUT.
    */
   selectRow(text: string, params: readonly unknown[]): Promise<Row | undefined>;
+  /**
+   * Runs `fn` in one transaction (BEGIN IMMEDIATE on SQLite): committed when
+   * it resolves, rolled back when it throws, whose error is rethrown as is.
+   */
+  transaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */
