@@ -8,6 +8,7 @@ import { AppError, isAppError } from './errors.js';
 import { DocumentCache } from './graphql/document.js';
 import { createExecutor } from './graphql/execute.js';
 import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
+import { createMutationExecutor } from './graphql/mutate.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
@@ -127,7 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
 
   const schema = createSchema();
-  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads });
+  const mutations = createMutationExecutor({ schema, reads: services.reads, services });
+  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads, mutations });
   registerGraphQLRoutes(app, { executor, apiKeys: services.apiKeys, schemaText: printSchemaReference(schema) });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));

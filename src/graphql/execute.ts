@@ -1,6 +1,6 @@
 import { GraphQLError, getArgumentValues, getVariableValues } from 'graphql';
 import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { CompiledRead, RootRead } from '../modules/read/read.repository.js';
@@ -8,6 +8,7 @@ import { isRootName } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
 import { stripSuggestions } from './document.js';
+import type { MutationExecutor, MutationRequestContext } from './mutate.js';
 import { planOperation } from './plan.js';
 import type { OperationPlan, PlannedRootField } from './plan.js';
 
@@ -28,12 +29,13 @@ export interface WireError {
 
 /**
  * What happened to a request: stopped before execution (`phase` tells which
- * kind of failure, for the HTTP status), or executed with a JSON body.
+ * kind of failure, for the HTTP status: `forbidden` is a write with a
+ * read-only key), or executed with a JSON body.
  */
 export type ExecutionOutcome =
   | {
       readonly kind: 'request-error';
-      readonly phase: 'validation' | 'request';
+      readonly phase: 'validation' | 'request' | 'forbidden';
       readonly errors: readonly WireError[];
       readonly operationName: string | null;
     }
@@ -54,13 +56,16 @@ interface CachedPlan {
   readonly readIndex: readonly number[];
 }
 
-/** Creates the executor for one schema and store. */
-export function createExecutor(deps: { schema: GraphQLSchema; documents: DocumentCache; reads: ReadService }) {
-  const { schema, documents, reads } = deps;
+/**
+ * Creates the executor for one schema and store: queries through the
+ * compiled read path, mutations through `mutations`.
+ */
+export function createExecutor(deps: { schema: GraphQLSchema; documents: DocumentCache; reads: ReadService; mutations: MutationExecutor }) {
+  const { schema, documents, reads, mutations } = deps;
   const queryType = schema.getQueryType() as GraphQLObjectType;
 
   function requestError(
-    phase: 'validation' | 'request',
+    phase: 'validation' | 'request' | 'forbidden',
     code: ErrorCode,
     errors: readonly GraphQLError[],
     operationName: string | null = null,
@@ -93,8 +98,11 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
     return { plan, reads: readList, readIndex, compiled: reads.compile(readList, withKeyCheck) };
   }
 
-  /** Executes one GraphQL request for the caller. */
-  async function execute(request: GraphQLRequest, caller: Caller): Promise<ExecutionOutcome> {
+  /**
+   * Executes one GraphQL request for the caller. `context` gives mutations
+   * the request id and a logger for unexpected errors.
+   */
+  async function execute(request: GraphQLRequest, caller: Caller, context: MutationRequestContext): Promise<ExecutionOutcome> {
     const prepared = documents.get(request.query);
     if (prepared.errors.length > 0) {
       return {
@@ -107,20 +115,28 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
     const operation = selectOperation(prepared, request.operationName);
     if (operation instanceof GraphQLError) return requestError('request', 'BAD_REQUEST', [operation]);
     const operationName = operation.name?.value ?? null;
-    if (operation.operation !== 'query') {
-      const what = operation.operation === 'mutation' ? 'mutations' : 'subscriptions';
+    if (operation.operation === 'subscription') {
       return requestError(
         'validation',
         'GRAPHQL_VALIDATION_FAILED',
-        [new GraphQLError(`This API does not support ${what}.`, { nodes: operation })],
+        [new GraphQLError('This API does not support subscriptions.', { nodes: operation })],
         operationName,
       );
+    }
+    // refused before anything runs, variables included
+    if (operation.operation === 'mutation' && caller.scope !== 'read_write') {
+      const message = 'This API key can only read: mutations need a key with scope read_write.';
+      return requestError('forbidden', 'FORBIDDEN', [new GraphQLError(message)], operationName);
     }
 
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, {
       maxErrors: 20,
     });
     if (coerced.errors) return requestError('request', 'BAD_USER_INPUT', coerced.errors, operationName);
+    if (operation.operation === 'mutation') {
+      invariant(prepared.document !== undefined, 'execute-mutation-without-document');
+      return mutations.execute(prepared.document, operation, request.variables, caller, context);
+    }
     const variables = coerced.coerced;
 
     const withKeyCheck = caller.keyId !== null;

@@ -84,26 +84,30 @@ export function registerGraphQLRoutes(
       const caller = request.netgraph.caller;
       if (!caller) throw new AppError('UNAUTHENTICATED', 'No API key.');
       const graphqlRequest = readRequestBody(request.body);
-      const outcome = await executor.execute(graphqlRequest, caller);
+      const outcome = await executor.execute(graphqlRequest, caller, {
+        requestId: request.id,
+        onUnexpectedError: (error) => request.log.error({ err: error, requestId: request.id }, 'unexpected error in a mutation'),
+      });
       request.netgraph.operationName = outcome.operationName;
       const type = mediaType === 'application/json' ? JSON_TYPE : GRAPHQL_RESPONSE_TYPE;
 
-      if (outcome.kind === 'executed') {
-        request.netgraph.statements += outcome.statements;
-        return reply.code(200).type(type).send(outcome.body);
-      }
-      // nothing ran, so nothing confirmed the key is still active: ask once
+      if (outcome.kind === 'executed') request.netgraph.statements += outcome.statements;
+      if (outcome.kind === 'executed' && outcome.keyChecked) return reply.code(200).type(type).send(outcome.body);
+      // nothing that ran confirmed the key is still active: ask once
       request.netgraph.statements += 1;
       if (caller.keyId !== null && !(await apiKeys.isActive(caller.keyId))) {
         apiKeys.forget(caller.keyId);
         return sendUnauthorized(reply);
       }
+      if (outcome.kind === 'executed') return reply.code(200).type(type).send(outcome.body);
       const status =
-        outcome.phase === 'request'
-          ? 400
-          : mediaType === 'application/graphql-response+json'
+        outcome.phase === 'forbidden'
+          ? 403
+          : outcome.phase === 'request'
             ? 400
-            : 422;
+            : mediaType === 'application/graphql-response+json'
+              ? 400
+              : 422;
       return reply.code(status).type(type).send(errorBody(outcome.errors));
     },
   });
