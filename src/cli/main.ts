@@ -18,6 +18,7 @@ Commands:
                                                 create an API key; its value is printed once
   keys list --company SLUG                      list a company's API keys
   keys revoke ID                                revoke an API key at once
+  audit list [--company SLUG] [--since TIME]    who changed what, oldest first (TIME: RFC 3339)
 
 Every command takes --json for output meant for scripts.
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, LOG_LEVEL, ...): see README.md.`;
