@@ -170,5 +170,42 @@ describe.each(storeKinds())('writes on %s: scopes, revocation, atomicity, concur
       const created = (await auditOf(app)).filter((e) => e.action === 'network.create' && (e.after as { slug: string }).slug === 'race');
       expect(created).toHaveLength(1);
     });
+
+    it('assigns of one hardware device to several virtual devices at once: exactly one succeeds, and the audit log agrees', async () => {
+      const key = await createWriteKey(app, 'acme', 'assigner');
+      const register = await app.graphql('mutation { registerHardwareDevice(input: { serialNumber: "RACE-AP-1", deviceType: ACCESS_POINT, deviceModel: "AP-W7" }) { hardwareDevice { serialNumber } } }', { key });
+      expect(register.body.errors).toBeUndefined();
+      const slots: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const made = await app.graphql(`mutation { createVirtualDevice(input: { networkUUID: "${IDS.acmeEmpty}", label: "Race ${i}", deviceType: ACCESS_POINT, deviceModel: "AP-W7" }) { virtualDevice { UUID } } }`, { key });
+        slots.push(made.body.data.createVirtualDevice.virtualDevice.UUID);
+      }
+      const responses = await Promise.all(
+        slots.map((slot) => app.graphql(`mutation { x: assignHardwareDevice(input: { serialNumber: "RACE-AP-1", virtualDeviceUUID: "${slot}" }) { virtualDevice { UUID } } }`, { key })),
+      );
+      const winners = responses.filter((res) => res.body.data.x !== null);
+      expect(winners).toHaveLength(1);
+      expect(responses.filter((res) => res.body.data.x === null).map(errorOf)).toEqual(Array(slots.length - 1).fill([['x'], 'CONFLICT', 'input.serialNumber']));
+      const winner = winners[0]!.body.data.x.virtualDevice.UUID;
+      const read = await app.graphql(`{ virtualDevice(UUID: "${winner}") { hardwareDevice { serialNumber } } }`, { key });
+      expect(read.body.data.virtualDevice.hardwareDevice).toEqual({ serialNumber: 'RACE-AP-1' });
+      const assigns = (await auditOf(app)).filter((e) => e.action === 'hardware_device.assign' && e.objectId === 'RACE-AP-1');
+      expect(assigns.map((e) => [(e.before as { virtualDeviceUUID: unknown }).virtualDeviceUUID, (e.after as { virtualDeviceUUID: unknown }).virtualDeviceUUID])).toEqual([[null, winner]]);
+    });
+
+    it('concurrent updates of one network: every audit entry starts where the one before it ended', async () => {
+      const keys = await Promise.all([1, 2, 3].map((i) => createWriteKey(app, 'acme', `editor-${i}`)));
+      const labels = Array.from({ length: 9 }, (_, i) => `Annex v${i}`);
+      const responses = await Promise.all(
+        labels.map((label, i) => app.graphql(`mutation { updateNetwork(input: { networkUUID: "${IDS.acmeEmpty}", label: "${label}" }) { network { label } } }`, { key: keys[i % keys.length] })),
+      );
+      for (const res of responses) expect(res.body.errors).toBeUndefined();
+      const updates = (await auditOf(app)).filter((e) => e.action === 'network.update' && e.objectId === IDS.acmeEmpty).slice(-labels.length);
+      const chain = updates.map((e) => [(e.before as { label: string }).label, (e.after as { label: string }).label]);
+      for (let i = 1; i < chain.length; i++) expect(chain[i]![0]).toBe(chain[i - 1]![1]);
+      expect(chain.map(([, after]) => after).sort()).toEqual([...labels].sort());
+      const stored = await app.server.store.db.selectFrom('networks').select('label').where('uuid', '=', IDS.acmeEmpty).executeTakeFirst();
+      expect(stored?.label).toBe(chain.at(-1)![1]);
+    });
   });
 });

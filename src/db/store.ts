@@ -28,8 +28,11 @@ export interface Store {
    */
   selectRow(text: string, params: readonly unknown[]): Promise<Row | undefined>;
   /**
-   * Runs `fn` in one transaction (BEGIN IMMEDIATE on SQLite): committed when
-   * it resolves, rolled back when it throws, whose error is rethrown as is.
+   * Runs `fn` in one serializable transaction (BEGIN IMMEDIATE on SQLite,
+   * SERIALIZABLE on PostgreSQL, which runs `fn` again when a concurrent
+   * transaction forces it to abort): committed when it resolves, rolled back
+   * when it throws, whose error is rethrown as is. `fn` must have no effect
+   * outside the transaction.
    */
   transaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
