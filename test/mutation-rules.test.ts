@@ -81,6 +81,16 @@ describe.each(storeKinds())('mutation rules on %s', (kind) => {
     expect(res.body.errors[0].message).not.toMatch(/Internal/);
   });
 
+  it('refuses more than 256 SSIDs in one createNetwork, naming the list', async () => {
+    const ssids = Array.from({ length: 257 }, (_, i) => ({ ssid: `S${i}` }));
+    const res = await app.graphql('mutation ($i: CreateNetworkInput!) { x: createNetwork(input: $i) { network { UUID } } }', {
+      key,
+      variables: { i: { label: 'Many', slug: 'many', ssids } },
+    });
+    expect(res.body.data).toEqual({ x: null });
+    expect(errorOf(res)).toEqual([['x'], 'BAD_USER_INPUT', 'input.ssids']);
+  });
+
   it('accepts the limits: VLAN ids 1 and 4094, an SSID of 32 bytes, a slug another company uses', async () => {
     const res = await app.graphql(`mutation {
       a: createVLAN(input: { networkUUID: "${IDS.acmeEmpty}", name: "Low", vlanID: 1 }) { vlan { vlanID } }

@@ -100,6 +100,7 @@ export interface ApiKeyTable {
   revoked_at: string | null;
 }
 
+/** One entry per write or key event, written in the change's own transaction. */
 export interface AuditLogTable {
   id: Generated<number>;
   uuid: string;

@@ -128,9 +128,9 @@ input CreateNetworkInput {
   isActive: Boolean! = true
   "Where the network is; none when absent or null."
   mailingAddress: MailingAddressInput
-  "VLANs to create with the network; field errors name them as \`input.vlans[i]\`."
+  "VLANs to create with the network, at most 4094; field errors name them as \`input.vlans[i]\`."
   vlans: [NewVLANInput!]
-  "SSIDs to create with the network; field errors name them as \`input.ssids[i]\`."
+  "SSIDs to create with the network, at most 256; field errors name them as \`input.ssids[i]\`."
   ssids: [NewSSIDInput!]
 }
 

@@ -6,6 +6,7 @@ import type { CompanyService } from '../company/company.service.js';
 import { createAuditRepository } from './audit.repository.js';
 import type { AuditRow } from './audit.repository.js';
 
+/** The kinds of actor the audit log knows (the table's check constraint has the same list). */
 export const ACTOR_TYPES = ['api_key', 'user', 'cli'] as const;
 /** Who made a change: an API key, a dashboard user, or the command line. */
 export type ActorType = (typeof ACTOR_TYPES)[number];

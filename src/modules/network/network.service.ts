@@ -50,6 +50,12 @@ export interface NetworkSnapshot {
 }
 
 const UPDATABLE = ['label', 'slug', 'isActive', 'mailingAddress'] as const;
+/**
+ * At most this many VLANs (every VLAN id) and SSIDs in one createNetwork, so
+ * one request cannot hold the write lock for long; add more with createVLAN
+ * and createSSID.
+ */
+export const MAX_NESTED = { vlans: 4094, ssids: 256 } as const;
 
 /**
  * Networks of the caller's company: create (with VLANs and SSIDs, all or
@@ -62,8 +68,8 @@ export function createNetworkService(writes: WriteService) {
     async create(caller: Caller, input: CreateNetworkFields): Promise<NetworkSnapshot & { vlans: VlanSnapshot[]; ssids: SsidSnapshot[] }> {
       return writes.run(caller, async (tx) => {
         const values = checkNetwork({ ...input, isActive: input.isActive === undefined ? true : input.isActive });
-        const vlans = (input.vlans ?? []).map((vlan, i) => checkVlanFields(vlan, `vlans[${i}].`));
-        const ssids = (input.ssids ?? []).map((ssid, i) => checkSsidFields(ssid, `ssids[${i}].`));
+        const vlans = checkList(input.vlans, 'vlans').map((vlan, i) => checkVlanFields(vlan, `vlans[${i}].`));
+        const ssids = checkList(input.ssids, 'ssids').map((ssid, i) => checkSsidFields(ssid, `ssids[${i}].`));
         const networks = createNetworkRepository(tx);
         const conflict = () => slugConflict(values.slug);
         if (await networks.isSlugTaken(caller.companyId, values.slug)) throw conflict();
@@ -159,6 +165,12 @@ function checkNetwork(input: Omit<UpdateNetworkFields, 'networkUUID'>): NetworkV
     mailingCity: optionalText(address?.city, 'mailingAddress.city', 200),
     mailingSubdivisionCode: optionalText(address?.subdivisionCode, 'mailingAddress.subdivisionCode', 20),
   };
+}
+
+function checkList<T>(items: readonly T[] | null | undefined, field: keyof typeof MAX_NESTED): readonly T[] {
+  if (items === undefined || items === null) return [];
+  if (Array.isArray(items) && items.length <= MAX_NESTED[field]) return items;
+  throw new AppError('BAD_USER_INPUT', `${field} must be a list of at most ${MAX_NESTED[field]}: add more with createVLAN or createSSID.`, { field });
 }
 
 function slugConflict(slug: string): AppError {
