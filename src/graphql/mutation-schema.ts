@@ -16,8 +16,8 @@ Every write. Needs an API key with scope \`read_write\`: with a read-only key
 the whole request is refused with 403 FORBIDDEN and nothing runs.
 
 The fields of a mutation run one after another, in document order. Each is
-one transaction of its own, recorded exactly once in the audit log, and sees
-what the fields before it changed. Input rules are checked by the server;
+one transaction of its own, recorded exactly once in the audit log when it
+changes something, and sees what the fields before it changed. Input rules are checked by the server;
 a field that breaks one changes nothing and answers \`null\` with an error at
 its path whose \`extensions.code\` says why and \`extensions.field\` names the
 input field (e.g. \`input.slug\`, \`input.vlans[1].vlanID\`, or \`input\` itself).
