@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import { isMigrated } from './db/migrate.js';
 import type { Store } from './db/store.js';
@@ -12,7 +14,9 @@ import { createMutationExecutor } from './graphql/mutate.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
+import { createLimitsService } from './modules/limits/limits.service.js';
 import type { Services } from './services.js';
+import { registerDashboard } from './web/dashboard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,11 +37,14 @@ export interface AppDeps {
   readonly services: Services;
   /** The process's metrics; buildApp creates them when not given. */
   readonly metrics?: Metrics;
+  /** The clock of the rate limits, in ms since the epoch; tests pass their own. */
+  readonly clock?: () => number;
 }
 
 /**
- * Builds the HTTP app without starting it: routes, error mapping, request
- * ids, and one structured log line per request (never with the key).
+ * Builds the HTTP app without starting it: the API, the web dashboard at `/`,
+ * error mapping, request ids, and one structured log line per request (never
+ * with a key, password or session token).
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
@@ -52,12 +59,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Connection: close), and server.ts closes idle connections only after a grace period
     return503OnClosing: false,
     forceCloseConnections: false,
+    trustProxy: config.trustProxy,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     },
+    // a URL that does not decode (e.g. "/%ZZ") never reaches a route
+    frameworkErrors: (_error, _request, reply) => {
+      // the reply's generics are those of a route that does not exist; it is an ordinary reply
+      void (reply as unknown as FastifyReply)
+        .code(400)
+        .type(JSON_TYPE)
+        .send(errorBody([{ message: 'The URL is not valid: it does not decode.', extensions: { code: 'BAD_REQUEST' } }]));
+    },
+    clientErrorHandler: answerClientError,
   });
 
+  // Node hands CONNECT to this event and, with no listener, drops the connection without a word
+  app.server.on('connect', (_request: unknown, socket: Duplex) => answerRaw(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here: send the GraphQL request with POST.')));
+  // the API takes JSON only: without this, Fastify's built-in text/plain parser would accept a string body
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('netgraph', null as never);
   let draining = false;
   app.decorate('startDraining', () => {
@@ -113,24 +134,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
-  app.setNotFoundHandler(async (request, reply) =>
-    reply
+  const limits = createLimitsService(config.limits, { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) });
+  app.addHook('onClose', async () => limits.close());
+  await limits.ready();
+
+  const schema = createSchema();
+  const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
+  const mutations = createMutationExecutor({ schema, reads: services.reads, services });
+  const executor = createExecutor({ schema, documents, reads: services.reads, mutations });
+  registerGraphQLRoutes(app, {
+    executor,
+    apiKeys: services.apiKeys,
+    limits,
+    schemaText: printSchemaReference(schema),
+    requestTimeoutMs: config.requestTimeoutMs,
+    onLimited: (limit) => metrics.countRateLimited(limit),
+  });
+  const dashboard = await registerDashboard(app, { config, services, schema, classifyError: (error) => store.classifyError(error) });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    // a browser gets the dashboard's page; the API and scripts keep the JSON problem body
+    if (!path.startsWith('/api/') && request.method === 'GET' && request.headers.accept?.includes('text/html')) {
+      return dashboard.notFound(request, reply);
+    }
+    return reply
       .code(404)
       .type(JSON_TYPE)
       .send(
         JSON.stringify({
           title: 'Not found',
           id: 'not_found',
-          detail: `There is nothing at ${request.method} ${request.url.split('?')[0]}; the API is POST ${GRAPHQL_PATH}.`,
+          detail: `There is nothing at ${request.method} ${path}; the API is POST ${GRAPHQL_PATH}.`,
           status: 404,
         }),
-      ),
-  );
-
-  const schema = createSchema();
-  const mutations = createMutationExecutor({ schema, reads: services.reads, services });
-  const executor = createExecutor({ schema, documents: new DocumentCache(schema), reads: services.reads, mutations });
-  registerGraphQLRoutes(app, { executor, apiKeys: services.apiKeys, schemaText: printSchemaReference(schema) });
+      );
+  });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
   app.get('/readyz', async (_request, reply) => {
@@ -159,6 +198,40 @@ export function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return v4.startsWith('127.') || address === '::1';
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before Fastify sees a request
+ * (malformed HTTP, headers over 16 KiB, a request not received in time) in
+ * the documented error shape, not Fastify's own.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // the client went away: there is no one to answer
+  if (error.code === 'ECONNRESET' || !socket.writable) return;
+  const appError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new AppError('HEADERS_TOO_LARGE', 'The request headers are larger than the limit of 16 KiB.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new AppError('REQUEST_TIMEOUT', 'The request was not received in time; send it again.')
+        : new AppError('BAD_REQUEST', 'The request is not valid HTTP/1.1.');
+  answerRaw(socket, appError);
+}
+
+/** Writes a whole error response to a socket Fastify does not manage, and closes it. */
+function answerRaw(socket: Duplex, error: AppError): void {
+  if (!socket.writable) return;
+  const body = errorBody([{ message: error.message, extensions: { code: error.code } }]);
+  socket.end(
+    [
+      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
+      'Connection: close',
+      ...(error.code === 'METHOD_NOT_ALLOWED' ? ['Allow: POST'] : []),
+      `Content-Type: ${JSON_TYPE}`,
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }
 
 /** Fastify's own client errors (body parsing, size, media type) as AppErrors; undefined for anything else. */

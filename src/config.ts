@@ -24,6 +24,40 @@ export interface Config {
   /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
   readonly metricsPort: number | null;
   readonly metricsHost: string;
+  /** How long a dashboard session lasts from sign-in. */
+  readonly sessionTtlMinutes: number;
+  /** Mark the dashboard's cookies Secure: set when users reach netgraph over HTTPS. */
+  readonly cookieSecure: boolean;
+  /** Take the client address from X-Forwarded-For (behind a reverse proxy), for the per-address sign-in lockout and logs. */
+  readonly trustProxy: boolean;
+  /** Per-key request and complexity limits, and where their state lives. */
+  readonly limits: LimitsConfig;
+  /** Static limits on a GraphQL document, checked before it is planned. */
+  readonly documentLimits: DocumentLimitsConfig;
+}
+
+/** The per-key limits (docs/limits.md). */
+export interface LimitsConfig {
+  /** Requests a key may make per window. */
+  readonly requestsPerWindow: number;
+  readonly windowSeconds: number;
+  /** The most points one operation may cost. */
+  readonly maxComplexity: number;
+  /** A key's complexity budget, which refills continuously to full in `budgetRefillSeconds`. */
+  readonly complexityBudget: number;
+  readonly budgetRefillSeconds: number;
+  /** With a Redis URL, processes share the limit state; without, each process keeps its own. */
+  readonly redisUrl: string | null;
+  /** Prefix of every Redis key the limiter writes. */
+  readonly redisKeyPrefix: string;
+}
+
+/** Static limits on a GraphQL document (docs/limits.md). */
+export interface DocumentLimitsConfig {
+  readonly maxTokens: number;
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxDirectives: number;
 }
 
 /** Invalid configuration; the message lists every problem at once. */
@@ -63,10 +97,42 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),
     metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
+    sessionTtlMinutes: read.integer('SESSION_TTL_MINUTES', 720, 5, 43_200),
+    cookieSecure: read.boolean('COOKIE_SECURE', false),
+    trustProxy: read.boolean('TRUST_PROXY', false),
+    limits: readLimits(read, problems),
+    documentLimits: {
+      maxTokens: read.integer('MAX_QUERY_TOKENS', 5000, 10, 1_000_000),
+      maxDepth: read.integer('MAX_QUERY_DEPTH', 12, 2, 1000),
+      maxAliases: read.integer('MAX_QUERY_ALIASES', 50, 0, 100_000),
+      maxDirectives: read.integer('MAX_QUERY_DIRECTIVES', 50, 0, 100_000),
+    },
     ...overrides,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+function readLimits(read: Reader, problems: string[]): LimitsConfig {
+  const limits: LimitsConfig = {
+    requestsPerWindow: read.integer('RATE_LIMIT_REQUESTS', 500, 1, 10_000_000),
+    windowSeconds: read.integer('RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    maxComplexity: read.integer('COMPLEXITY_LIMIT', 750, 1, 10_000_000),
+    complexityBudget: read.integer('COMPLEXITY_BUDGET', 750, 1, 10_000_000),
+    budgetRefillSeconds: read.integer('COMPLEXITY_REFILL_SECONDS', 15, 1, 86_400),
+    redisUrl: read.optionalString('REDIS_URL'),
+    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'netgraph:limits:'),
+  };
+  if (limits.complexityBudget < limits.maxComplexity) {
+    // an operation between the two could never run, and its Retry-After would be a lie
+    problems.push(
+      `COMPLEXITY_BUDGET: ${limits.complexityBudget} is below COMPLEXITY_LIMIT (${limits.maxComplexity}); the budget must hold the costliest operation allowed`,
+    );
+  }
+  if (limits.redisUrl !== null && !/^rediss?:\/\/[^\s]+$/.test(limits.redisUrl)) {
+    problems.push(`REDIS_URL: "${redactUrl(limits.redisUrl)}" is not a redis:// or rediss:// URL`);
+  }
+  return limits;
 }
 
 /**
@@ -98,6 +164,8 @@ export function redactUrl(url: string): string {
   return url.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, '$1:***@');
 }
 
+type Reader = ReturnType<typeof createReader>;
+
 function createReader(env: Env, problems: string[]) {
   const raw = (name: string): string | undefined => {
     const value = env[name];
@@ -106,6 +174,9 @@ function createReader(env: Env, problems: string[]) {
   return {
     string(name: string, fallback: string): string {
       return raw(name) ?? fallback;
+    },
+    optionalString(name: string): string | null {
+      return raw(name) ?? null;
     },
     integer(name: string, fallback: number, min: number, max: number): number {
       const value = raw(name);

@@ -27,20 +27,37 @@ export interface RunningServer {
 }
 
 const MIGRATION_RETRY_MS = 2_000;
+/**
+ * The PostgreSQL statement timeout is a backstop behind the request timeout,
+ * which cancels a request's statement itself: it catches statements of
+ * requests that could not cancel theirs.
+ */
+const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
+
+/** How a server is started beyond its config; tests pass a clock of their own. */
+export interface ServerOptions {
+  readonly clock?: () => number;
+}
+/** The demo company's admin, created with a generated password on a first start. */
+export const DEMO_ADMIN_EMAIL = 'admin@acme.example';
 
 /**
  * Opens the store, applies migrations, loads the demo company on a first
  * start, and listens. When the database is not reachable yet, the server
  * listens anyway (answering 503) and keeps retrying in the background.
  */
-export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  print: (line: string) => void = console.log,
+  options: ServerOptions = {},
+): Promise<RunningServer> {
   const store = await openStore(config.database, {
     poolSize: config.databasePoolSize,
-    statementTimeoutMs: config.requestTimeoutMs,
+    statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
   });
-  const services = createServices(store);
+  const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
   const metrics = createMetrics(store);
-  const app = await buildApp({ config, store, services, metrics });
+  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
 
@@ -141,7 +158,8 @@ export async function prepareDatabase(
 
 /**
  * On a first start (no company yet) loads the demo company and prints a key
- * for it once, with a curl command that works as pasted.
+ * for it once, with a curl command that works as pasted, then the dashboard's
+ * address and a demo admin's login, also once.
  */
 async function loadDemoOnFirstStart(services: Services, config: Config, print: (line: string) => void): Promise<void> {
   if (!(await services.companies.isEmpty())) return;
@@ -156,6 +174,7 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
     { companySlug: 'acme', label: 'demo key (created on first start)' },
     { type: 'cli', id: null, label: 'netgraph serve (first start)' },
   );
+  const admin = await services.users.create({ companySlug: 'acme', email: DEMO_ADMIN_EMAIL, role: 'admin' });
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   const query = JSON.stringify({ query: '{ companyBySlug(slug: "acme") { name networks { label slug isActive } } }' });
@@ -171,6 +190,14 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
       `    -H 'Authorization: Bearer ${key.key}' \\`,
       `    -H 'Content-Type: application/json' \\`,
       `    -d '${query}'`,
+      '',
+    ].join('\n'),
+  );
+  print(
+    [
+      `  Dashboard: ${base}/`,
+      `  Sign in as ${admin.user.email} with the password ${admin.generatedPassword ?? ''} (shown only this once;`,
+      `  add users with: npx netgraph users create --company acme --email you@example.com --role admin)`,
       '',
     ].join('\n'),
   );

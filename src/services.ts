@@ -8,15 +8,17 @@ import { createImportService } from './modules/import/import.service.js';
 import { createNetworkService } from './modules/network/network.service.js';
 import { createReadService } from './modules/read/read.service.js';
 import { createSsidService } from './modules/ssid/ssid.service.js';
+import { createUserService } from './modules/user/user.service.js';
+import type { UserServiceOptions } from './modules/user/user.service.js';
 import { createVlanService } from './modules/vlan/vlan.service.js';
 import { createWriteService } from './modules/write/write.service.js';
 
 /**
  * The services of one process, over one store. The server, the CLI and tests
- * use the same ones. `now` is the clock of writes and the audit log (tests
- * inject one).
+ * use the same ones; `users` takes the session lifetime and, in tests, a
+ * clock; `now` is the clock of writes and the audit log (tests inject one).
  */
-export function createServices(store: Store, options: { now?: () => Date } = {}) {
+export function createServices(store: Store, options: { users?: UserServiceOptions; now?: () => Date } = {}) {
   const now = options.now ?? (() => new Date());
   const companies = createCompanyService(store);
   const audit = createAuditService(store, companies, now);
@@ -32,6 +34,7 @@ export function createServices(store: Store, options: { now?: () => Date } = {})
     hardwareDevices: createHardwareDeviceService(writes),
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
+    users: createUserService(store, companies, options.users),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Caller } from '../src/modules/api-key/api-key.service.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { runNetgraph } from './helpers/cli.js';
+import { createDashboardClient, signIn } from './helpers/dashboard.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { storeKinds } from './helpers/stores.js';
 import { auditOf } from './helpers/writes.js';
@@ -129,6 +130,23 @@ describe.each(storeKinds())('the audit log on %s', (kind) => {
     const created = await app.server.services.networks.create(caller, { label: 'From the dashboard', slug: 'dashboard' });
     const entry = (await auditOf(app)).at(-1);
     expect(entry).toMatchObject({ action: 'network.create', objectId: created.UUID, actor: caller.actor });
+  });
+
+  it('records the dashboard user who adds and revokes a key in Settings > Integrations > API keys', async () => {
+    const admin = await app.server.services.users.create({ companySlug: 'acme', email: 'ada@acme.example', role: 'admin', password: 'a long enough password' });
+    const client = createDashboardClient(app);
+    expect((await signIn(client, 'ada@acme.example', 'a long enough password')).status).toBe(303);
+    await client.get('/settings/integrations/api-keys');
+    expect((await client.post('/settings/integrations/api-keys', { label: 'from the dashboard' })).status).toBe(200);
+    const [made] = (await app.server.services.apiKeys.list('acme')).filter((k) => k.label === 'from the dashboard');
+    await client.get(`/settings/integrations/api-keys/${made!.id}/revoke`);
+    expect((await client.post(`/settings/integrations/api-keys/${made!.id}/revoke`, {})).status).toBe(303);
+    const events = (await auditOf(app)).filter((e) => e.objectId === made!.id);
+    const user = { type: 'user', id: admin.user.id, label: 'ada@acme.example' };
+    expect(events.map((e) => [e.action, e.actor])).toEqual([
+      ['api_key.create', user],
+      ['api_key.revoke', user],
+    ]);
   });
 
   it('records key events with their actor and never a key value, prefix or hash', async () => {

@@ -146,6 +146,21 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     }
   });
 
+  it('with --workers 2, starts two workers and exits 0 on SIGTERM', async () => {
+    const { database, key } = await preparedDatabase(kind);
+    const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info' }, ['--workers', '2'], 'started 2 workers');
+    try {
+      for (let i = 0; i < 50 && (server.output().match(/netgraph listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((server.output().match(/netgraph listening/g) ?? []).length).toBe(2);
+      for (let i = 0; i < 10; i++) expect((await post(server.url, key)).status).toBe(200);
+      // before the fix the primary waited forever for workers held open by their IPC channel
+      expect(await server.stop('SIGTERM')).toBe(0);
+    } finally {
+      await server.stop('SIGKILL');
+      await database.drop();
+    }
+  });
+
   it('runs as several processes on one database: both start at once on an empty database, and a revocation holds on both', async () => {
     const database = await createTestDatabase(kind);
     try {

@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/store.js';
 import { createServices } from '../src/services.js';
 import { startTestApp } from './helpers/app.js';
+import { createTestClock } from './helpers/clock.js';
 import type { TestApp } from './helpers/app.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { storeKinds } from './helpers/stores.js';
@@ -207,5 +208,39 @@ describe.each(storeKinds())('writes on %s: scopes, revocation, atomicity, concur
       const stored = await app.server.store.db.selectFrom('networks').select('label').where('uuid', '=', IDS.acmeEmpty).executeTakeFirst();
       expect(stored?.label).toBe(chain.at(-1)![1]);
     });
+  });
+});
+
+describe.each(storeKinds())('mutations and the complexity budget on %s', (kind) => {
+  const clock = createTestClock();
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(kind, { data: createFixture(), env: { COMPLEXITY_LIMIT: '30', COMPLEXITY_BUDGET: '30' }, clock: clock.now });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('charges a mutation 10 points plus its payload before it runs; one over the budget is THROTTLED and writes nothing', async () => {
+    const key = await createWriteKey(app);
+    const create = (vlanID: number) =>
+      app.graphql(`mutation { createVLAN(input: { networkUUID: "${IDS.acmeEmpty}", name: "V", vlanID: ${vlanID} }) { vlan { UUID } } }`, { key });
+    const charged = [];
+    for (const vlanID of [40, 41]) {
+      const res = await create(vlanID);
+      expect(res.body.errors).toBeUndefined();
+      charged.push([res.headers.get('x-complexity-cost'), res.headers.get('x-complexity-remaining')]);
+    }
+    expect(charged).toEqual([
+      ['12', '18'],
+      ['12', '6'],
+    ]);
+    const entries = (await auditOf(app)).length;
+    const throttled = await create(42);
+    expect(throttled.status).toBe(429);
+    expect(throttled.body.errors[0].extensions).toMatchObject({ code: 'THROTTLED', cost: 12, remaining: 6 });
+    expect(await auditOf(app)).toHaveLength(entries);
+    const vlans = await app.server.store.db.selectFrom('vlans').select('vlan_id').where('vlan_id', 'in', [40, 41, 42]).orderBy('vlan_id').execute();
+    expect(vlans).toEqual([{ vlan_id: 40 }, { vlan_id: 41 }]);
   });
 });

@@ -7,6 +7,7 @@ import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { AuditEntry } from '../modules/audit/audit.service.js';
+import type { UserInfo } from '../modules/user/user.service.js';
 import { createServices } from '../services.js';
 import type { Services } from '../services.js';
 import { serve } from './serve.js';
@@ -16,6 +17,8 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   readStdin(): Promise<string>;
+  /** True when stdin is a pipe or a file, not a terminal; absent means not piped. */
+  stdinIsPiped?(): boolean;
 }
 
 /** What a command receives: parsed options and positionals, the config, the io. */
@@ -87,6 +90,17 @@ function auditRow(entry: AuditEntry): string[] {
 }
 
 const json = { type: 'boolean' } as const;
+
+/** The password piped to stdin (its first line), or undefined to have one generated. */
+async function readPipedPassword(io: CliIo): Promise<string | undefined> {
+  if (!io.stdinIsPiped?.()) return undefined;
+  const firstLine = (await io.readStdin()).split(/\r?\n/)[0] ?? '';
+  return firstLine === '' ? undefined : firstLine;
+}
+
+function userRow(user: UserInfo): string[] {
+  return [user.id, user.email, user.role, user.createdAt];
+}
 
 export const COMMANDS: readonly Command[] = [
   {
@@ -205,6 +219,41 @@ export const COMMANDS: readonly Command[] = [
       if (context.values.json) printJson(context.io, keys);
       else if (keys.length === 0) context.io.out(`No API keys for ${companySlug}.`);
       else printTable(context.io, ['ID', 'LABEL', 'KEY', 'SCOPE', 'CREATED', 'LAST USED', 'STATUS'], keys.map(keyRow));
+      return 0;
+    },
+  },
+  {
+    path: ['users', 'create'],
+    options: { json, company: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    async run(context) {
+      const companySlug = required(context, 'company', 'acme');
+      const email = required(context, 'email', 'admin@example.com');
+      const role = required(context, 'role', 'admin');
+      const password = await readPipedPassword(context.io);
+      const { user, generatedPassword } = await withServices(context.config, (services) =>
+        services.users.create({ companySlug, email, role, ...(password !== undefined ? { password } : {}) }),
+      );
+      if (context.values.json) {
+        printJson(context.io, generatedPassword === null ? user : { ...user, password: generatedPassword });
+        return 0;
+      }
+      const lines = [`Created ${user.role} ${user.email} for ${user.company}; they can sign in to the dashboard now.`];
+      if (generatedPassword !== null) {
+        lines.push('', `  Password: ${generatedPassword}`, '', 'This is the only time the password is shown: hand it over securely.');
+      }
+      context.io.out(lines.join('\n'));
+      return 0;
+    },
+  },
+  {
+    path: ['users', 'list'],
+    options: { json, company: { type: 'string' } },
+    async run(context) {
+      const companySlug = required(context, 'company', 'acme');
+      const users = await withServices(context.config, (services) => services.users.list(companySlug));
+      if (context.values.json) printJson(context.io, users);
+      else if (users.length === 0) context.io.out(`No dashboard users for ${companySlug}.`);
+      else printTable(context.io, ['ID', 'EMAIL', 'ROLE', 'CREATED'], users.map(userRow));
       return 0;
     },
   },

@@ -18,6 +18,10 @@ Commands:
                                                 create an API key; its value is printed once
   keys list --company SLUG                      list a company's API keys
   keys revoke ID                                revoke an API key at once
+  users create --company SLUG --email E --role admin|member
+                                                create a dashboard user; the password is read from
+                                                stdin when piped, else generated and printed once
+  users list --company SLUG                     list a company's dashboard users
   audit list [--company SLUG] [--since TIME]    who changed what, oldest first (TIME: RFC 3339)
 
 Every command takes --json for output meant for scripts.

@@ -32,7 +32,11 @@ export async function serve(context: CommandContext): Promise<number> {
     ...(typeof context.values.host === 'string' ? { host: context.values.host } : {}),
   });
   if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers, context);
-  return runSingle(cluster.isWorker ? { ...config, demoData: false } : config, context);
+  if (!cluster.isWorker) return runSingle(config, context);
+  const code = await runSingle({ ...config, demoData: false }, context);
+  // the IPC channel to the primary would keep a drained worker alive forever
+  process.disconnect?.();
+  return code;
 }
 
 async function runSingle(config: Config, context: CommandContext): Promise<number> {

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
+import { statementTimeout } from './store.js';
 import type { Row, Store, StoreOptions, StoreStats } from './store.js';
 import type { Database } from './tables.js';
 
@@ -44,7 +45,7 @@ const UNAVAILABLE_CODES = new Set([
 export function classifyPostgresError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  if (code === '57014') return new AppError('TIMEOUT', 'The query took too long and was cancelled.');
+  if (code === '57014') return statementTimeout();
   // what is left after the retries of a serializable write: nothing was written, and a retry may pass
   if (code === '40001' || code === '40P01') {
     return new AppError('SERVICE_UNAVAILABLE', 'Too many concurrent writes to the same objects; nothing was changed. Retry shortly.');
@@ -89,6 +90,14 @@ async function serializable<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * How many distinct read statements a process keeps prepared on each
+ * connection. The compiled read path sends one text per document, so a few
+ * dozen cover an integration's polling; texts beyond the bound run unprepared
+ * so the server's memory per connection stays bounded.
+ */
+export const PREPARED_STATEMENTS_MAX = 200;
+
 /** Opens a PostgreSQL connection pool. Connections are made lazily, so this succeeds while the server is down. */
 export function openPostgresStore(url: string, options: StoreOptions): Store {
   const pool = new pg.Pool({
@@ -103,6 +112,16 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
   pool.on('error', () => undefined);
 
   const stats: StoreStats = { statements: 0 };
+  // names are per process, so one text always has the same name on every connection of the pool
+  const statementNames = new Map<string, string>();
+  const statementName = (text: string): string | undefined => {
+    let name = statementNames.get(text);
+    if (name === undefined && statementNames.size < PREPARED_STATEMENTS_MAX) {
+      name = `netgraph_read_${statementNames.size}`;
+      statementNames.set(text, name);
+    }
+    return name;
+  };
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: () => {
@@ -115,11 +134,14 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     db,
     stats,
     transaction: (fn) => serializable(() => db.transaction().setIsolationLevel('serializable').execute((trx) => fn({ db: trx }))),
-    async selectRow(text, params) {
+    async selectRow(text, params, options = {}) {
       stats.statements += 1;
       try {
-        const result = await pool.query<Row>(text, params as unknown[]);
-        return result.rows[0];
+        // prepared once per connection: PostgreSQL parses and plans the statement once, not on every request
+        const name = statementName(text);
+        const query = { text, values: params as unknown[], ...(name === undefined ? {} : { name }) };
+        if (options.deadline === undefined) return (await pool.query<Row>(query)).rows[0];
+        return await queryBefore(pool, url, options.deadline, query);
       } catch (error) {
         throw classifyPostgresError(error);
       }
@@ -141,4 +163,90 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       await db.destroy();
     },
   };
+}
+
+/** How long a cancelled statement may take to stop before the caller is answered anyway. */
+const CANCEL_GRACE_MS = 2_000;
+
+/**
+ * Runs a statement that must finish by `deadline` (a performance.now() time).
+ * When it does not, it is cancelled in the server (pg_cancel_backend, from a
+ * connection of its own so a full pool cannot block the cancel), and the
+ * caller gets TIMEOUT once the statement has stopped, or after a grace period
+ * (its connection is then discarded, never reused while busy).
+ */
+async function queryBefore(pool: pg.Pool, url: string, deadline: number, query: pg.QueryConfig): Promise<Row | undefined> {
+  const client = await withinDeadline(pool.connect(), deadline, (late) => late.release());
+  // a checked-out client has no listener for 'error': a connection lost mid-query would crash the process
+  const ignoreLostConnection = () => undefined;
+  client.on('error', ignoreLostConnection);
+  const release = (destroy?: Error | boolean) => {
+    client.off('error', ignoreLostConnection);
+    client.release(destroy);
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let cancelled = false;
+  const running = client.query<Row>(query);
+  const cancel = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      cancelled = true;
+      void cancelBackend(url, (client as unknown as { processID?: number }).processID);
+      setTimeout(() => reject(statementTimeout()), CANCEL_GRACE_MS).unref();
+    }, delayUntil(deadline));
+  });
+  try {
+    const result = await Promise.race([running, cancel]);
+    // a result that beat the cancel is still late, and the connection may yet receive the cancel
+    if (cancelled) throw statementTimeout();
+    release();
+    return result.rows[0];
+  } catch (error) {
+    if (!cancelled) {
+      release(error instanceof Error ? error : true);
+      throw error;
+    }
+    // never reuse a connection a cancel was sent to: drop it once its statement has stopped
+    running.then(() => release(true), () => release(true));
+    throw statementTimeout();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits for `work` until `deadline`; a result that arrives later is handed to `discard`. */
+async function withinDeadline<T>(work: Promise<T>, deadline: number, discard: (late: T) => void): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let expired = false;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      reject(statementTimeout());
+    }, delayUntil(deadline));
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+    if (expired) work.then(discard, () => undefined);
+  }
+}
+
+/** Milliseconds until a performance.now() deadline, as setTimeout takes them (it turns anything over 2^31 - 1 into 1). */
+function delayUntil(deadline: number): number {
+  return Math.min(2 ** 31 - 1, Math.max(0, deadline - performance.now()));
+}
+
+/** Asks the server to cancel what the backend `pid` is running; failures are ignored (the grace period covers them). */
+async function cancelBackend(url: string, pid: number | null | undefined): Promise<void> {
+  if (pid === null || pid === undefined) return;
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT pg_cancel_backend($1)', [pid]);
+  } catch {
+    // the statement's own end, or the grace period, answers the caller
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

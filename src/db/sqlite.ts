@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
+import { statementTimeout } from './store.js';
 import type { Row, Store, StoreStats } from './store.js';
 import type { Database } from './tables.js';
 
@@ -24,7 +25,7 @@ export function openSqliteStore(file: string): Store {
 
   const stats: StoreStats = { statements: 0 };
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withSqliteValues(connection) }),
+    dialect: new TransactionalSqliteDialect({ database: withSqliteValues(connection) }),
     log: () => {
       stats.statements += 1;
     },
@@ -36,7 +37,9 @@ export function openSqliteStore(file: string): Store {
     db,
     stats,
     transaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
-    async selectRow(text, params) {
+    async selectRow(text, params, options = {}) {
+      // a synchronous driver cannot be interrupted: refuse to start late, and refuse a late result
+      if (options.deadline !== undefined && performance.now() >= options.deadline) throw statementTimeout();
       stats.statements += 1;
       let statement = statements.get(text);
       if (statement === undefined) {
@@ -44,7 +47,9 @@ export function openSqliteStore(file: string): Store {
         if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
         statements.set(text, statement);
       }
-      return statement.get(params.map(toSqliteValue)) as Row | undefined;
+      const row = statement.get(params.map(toSqliteValue)) as Row | undefined;
+      if (options.deadline !== undefined && performance.now() > options.deadline) throw statementTimeout();
+      return row;
     },
     classifyError: (error) =>
       (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY'
@@ -58,6 +63,26 @@ export function openSqliteStore(file: string): Store {
       await db.destroy();
     },
   };
+}
+
+/**
+ * kysely's SQLite adapter says SQLite has no transactional DDL, so its
+ * migrator runs migrations outside any transaction and without a lock: two
+ * processes starting on one new file both create the tables and one fails.
+ * SQLite does roll DDL back; with this adapter each migration batch runs in a
+ * transaction that (see withSqliteValues) takes the write lock first, so a
+ * second migrator waits, then finds the work done.
+ */
+class TransactionalSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class TransactionalSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalSqliteAdapter();
+  }
 }
 
 /** better-sqlite3 binds neither booleans nor dates: store them as 1/0 and ISO text. */

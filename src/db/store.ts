@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseTarget } from '../config.js';
+import { AppError } from '../errors.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './tables.js';
 
@@ -25,8 +26,12 @@ export interface Store {
   /**
    * Runs one raw SELECT built by a repository and returns its first row.
    * Connection failures become SERVICE_UNAVAILABLE, a statement timeout TIMEOUT.
+   * With a deadline (a performance.now() time), a statement still running then
+   * is cancelled in the database and the call throws TIMEOUT; SQLite cannot
+   * interrupt a statement, so there it throws TIMEOUT after the statement
+   * when the deadline has passed.
    */
-  selectRow(text: string, params: readonly unknown[]): Promise<Row | undefined>;
+  selectRow(text: string, params: readonly unknown[], options?: SelectOptions): Promise<Row | undefined>;
   /**
    * Runs `fn` in one serializable transaction (BEGIN IMMEDIATE on SQLite,
    * SERIALIZABLE on PostgreSQL, which runs `fn` again when a concurrent
@@ -44,6 +49,17 @@ export interface Store {
   /** The connection pool's state; SQLite has one connection, never waiting. */
   poolState(): { readonly inUse: number; readonly waiting: number; readonly size: number };
   close(): Promise<void>;
+}
+
+/** Options of one raw read. */
+export interface SelectOptions {
+  /** When the statement must be done by, as a performance.now() time. */
+  readonly deadline?: number;
+}
+
+/** The error every store throws when a statement outlives its deadline. */
+export function statementTimeout(): AppError {
+  return new AppError('TIMEOUT', 'The query took longer than the request timeout and was cancelled.');
 }
 
 /** Counters kept by a store. */

@@ -15,6 +15,9 @@ export interface Database {
   network_clients: NetworkClientTable;
   api_keys: ApiKeyTable;
   audit_log: AuditLogTable;
+  users: UserTable;
+  user_sessions: UserSessionTable;
+  sign_in_failures: SignInFailureTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -118,4 +121,28 @@ export interface AuditLogTable {
   before: string | null;
   /** JSON text of the object after the change; null for a delete. */
   after: string | null;
+}
+
+export interface UserTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  email: string;
+  role: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface UserSessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignInFailureTable {
+  id: Generated<number>;
+  subject: string;
+  failed_at: string;
 }

@@ -8,21 +8,12 @@ import type {
   ValidationContext,
   ValidationRule,
 } from 'graphql';
+import type { DocumentLimitsConfig } from '../config.js';
+import { measureDocumentCosts } from './complexity.js';
+import type { DocumentCosts } from './complexity.js';
 
-/** Static limits on a document, checked before anything runs. */
-export interface DocumentLimits {
-  readonly maxTokens: number;
-  readonly maxDepth: number;
-  readonly maxAliases: number;
-  readonly maxDirectives: number;
-}
-
-export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
-  maxTokens: 5000,
-  maxDepth: 12,
-  maxAliases: 50,
-  maxDirectives: 50,
-};
+/** Static limits on a document, checked before anything runs; the numbers come from the config. */
+export type DocumentLimits = DocumentLimitsConfig;
 
 /** A parsed and validated document, ready to plan; or the errors that stop it. */
 export interface PreparedDocument {
@@ -30,6 +21,8 @@ export interface PreparedDocument {
   readonly document?: DocumentNode;
   readonly operations: ReadonlyMap<string, OperationDefinitionNode>;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  /** Each operation's static complexity (graphql/complexity.ts), by operation name ('' when anonymous). */
+  readonly costs: ReadonlyMap<string, number>;
   /** Per-operation state that callers cache with the document (plans, compiled SQL). */
   readonly memo: Map<string, unknown>;
 }
@@ -40,6 +33,10 @@ const EMPTY_MAP = new Map<never, never>();
  * Parses and validates query strings once and keeps the result, so repeated
  * documents (the common case for scripts and integrations) skip both steps.
  * Bounded: the least recently used entry goes first.
+ *
+ * A document whose operation (or fragment) costs more than `maxComplexity`
+ * is refused right after parsing, before validation: validation is
+ * superlinear in repeated fields, and the cost bounds how many a document holds.
  */
 export class DocumentCache {
   private readonly entries = new Map<string, PreparedDocument>();
@@ -47,15 +44,16 @@ export class DocumentCache {
 
   constructor(
     private readonly schema: GraphQLSchema,
-    private readonly limits: DocumentLimits = DEFAULT_DOCUMENT_LIMITS,
+    private readonly limits: DocumentLimits,
+    private readonly maxComplexity: number,
     private readonly maxEntries = 1000,
   ) {
     this.rules = [
       ...specifiedRules,
       NoSchemaIntrospectionCustomRule,
       createDepthLimitRule(limits.maxDepth),
-      createCountLimitRule('aliases', limits.maxAliases, (node) => node.kind === Kind.FIELD && node.alias !== undefined),
-      createCountLimitRule('directives', limits.maxDirectives, (node) => node.kind === Kind.DIRECTIVE),
+      createCountLimitRule('aliases', 'MAX_QUERY_ALIASES', limits.maxAliases, (node) => node.kind === Kind.FIELD && node.alias !== undefined),
+      createCountLimitRule('directives', 'MAX_QUERY_DIRECTIVES', limits.maxDirectives, (node) => node.kind === Kind.DIRECTIVE),
     ];
   }
 
@@ -82,20 +80,55 @@ export class DocumentCache {
         error instanceof GraphQLError ? withLimitWording(error, this.limits.maxTokens) : new GraphQLError(String(error));
       return failed([parseError]);
     }
+    const costs = measureDocumentCosts(this.schema, document);
+    const tooComplex = complexityError(costs, this.maxComplexity);
+    if (tooComplex) return failed([tooComplex]);
     const errors = validate(this.schema, document, this.rules, { maxErrors: 20 });
-    if (errors.length > 0) return failed(errors.map((error) => namingArgument(withoutSuggestions(error), document)));
+    if (errors.length > 0) return failed(errors.map((error) => namingArgument(withoutSuggestions(explained(error)), document)));
     const operations = new Map<string, OperationDefinitionNode>();
     const fragments = new Map<string, FragmentDefinitionNode>();
+    const operationCosts = new Map<string, number>();
     for (const definition of document.definitions) {
-      if (definition.kind === Kind.OPERATION_DEFINITION) operations.set(definition.name?.value ?? '', definition);
-      else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      if (definition.kind === Kind.OPERATION_DEFINITION) {
+        operations.set(definition.name?.value ?? '', definition);
+        operationCosts.set(definition.name?.value ?? '', costs.operations.get(definition) ?? 1);
+      } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+        fragments.set(definition.name.value, definition);
+      }
     }
-    return { errors: [], document, operations, fragments, memo: new Map() };
+    return { errors: [], document, operations, fragments, costs: operationCosts, memo: new Map() };
   }
 }
 
 function failed(errors: readonly GraphQLError[]): PreparedDocument {
-  return { errors, operations: EMPTY_MAP, fragments: EMPTY_MAP, memo: new Map() };
+  return { errors, operations: EMPTY_MAP, fragments: EMPTY_MAP, costs: EMPTY_MAP, memo: new Map() };
+}
+
+/** The first operation (or unused fragment) over the limit, as COMPLEXITY_LIMIT_EXCEEDED. */
+function complexityError(costs: DocumentCosts, limit: number): GraphQLError | undefined {
+  for (const [operation, cost] of costs.operations) {
+    if (cost > limit) {
+      return new GraphQLError(`operation has complexity ${cost}, which exceeds the limit of ${limit}`, {
+        nodes: operation,
+        extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost, limit },
+      });
+    }
+  }
+  for (const [fragment, cost] of costs.fragments) {
+    if (cost > limit) {
+      return new GraphQLError(`fragment "${fragment.name.value}" has complexity ${cost}, which exceeds the limit of ${limit}`, {
+        nodes: fragment,
+        extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost, limit },
+      });
+    }
+  }
+  return undefined;
+}
+
+/** graphql-js gives up on documents that take too much work to check for conflicting fields, saying only "Validation aborted." */
+function explained(error: GraphQLError): GraphQLError {
+  if (error.message !== 'Validation aborted.') return error;
+  return new GraphQLError('The document is too costly to validate: it selects fields of the same name too many times. Select each field once.');
 }
 
 /**
@@ -135,65 +168,80 @@ function namingArgument(error: GraphQLError, document: DocumentNode): GraphQLErr
 }
 
 function withLimitWording(error: GraphQLError, maxTokens: number): GraphQLError {
-  if (!/token limit/i.test(error.message)) return error;
+  // graphql-js words it "Document contains more that N tokens. Parsing aborted."
+  if (!/more that \d+ tokens|token limit/i.test(error.message)) return error;
   return new GraphQLError(`Syntax Error: The document has more than the limit of ${maxTokens} tokens.`, {
     source: error.source ?? null,
     positions: error.positions ?? null,
+    extensions: limitExtensions('MAX_QUERY_TOKENS', maxTokens),
   });
 }
 
-/** Fails operations nested deeper than `maxDepth` fields (fragments counted where they are spread). */
+/**
+ * Fails operations nested deeper than `maxDepth` fields (fragments counted
+ * where they are spread). Each fragment is measured once, so a document that
+ * spreads fragments many times over is measured in linear time.
+ */
 function createDepthLimitRule(maxDepth: number): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(operation) {
-      const fragments = new Map<string, FragmentDefinitionNode>();
-      for (const definition of context.getDocument().definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-      }
-      const depth = measureDepth(operation.selectionSet.selections, fragments, new Set(), 0, maxDepth + 1);
-      if (depth > maxDepth) {
-        context.reportError(
-          new GraphQLError(`The operation is nested deeper than the limit of ${maxDepth} levels.`, { nodes: operation }),
-        );
-      }
-      return false;
-    },
-  });
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    }
+    const measure = createDepthMeasure(fragments, maxDepth + 1);
+    return {
+      OperationDefinition(operation) {
+        if (measure(operation.selectionSet.selections) > maxDepth) {
+          context.reportError(
+            new GraphQLError(`The operation is nested deeper than the limit of ${maxDepth} levels.`, {
+              nodes: operation,
+              extensions: limitExtensions('MAX_QUERY_DEPTH', maxDepth),
+            }),
+          );
+        }
+        return false;
+      },
+    };
+  };
 }
 
 type Selections = OperationDefinitionNode['selectionSet']['selections'];
 
-function measureDepth(
-  selections: Selections,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-  seen: Set<string>,
-  depth: number,
-  stopAt: number,
-): number {
-  let max = depth;
-  for (const selection of selections) {
-    if (max >= stopAt) return max;
-    if (selection.kind === Kind.FIELD) {
-      const below = selection.selectionSet
-        ? measureDepth(selection.selectionSet.selections, fragments, seen, depth + 1, stopAt)
-        : depth + 1;
-      max = Math.max(max, below);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      max = Math.max(max, measureDepth(selection.selectionSet.selections, fragments, seen, depth, stopAt));
-    } else {
-      const fragment = fragments.get(selection.name.value);
-      if (!fragment || seen.has(fragment.name.value)) continue;
-      seen.add(fragment.name.value);
-      max = Math.max(max, measureDepth(fragment.selectionSet.selections, fragments, seen, depth, stopAt));
-      seen.delete(fragment.name.value);
+/** How many field levels a selection holds, counted up to `cap` (enough to know it is too deep). */
+function createDepthMeasure(fragments: ReadonlyMap<string, FragmentDefinitionNode>, cap: number) {
+  const fragmentDepths = new Map<string, number>();
+  const measure = (selections: Selections, budget: number): number => {
+    let max = 0;
+    for (const selection of selections) {
+      if (max >= budget) return max;
+      if (selection.kind === Kind.FIELD) {
+        const below = selection.selectionSet ? measure(selection.selectionSet.selections, budget - 1) : 0;
+        max = Math.max(max, 1 + below);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        max = Math.max(max, measure(selection.selectionSet.selections, budget));
+      } else {
+        max = Math.max(max, fragmentDepth(selection.name.value));
+      }
     }
-  }
-  return max;
+    return max;
+  };
+  const fragmentDepth = (name: string): number => {
+    const known = fragmentDepths.get(name);
+    if (known !== undefined) return known;
+    // a cycle is reported by its own rule; inside it, count nothing
+    fragmentDepths.set(name, 0);
+    const fragment = fragments.get(name);
+    const depth = fragment ? measure(fragment.selectionSet.selections, cap) : 0;
+    fragmentDepths.set(name, depth);
+    return depth;
+  };
+  return (selections: Selections) => measure(selections, cap);
 }
 
 /** Fails documents with more than `limit` nodes of a kind (aliases, directives). */
 function createCountLimitRule(
   what: string,
+  setting: string,
   limit: number,
   counts: (node: { kind: Kind; alias?: unknown }) => boolean,
 ): ValidationRule {
@@ -205,9 +253,18 @@ function createCountLimitRule(
       count += 1;
       if (count > limit) {
         reported = true;
-        context.reportError(new GraphQLError(`The document has more than the limit of ${limit} ${what}.`));
+        context.reportError(
+          new GraphQLError(`The document has more than the limit of ${limit} ${what}.`, {
+            extensions: limitExtensions(setting, limit),
+          }),
+        );
       }
     };
     return { Field: visit, Directive: visit };
   };
+}
+
+/** Names the exceeded limit for clients: the setting that holds it and its value. */
+function limitExtensions(setting: string, value: number): Record<string, unknown> {
+  return { limit: setting, limitValue: value };
 }

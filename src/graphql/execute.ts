@@ -28,25 +28,38 @@ export interface WireError {
 }
 
 /**
- * What happened to a request: stopped before execution (`phase` tells which
- * kind of failure, for the HTTP status: `forbidden` is a write with a
- * read-only key), or executed with a JSON body.
+ * A request stopped before anything ran; `phase` tells which kind of failure,
+ * for the HTTP status (`forbidden`: a mutation with a read-only key).
  */
-export type ExecutionOutcome =
-  | {
-      readonly kind: 'request-error';
-      readonly phase: 'validation' | 'request' | 'forbidden';
-      readonly errors: readonly WireError[];
-      readonly operationName: string | null;
-    }
-  | {
-      readonly kind: 'executed';
-      readonly body: string;
-      readonly operationName: string | null;
-      /** True when the statement that ran also confirmed the API key is not revoked. */
-      readonly keyChecked: boolean;
-      readonly statements: number;
-    };
+export interface RequestErrorOutcome {
+  readonly kind: 'request-error';
+  readonly phase: 'validation' | 'request' | 'complexity' | 'forbidden';
+  readonly errors: readonly WireError[];
+  readonly operationName: string | null;
+}
+
+/** A request that ran, with its JSON body. */
+export interface ExecutedOutcome {
+  readonly kind: 'executed';
+  readonly body: string;
+  readonly operationName: string | null;
+  /** True when a statement that ran also confirmed the API key is not revoked (every read; a mutation with a field). */
+  readonly keyChecked: boolean;
+  readonly statements: number;
+}
+
+/** What happened to a request. */
+export type ExecutionOutcome = RequestErrorOutcome | ExecutedOutcome;
+
+/** A valid operation, planned and priced, that has not run yet. */
+export interface ReadyOperation {
+  readonly kind: 'ready';
+  readonly operationName: string | null;
+  /** Its static complexity (graphql/complexity.ts). */
+  readonly cost: number;
+  /** Runs it; `deadline` (a performance.now() time) bounds its database work. */
+  run(options?: { readonly deadline?: number }): Promise<ExecutedOutcome>;
+}
 
 interface CachedPlan {
   readonly plan: OperationPlan;
@@ -56,27 +69,22 @@ interface CachedPlan {
   readonly readIndex: readonly number[];
 }
 
-/**
- * Creates the executor for one schema and store: queries through the
- * compiled read path, mutations through `mutations`.
- */
-export function createExecutor(deps: { schema: GraphQLSchema; documents: DocumentCache; reads: ReadService; mutations: MutationExecutor }) {
+/** What an executor is built from. */
+export interface ExecutorDeps {
+  readonly schema: GraphQLSchema;
+  readonly documents: DocumentCache;
+  readonly reads: ReadService;
+  /** Runs mutation operations; without it (the dashboard's reads) mutations are refused as invalid. */
+  readonly mutations?: MutationExecutor;
+}
+
+/** For mutations when the caller gives no request context (a test, a script): unexpected errors are not logged. */
+const NO_REQUEST: MutationRequestContext = { requestId: '-', onUnexpectedError: () => undefined };
+
+/** Creates the executor for one schema and store: queries through the compiled read path, mutations through `mutations`. */
+export function createExecutor(deps: ExecutorDeps) {
   const { schema, documents, reads, mutations } = deps;
   const queryType = schema.getQueryType() as GraphQLObjectType;
-
-  function requestError(
-    phase: 'validation' | 'request' | 'forbidden',
-    code: ErrorCode,
-    errors: readonly GraphQLError[],
-    operationName: string | null = null,
-  ): ExecutionOutcome {
-    return {
-      kind: 'request-error',
-      phase,
-      operationName,
-      errors: errors.map((error) => toWireError(error, code)),
-    };
-  }
 
   function planFor(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Record<string, unknown>, withKeyCheck: boolean): CachedPlan {
     const memoKey = `${operation.name?.value ?? ''}\u0000${withKeyCheck ? 'k' : 'u'}`;
@@ -99,48 +107,50 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
   }
 
   /**
-   * Executes one GraphQL request for the caller. `context` gives mutations
-   * the request id and a logger for unexpected errors.
+   * Checks one GraphQL request (document, operation, complexity, scope,
+   * variables, arguments) and plans it, without touching the database: a
+   * request error, or an operation ready to run once its cost is admitted.
+   * `context` gives mutations the request id and where to log unexpected errors.
    */
-  async function execute(request: GraphQLRequest, caller: Caller, context: MutationRequestContext): Promise<ExecutionOutcome> {
+  function prepare(request: GraphQLRequest, caller: Caller, context: MutationRequestContext = NO_REQUEST): RequestErrorOutcome | ReadyOperation {
     const prepared = documents.get(request.query);
     if (prepared.errors.length > 0) {
-      return {
-        kind: 'request-error',
-        phase: 'validation',
-        operationName: null,
-        errors: prepared.errors.map((error) => toWireError(error, codeOfValidationError(error))),
-      };
+      const errors = prepared.errors.map((error) => toWireError(error, codeOfValidationError(error)));
+      const phase = errors.some((error) => error.extensions.code === 'COMPLEXITY_LIMIT_EXCEEDED') ? 'complexity' : 'validation';
+      return requestError(phase, null, errors);
     }
     const operation = selectOperation(prepared, request.operationName);
-    if (operation instanceof GraphQLError) return requestError('request', 'BAD_REQUEST', [operation]);
+    if (operation instanceof GraphQLError) return requestError('request', null, [toWireError(operation, 'BAD_REQUEST')]);
     const operationName = operation.name?.value ?? null;
-    if (operation.operation === 'subscription') {
-      return requestError(
-        'validation',
-        'GRAPHQL_VALIDATION_FAILED',
-        [new GraphQLError('This API does not support subscriptions.', { nodes: operation })],
-        operationName,
-      );
+    if (operation.operation === 'subscription' || (operation.operation === 'mutation' && mutations === undefined)) {
+      const error = new GraphQLError(`This API does not support ${operation.operation}s here.`, { nodes: operation });
+      return requestError('validation', operationName, [toWireError(error, 'GRAPHQL_VALIDATION_FAILED')]);
     }
     // refused before anything runs, variables included
     if (operation.operation === 'mutation' && caller.scope !== 'read_write') {
-      const message = 'This API key can only read: mutations need a key with scope read_write.';
-      return requestError('forbidden', 'FORBIDDEN', [new GraphQLError(message)], operationName);
+      const error = new GraphQLError('This API key can only read: mutations need a key with scope read_write.');
+      return requestError('forbidden', operationName, [toWireError(error, 'FORBIDDEN')]);
     }
-
+    // priced, and refused when too costly, by the document cache before validation
+    const cost = prepared.costs.get(operationName ?? '') ?? 1;
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, {
       maxErrors: 20,
     });
-    if (coerced.errors) return requestError('request', 'BAD_USER_INPUT', coerced.errors, operationName);
-    if (operation.operation === 'mutation') {
-      invariant(prepared.document !== undefined, 'execute-mutation-without-document');
-      return mutations.execute(prepared.document, operation, request.variables, caller, context);
+    if (coerced.errors) {
+      return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')));
     }
-    const variables = coerced.coerced;
+    if (operation.operation === 'mutation') {
+      const document = prepared.document;
+      invariant(document !== undefined && mutations !== undefined, 'execute-mutation-without-document');
+      // no deadline: a write runs to its commit or rollback; PostgreSQL's statement_timeout still bounds each statement
+      return { kind: 'ready', operationName, cost, run: () => mutations.execute(document, operation, request.variables, caller, context) };
+    }
+    const ready = planWithArguments(planFor(prepared, operation, coerced.coerced, caller.keyId !== null), coerced.coerced, caller);
+    return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, operationName, options.deadline) };
+  }
 
-    const withKeyCheck = caller.keyId !== null;
-    let cached = planFor(prepared, operation, variables, withKeyCheck);
+  /** Checks each root's argument; a malformed one answers a field error and never reaches the database. */
+  function planWithArguments(cached: CachedPlan, variables: Record<string, unknown>, caller: Caller) {
     const errors: WireError[] = [];
     const values = cached.plan.fields.map((field) => rootArgument(field, variables, reads));
     const invalid = new Set<number>();
@@ -152,11 +162,18 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
         errors.push(fieldError(problem.message, 'BAD_USER_INPUT', field, { argument: problem.details.field }));
       }
     });
-    // a malformed argument must not reach the database: read the other roots only
-    if (invalid.size > 0) cached = compilePlan(cached.plan, withKeyCheck, invalid);
-    const args = values.filter((_, i) => cached.readIndex[i] !== -1);
+    const plan = invalid.size > 0 ? compilePlan(cached.plan, caller.keyId !== null, invalid) : cached;
+    return { plan, errors, args: values.filter((_, i) => plan.readIndex[i] !== -1) };
+  }
 
-    const result = await reads.run(cached.compiled, caller, args);
+  async function runPlan(
+    ready: { plan: CachedPlan; errors: WireError[]; args: unknown[] },
+    caller: Caller,
+    operationName: string | null,
+    deadline: number | undefined,
+  ): Promise<ExecutedOutcome> {
+    const { plan: cached, errors } = ready;
+    const result = await reads.run(cached.compiled, caller, ready.args, deadline);
     let data = '{';
     cached.plan.fields.forEach((field, i) => {
       let value: string;
@@ -179,10 +196,18 @@ export function createExecutor(deps: { schema: GraphQLSchema; documents: Documen
     });
     data += '}';
     const body = errors.length > 0 ? `{"errors":${JSON.stringify(sortByPath(errors, cached.plan))},"data":${data}}` : `{"data":${data}}`;
-    return { kind: 'executed', body, operationName, keyChecked: withKeyCheck, statements: 1 };
+    return { kind: 'executed', body, operationName, keyChecked: caller.keyId !== null, statements: 1 };
   }
 
-  return { execute };
+  return { prepare };
+}
+
+function requestError(
+  phase: RequestErrorOutcome['phase'],
+  operationName: string | null,
+  errors: readonly WireError[],
+): RequestErrorOutcome {
+  return { kind: 'request-error', phase, operationName, errors };
 }
 
 export type Executor = ReturnType<typeof createExecutor>;
@@ -230,7 +255,7 @@ function extensionsOf(error: GraphQLError): Record<string, unknown> {
 
 function codeOfValidationError(error: GraphQLError): ErrorCode {
   const code = error.extensions?.code;
-  return typeof code === 'string' && code === 'BAD_USER_INPUT' ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED';
+  return code === 'BAD_USER_INPUT' || code === 'COMPLEXITY_LIMIT_EXCEEDED' ? code : 'GRAPHQL_VALIDATION_FAILED';
 }
 
 function sortByPath(errors: WireError[], plan: OperationPlan): WireError[] {

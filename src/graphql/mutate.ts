@@ -3,7 +3,7 @@ import type { DocumentNode, FragmentDefinitionNode, GraphQLFieldResolver, GraphQ
 import { AppError, invariant, isAppError } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
-import type { ExecutionOutcome, WireError } from './execute.js';
+import type { ExecutedOutcome, WireError } from './execute.js';
 import { toWireError } from './execute.js';
 import { MUTATION_RESOLVERS, MutationPayload } from './mutations.js';
 import type { ObjectReference, WriteServices } from './mutations.js';
@@ -73,7 +73,7 @@ export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: Rea
     variables: Readonly<Record<string, unknown>> | null,
     caller: Caller,
     request: MutationRequestContext,
-  ): Promise<ExecutionOutcome> {
+  ): Promise<ExecutedOutcome> {
     const context: ResolverContext = { caller, statements: 0 };
     const result = await execute({
       schema,
@@ -84,10 +84,8 @@ export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: Rea
       fieldResolver,
     });
     const operationName = operation.name?.value ?? null;
-    if (!result.data) {
-      const errors = (result.errors ?? []).map((error) => toWireError(error, 'BAD_REQUEST'));
-      return { kind: 'request-error', phase: 'request', errors, operationName };
-    }
+    // execute() answers no data only for problems the executor has ruled out already (operation, variables)
+    if (!result.data) throw new AppError('BAD_REQUEST', result.errors?.[0]?.message ?? 'The mutation could not run.');
     const data = result.data;
     const failures = result.errors ?? [];
     if (failures.some((e) => isAppError(e.originalError, 'UNAUTHENTICATED')) && Object.values(data).every((v) => v === null)) {

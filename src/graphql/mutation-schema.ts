@@ -1,9 +1,4 @@
-/**
- * What one mutation root field costs in complexity points, on top of what
- * its payload selection costs as a read. Writes take a transaction, an audit
- * entry and a read-back, so they are priced above reads.
- */
-export const MUTATION_COST = 10;
+import { COMPLEXITY_WEIGHTS } from './complexity.js';
 
 /**
  * The writes of the public contract: one style throughout,
@@ -33,8 +28,8 @@ BAD_USER_INPUT for any other. \`isOnline\` and \`isConnectedToBackend\` are
 reported by devices and cannot be written: new devices start offline and
 not connected.
 
-Complexity: each mutation field costs ${MUTATION_COST} points, on top of what its
-payload selection costs as a read.
+Complexity: each mutation field costs ${COMPLEXITY_WEIGHTS.mutation} points plus what its payload
+selection costs as a read (docs/limits.md).
 """
 type Mutation {
   """

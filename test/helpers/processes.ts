@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { UNREACHABLE_LIMITS } from './app.js';
 import { ROOT } from './cli.js';
 
 /** A `netgraph serve` child process and what it printed. */
@@ -26,7 +27,7 @@ export async function startServerProcess(env: Record<string, string>, args: stri
   const port = await freePort();
   const child = spawn(process.execPath, ['bin/netgraph.js', 'serve', '--port', String(port), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', DEMO_DATA: 'off', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', DEMO_DATA: 'off', ...UNREACHABLE_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

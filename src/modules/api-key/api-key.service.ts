@@ -243,7 +243,7 @@ function createLastUsedTracker(write: (ids: readonly number[], at: string) => Pr
   let timer: NodeJS.Timeout | undefined;
   let report: (error: unknown) => void = () => undefined;
 
-  const flush = async () => {
+  const writePending = async () => {
     if (pending.size === 0) return;
     const due = [...pending];
     pending.clear();
@@ -259,6 +259,10 @@ function createLastUsedTracker(write: (ids: readonly number[], at: string) => Pr
       report(error);
     }
   };
+
+  // one write at a time, and flush() resolves only when every earlier write has landed
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => (writing = writing.then(writePending));
 
   return {
     flush,

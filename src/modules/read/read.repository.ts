@@ -330,12 +330,12 @@ export function compileRead(dialect: SqlDialect, reads: readonly RootRead[], wit
   return { text: `SELECT ${columns.join(', ')}`, slots: compiler.slots };
 }
 
-/** Runs a compiled read: one statement, whatever the size of the answer. */
-export async function runRead(store: Store, compiled: CompiledRead, params: ReadParams): Promise<ReadResult> {
+/** Runs a compiled read: one statement, whatever the size of the answer, cancelled at `deadline` if still running. */
+export async function runRead(store: Store, compiled: CompiledRead, params: ReadParams, deadline?: number): Promise<ReadResult> {
   const values = compiled.slots.map((slot) =>
     slot.kind === 'key' ? params.keyId : slot.kind === 'company' ? params.companyId : params.args[slot.root],
   );
-  const row: Row | undefined = await store.selectRow(compiled.text, values);
+  const row: Row | undefined = await store.selectRow(compiled.text, values, deadline === undefined ? {} : { deadline });
   invariant(row !== undefined, 'read-no-row');
   const roots: (string | null)[] = [];
   for (let i = 0; ; i++) {

@@ -52,10 +52,12 @@ export function createReadService(store: Store) {
 
     /**
      * Runs a compiled read for the caller. Throws UNAUTHENTICATED when the
-     * caller's key was revoked, as checked by the statement itself.
+     * caller's key was revoked, as checked by the statement itself, and
+     * TIMEOUT when it outlives `deadline` (a performance.now() time).
      */
-    async run(compiled: CompiledRead, caller: Caller, args: readonly unknown[]): Promise<ReadResult> {
-      const result = await runRead(store, compiled, { keyId: caller.keyId, companyId: caller.companyId, args });
+    async run(compiled: CompiledRead, caller: Caller, args: readonly unknown[], deadline?: number): Promise<ReadResult> {
+      const params = { keyId: caller.keyId, companyId: caller.companyId, args };
+      const result = await runRead(store, compiled, params, deadline);
       if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
       return result;
     },

@@ -1,0 +1,136 @@
+// Summaries of the rounds, the tables, and the results section of docs/benchmarks.md.
+import fs from 'node:fs';
+
+export const DOCS_START = '<!-- bench:results:start -->';
+export const DOCS_END = '<!-- bench:results:end -->';
+
+/** The median of finite numbers; NaN when there are none. */
+export function median(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Per target: the median of each metric over the rounds, and the ratios to
+ * the floor taken within each round (targets of one round ran minutes apart
+ * at most), then their median.
+ */
+export function summarize(rounds, targets, baseline = 'floor') {
+  const summary = {};
+  for (const name of targets) {
+    const runs = rounds.map((round) => round[name]).filter(Boolean);
+    const within = (metric) =>
+      rounds.map((round) => (round[name] && round[baseline] ? round[name][metric] / round[baseline][metric] : Number.NaN));
+    summary[name] = {
+      requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      appCpuPerRequestMs: median(runs.map((r) => r.appCpuPerRequestMs)),
+      dbCpuPerRequestMs: median(runs.map((r) => r.dbCpuPerRequestMs)),
+      peakRssBytes: Math.max(...runs.map((r) => r.peakRssBytes)),
+      checked: runs.reduce((sum, r) => sum + r.checked, 0),
+      // a wrong body or a non-200 invalidates the run; a connection error or timeout is the target's own result
+      failures: runs.reduce((sum, r) => sum + r.failures, 0),
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+      rpsVsFloor: median(within('requestsPerSecond')),
+      rpsVsFloorRange: [Math.min(...within('requestsPerSecond')), Math.max(...within('requestsPerSecond'))],
+      p50VsFloor: median(within('p50')),
+    };
+  }
+  return summary;
+}
+
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const thousands = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–');
+const ratio = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : '–');
+const range = ([low, high]) => (Number.isFinite(low) && Number.isFinite(high) ? `${low.toFixed(2)}–${high.toFixed(2)}` : '–');
+const bytes = (value) =>
+  !Number.isFinite(value) ? '–' : value >= 1e6 ? `${(value / 1e6).toFixed(2)} MB` : value >= 1e3 ? `${(value / 1e3).toFixed(1)} kB` : `${Math.round(value)} B`;
+
+function markdownTable(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The headline: req/s of every target as a ratio to the floor, per case. */
+export function headlineTable(results) {
+  const targets = results.targets.filter((t) => t !== 'floor');
+  const header = ['query', ...targets.map((t) => results.labels[t]), 'floor req/s', 'netgraph p50 / floor p50'];
+  const rows = results.cases.map((c) => [
+    c.title,
+    ...targets.map((t) => ratio(c.summary[t]?.rpsVsFloor)),
+    thousands(c.summary.floor?.requestsPerSecond),
+    targets
+      .filter((t) => t.startsWith('netgraph'))
+      .map((t) => `${ratio(c.summary[t]?.p50VsFloor)} (${t.replace('netgraph-', '')})`)
+      .join(', '),
+  ]);
+  return markdownTable(header, rows);
+}
+
+/** Every metric of every target, per case. */
+export function detailTable(results) {
+  const header = ['query', 'target', 'req/s', 'x floor', 'x floor, rounds', 'p50 ms', 'p99 ms', 'CPU ms/req server', 'CPU ms/req db', 'CPU ms/req total', 'response', 'peak RSS', 'checked'];
+  const rows = [];
+  for (const c of results.cases) {
+    for (const t of results.targets) {
+      const s = c.summary[t];
+      if (!s) continue;
+      rows.push([
+        c.title,
+        results.labels[t],
+        thousands(s.requestsPerSecond),
+        ratio(s.rpsVsFloor),
+        range(s.rpsVsFloorRange),
+        fixed(s.p50, 2),
+        fixed(s.p99, 2),
+        fixed(s.appCpuPerRequestMs, 3),
+        results.stores[t] === 'sqlite' ? 'in server' : fixed(s.dbCpuPerRequestMs, 3),
+        fixed(s.appCpuPerRequestMs + (results.stores[t] === 'sqlite' ? 0 : s.dbCpuPerRequestMs), 3),
+        bytes(c.responseBytes[t]),
+        bytes(s.peakRssBytes),
+        (s.failures === 0 ? `${thousands(s.checked)} ok` : `${s.failures} WRONG of ${thousands(s.checked)}`) +
+          (s.errors > 0 ? `, ${s.errors} connection error${s.errors === 1 ? '' : 's'} or timeout${s.errors === 1 ? '' : 's'}` : ''),
+      ]);
+    }
+  }
+  return markdownTable(header, rows);
+}
+
+/** The results section as markdown: run facts, headline, details, import times. */
+export function resultsMarkdown(results) {
+  const m = results.machine;
+  const o = results.options;
+  const d = results.dataset;
+  const imports = Object.entries(results.imports)
+    .map(([store, i]) => `${store} ${i.seconds.toFixed(1)} s (the command, with JSON parsing and validation: ${i.wallSeconds.toFixed(1)} s)`)
+    .join('; ');
+  return [
+    `Run of ${results.finishedAt.slice(0, 16).replace('T', ' ')} UTC${o.quick ? ' (--quick: tiny data, not a measurement)' : ''}.`,
+    '',
+    `- Machine: ${m.cores} cores (${m.cpuModel}), ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB; Node.js ${m.node}; ${m.postgres}; load average ${m.loadBefore} before, ${m.loadAfter} after.`,
+    `- ${m.note}`,
+    `- Data: ${d.companies} companies, ${d.networks.toLocaleString('en-US')} networks, ${d.virtualDevices.toLocaleString('en-US')} virtual devices, ${d.clients.toLocaleString('en-US')} clients (scale ${o.scaleText}).`,
+    `- netgraph import: ${imports}.`,
+    `- Each server ${o.workers} worker processes; autocannon ${o.connections} connections, ${o.duration} s per run after a ${o.warmup} s warm-up, ${o.rounds} round${o.rounds === 1 ? '' : 's'}, targets alternated; medians.`,
+    '',
+    'Requests per second as a ratio to the raw-SQL floor (median of the per-round ratios; higher is better), and netgraph\'s p50 latency as a ratio to the floor\'s (lower is better):',
+    '',
+    headlineTable(results),
+    '',
+    'Every figure (medians over the rounds; "checked" counts the responses compared with the expected answer; "x floor, rounds" is the lowest and highest per-round ratio, a measure of the noise; CPU is user + system time of the server processes, and of the PostgreSQL backends of the benchmark database, divided by the requests served; RSS is the peak of the server processes together; response is the body size):',
+    '',
+    detailTable(results),
+  ].join('\n');
+}
+
+/** Replaces the results section of docs/benchmarks.md (between the markers) with `markdown`. */
+export function writeDocsSection(file, markdown) {
+  const text = fs.readFileSync(file, 'utf8');
+  const start = text.indexOf(DOCS_START);
+  const end = text.indexOf(DOCS_END);
+  if (start === -1 || end < start) throw new Error(`${file} has no ${DOCS_START} ... ${DOCS_END} section`);
+  fs.writeFileSync(file, `${text.slice(0, start + DOCS_START.length)}\n${markdown}\n${text.slice(end)}`);
+}

@@ -1,0 +1,153 @@
+// The servers under test: netgraph on each store, PostGraphile 4 and the raw-SQL
+// floor. Each runs as its own process group with the same number of workers.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { processTree } from './procfs.mjs';
+
+const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const REPO_DIR = path.dirname(BENCH_DIR);
+const NETGRAPH_BIN = path.join(REPO_DIR, 'bin', 'netgraph.js');
+
+/** The targets a run can compare, in report order. `floor` is the baseline. */
+export const TARGETS = {
+  'netgraph-postgres': { label: 'netgraph, PostgreSQL', kind: 'netgraph', store: 'postgres' },
+  'netgraph-sqlite': { label: 'netgraph, SQLite', kind: 'netgraph', store: 'sqlite' },
+  postgraphile: { label: 'PostGraphile 4', kind: 'postgraphile', store: 'postgres' },
+  floor: { label: 'raw-SQL floor', kind: 'floor', store: 'postgres' },
+};
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs the netgraph CLI with `env`; resolves with stdout, rejects with stderr on a non-zero exit. */
+export function runNetgraph(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [NETGRAPH_BIN, ...args], {
+      cwd: REPO_DIR,
+      env: { ...process.env, LOG_LEVEL: 'warn', DEMO_DATA: 'off', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`netgraph ${args[0]} exited ${code}: ${err.trim()}`))));
+  });
+}
+
+function serverCommand(name, workers) {
+  const kind = TARGETS[name].kind;
+  if (kind === 'netgraph') return [NETGRAPH_BIN, 'serve', '--workers', String(workers)];
+  return [path.join(BENCH_DIR, 'servers', `${kind}.mjs`)];
+}
+
+/**
+ * Starts one target on a free port and waits until `probe(target)` answers.
+ * Its output goes to `<logDir>/<name>.log`. `stop()` ends its process group.
+ */
+export async function startTarget({ name, databaseUrl, workers, logDir, keys, probe }) {
+  const port = await freePort();
+  const logFile = path.join(logDir, `${name}.log`);
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, serverCommand(name, workers), {
+    cwd: REPO_DIR,
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WORKERS: String(workers),
+      LOG_LEVEL: 'warn',
+      DEMO_DATA: 'off',
+      NODE_ENV: 'production',
+      // the per-key limits still run on every request (that cost is measured), with budgets the load cannot exhaust
+      RATE_LIMIT_REQUESTS: '10000000',
+      COMPLEXITY_BUDGET: '10000000',
+    },
+  });
+  fs.closeSync(log);
+  let exited = false;
+  const exit = new Promise((resolve) => child.once('exit', (code, signal) => {
+    exited = true;
+    resolve(signal ?? code);
+  }));
+  const target = {
+    name,
+    ...TARGETS[name],
+    url: `http://127.0.0.1:${port}`,
+    keys,
+    pids: () => processTree(child.pid),
+    async stop() {
+      // the primary stops its own workers; signalling the whole group at once would race with that
+      if (!exited) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exit;
+      clearTimeout(timer);
+      // nothing of the group may outlive the run: a worker the primary left behind, say
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    },
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`${name} exited while starting; see ${logFile}:\n${tail(logFile)}`);
+    if (await probe(target).catch(() => false)) break;
+    if (Date.now() > deadline) {
+      await target.stop();
+      throw new Error(`${name} did not answer within 60 s; see ${logFile}:\n${tail(logFile)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  // all workers up: the port answering proves one
+  while (target.pids().length < (workers > 1 ? workers + 1 : 1) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return target;
+}
+
+function tail(file) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-20).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * The HTTP request a target gets for one case and argument: path, headers,
+ * body. netgraph gets the company's API key, as an integration would.
+ */
+export function requestFor(target, kase, arg) {
+  const json = { 'content-type': 'application/json' };
+  if (target.kind === 'netgraph') {
+    const key = target.keys.get(arg.company);
+    if (!key) throw new Error(`no API key for ${arg.company}`);
+    return {
+      path: '/api/v1/graphql',
+      headers: { ...json, authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: kase.netgraph, variables: { arg: arg.value } }),
+    };
+  }
+  if (target.kind === 'postgraphile') {
+    return { path: '/graphql', headers: json, body: JSON.stringify({ query: kase.postgraphile, variables: { arg: arg.value } }) };
+  }
+  return { path: `/${kase.root}`, headers: json, body: JSON.stringify({ arg: arg.value }) };
+}

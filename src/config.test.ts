@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl, redactUrl } from './config.js';
+
+describe('loadConfig', () => {
+  it('has working defaults: port 4000 on 127.0.0.1, SQLite at ./data/netgraph.db', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 4000, host: '127.0.0.1', logLevel: 'info', demoData: true, requestTimeoutMs: 60_000, metricsPort: null });
+    expect(config.database).toEqual({ dialect: 'sqlite', file: expect.stringMatching(/\/data\/netgraph\.db$/) });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgresql://app@db:5432/netgraph?sslmode=require',
+      DATABASE_POOL_SIZE: '25',
+      LOG_LEVEL: 'debug',
+      DEMO_DATA: 'off',
+      REQUEST_TIMEOUT_MS: '5000',
+      SHUTDOWN_TIMEOUT_MS: '2000',
+      METRICS_PORT: '9100',
+      METRICS_HOST: '10.0.0.5',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      database: { dialect: 'postgres', url: 'postgresql://app@db:5432/netgraph?sslmode=require' },
+      databasePoolSize: 25,
+      logLevel: 'debug',
+      demoData: false,
+      requestTimeoutMs: 5000,
+      shutdownTimeoutMs: 2000,
+      metricsPort: 9100,
+      metricsHost: '10.0.0.5',
+    });
+  });
+
+  it('reports every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: '99999', DATABASE_URL: 'redis://x', DATABASE_POOL_SIZE: '0', LOG_LEVEL: 'chatty', DEMO_DATA: 'sometimes', METRICS_PORT: '-1' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(6);
+    expect(problems.join('\n')).toMatch(/PORT: "99999" is not a whole number from 0 to 65535/);
+    expect((error as Error).message.split('\n')[0]).toBe('Invalid configuration:');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '  ' }).port).toBe(4000);
+  });
+});
+
+describe('database URLs', () => {
+  it('accepts sqlite:<path>, sqlite::memory: and postgres(ql)://', () => {
+    expect(parseDatabaseUrl('sqlite:/var/lib/netgraph.db')).toEqual({ dialect: 'sqlite', file: '/var/lib/netgraph.db' });
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ dialect: 'sqlite', file: ':memory:' });
+    expect(parseDatabaseUrl('postgres://u@h/d').dialect).toBe('postgres');
+    expect(parseDatabaseUrl('postgresql://u@h/d').dialect).toBe('postgres');
+  });
+
+  it('refuses anything else, without echoing a password', () => {
+    const problems: string[] = [];
+    parseDatabaseUrl('mysql://root:hunter2@db/x', problems);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).not.toContain('hunter2');
+    expect(redactUrl('postgres://app:s3cret@db:5432/x')).toBe('postgres://app:***@db:5432/x');
+    const empty: string[] = [];
+    parseDatabaseUrl('sqlite:', empty);
+    expect(empty[0]).toMatch(/needs a file path/);
+  });
+});
+
+describe('limit configuration', () => {
+  it('defaults to the documented limits, with the state in memory', () => {
+    const config = loadConfig({});
+    expect(config.limits).toEqual({
+      requestsPerWindow: 500,
+      windowSeconds: 60,
+      maxComplexity: 750,
+      complexityBudget: 750,
+      budgetRefillSeconds: 15,
+      redisUrl: null,
+      redisKeyPrefix: 'netgraph:limits:',
+    });
+    expect(config.documentLimits).toEqual({ maxTokens: 5000, maxDepth: 12, maxAliases: 50, maxDirectives: 50 });
+    expect(config.requestTimeoutMs).toBe(60_000);
+  });
+
+  it('reads every limit from its variable', () => {
+    const config = loadConfig({
+      RATE_LIMIT_REQUESTS: '10',
+      RATE_LIMIT_WINDOW_SECONDS: '5',
+      COMPLEXITY_LIMIT: '100',
+      COMPLEXITY_BUDGET: '200',
+      COMPLEXITY_REFILL_SECONDS: '3',
+      REDIS_URL: 'redis://:secret@127.0.0.1:6380/2',
+      REDIS_KEY_PREFIX: 'app1:',
+      MAX_QUERY_TOKENS: '800',
+      MAX_QUERY_DEPTH: '6',
+      MAX_QUERY_ALIASES: '0',
+      MAX_QUERY_DIRECTIVES: '5',
+    });
+    expect(config.limits).toMatchObject({ requestsPerWindow: 10, windowSeconds: 5, maxComplexity: 100, complexityBudget: 200, budgetRefillSeconds: 3, redisUrl: 'redis://:secret@127.0.0.1:6380/2', redisKeyPrefix: 'app1:' });
+    expect(config.documentLimits).toEqual({ maxTokens: 800, maxDepth: 6, maxAliases: 0, maxDirectives: 5 });
+  });
+
+  it('reports every problem at once, never showing a Redis password', () => {
+    let error: unknown;
+    try {
+      loadConfig({ RATE_LIMIT_REQUESTS: '0', COMPLEXITY_LIMIT: '900', MAX_QUERY_DEPTH: 'deep', REDIS_URL: 'http://:secret@host' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toEqual([
+      'RATE_LIMIT_REQUESTS: "0" is not a whole number from 1 to 10000000',
+      'COMPLEXITY_BUDGET: 750 is below COMPLEXITY_LIMIT (900); the budget must hold the costliest operation allowed',
+      'REDIS_URL: "http://:***@host" is not a redis:// or rediss:// URL',
+      'MAX_QUERY_DEPTH: "deep" is not a whole number from 2 to 1000',
+    ]);
+  });
+});

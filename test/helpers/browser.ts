@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+
+/** Debian's chromium package; `.ci/run` installs it. Browser downloads are not possible here. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Headless, and quiet: no sandbox (containers), no GPU, no background traffic to Google. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches the system Chromium through playwright-core. */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * True when the browser tests can run. Without Chromium they are skipped
+ * locally with a notice, like the PostgreSQL half; with CI=true a missing
+ * Chromium fails the run.
+ */
+export function chromiumAvailable(): boolean {
+  if (fs.existsSync(CHROMIUM_PATH)) return true;
+  if (process.env.CI === 'true') throw new Error(`CI=true requires Chromium at ${CHROMIUM_PATH} for the browser tests: apt-get install -y chromium`);
+  console.warn(`notice: ${CHROMIUM_PATH} is missing, so the browser tests are skipped. Install it with: apt-get install -y chromium`);
+  return false;
+}
