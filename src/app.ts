@@ -10,6 +10,7 @@ import { AppError, isAppError } from './errors.js';
 import { DocumentCache } from './graphql/document.js';
 import { createExecutor } from './graphql/execute.js';
 import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
+import { createMutationExecutor } from './graphql/mutate.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
@@ -139,7 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const schema = createSchema();
   const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
-  const executor = createExecutor({ schema, documents, reads: services.reads });
+  const mutations = createMutationExecutor({ schema, reads: services.reads, services });
+  const executor = createExecutor({ schema, documents, reads: services.reads, mutations });
   registerGraphQLRoutes(app, {
     executor,
     apiKeys: services.apiKeys,

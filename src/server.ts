@@ -170,7 +170,10 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
     if (isAppError(error, 'BAD_USER_INPUT', 'CONFLICT')) return;
     throw error;
   }
-  const key = await services.apiKeys.create({ companySlug: 'acme', label: 'demo key (created on first start)' });
+  const key = await services.apiKeys.create(
+    { companySlug: 'acme', label: 'demo key (created on first start)' },
+    { type: 'cli', id: null, label: 'netgraph serve (first start)' },
+  );
   const admin = await services.users.create({ companySlug: 'acme', email: DEMO_ADMIN_EMAIL, role: 'admin' });
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;

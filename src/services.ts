@@ -1,22 +1,39 @@
 import type { Store } from './db/store.js';
 import { createApiKeyService } from './modules/api-key/api-key.service.js';
+import { createAuditService } from './modules/audit/audit.service.js';
 import { createCompanyService } from './modules/company/company.service.js';
+import { createHardwareDeviceService } from './modules/device/hardware-device.service.js';
+import { createVirtualDeviceService } from './modules/device/virtual-device.service.js';
 import { createImportService } from './modules/import/import.service.js';
+import { createNetworkService } from './modules/network/network.service.js';
 import { createReadService } from './modules/read/read.service.js';
+import { createSsidService } from './modules/ssid/ssid.service.js';
 import { createUserService } from './modules/user/user.service.js';
 import type { UserServiceOptions } from './modules/user/user.service.js';
+import { createVlanService } from './modules/vlan/vlan.service.js';
+import { createWriteService } from './modules/write/write.service.js';
 
 /**
  * The services of one process, over one store. The server, the CLI and tests
- * use the same ones; `users` takes the session lifetime and, in tests, a clock.
+ * use the same ones; `users` takes the session lifetime and, in tests, a
+ * clock; `now` is the clock of writes and the audit log (tests inject one).
  */
-export function createServices(store: Store, options: { users?: UserServiceOptions } = {}) {
+export function createServices(store: Store, options: { users?: UserServiceOptions; now?: () => Date } = {}) {
+  const now = options.now ?? (() => new Date());
   const companies = createCompanyService(store);
+  const audit = createAuditService(store, companies, now);
+  const writes = createWriteService(store, audit, now);
   return {
     companies,
-    apiKeys: createApiKeyService(store, companies),
+    apiKeys: createApiKeyService(store, companies, now, audit),
     reads: createReadService(store),
     imports: createImportService(store),
+    audit,
+    networks: createNetworkService(writes),
+    virtualDevices: createVirtualDeviceService(writes),
+    hardwareDevices: createHardwareDeviceService(writes),
+    vlans: createVlanService(writes),
+    ssids: createSsidService(writes),
     users: createUserService(store, companies, options.users),
   };
 }

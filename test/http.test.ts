@@ -90,7 +90,8 @@ describe.each(storeKinds())('the HTTP endpoint on %s', (kind) => {
       ['an unknown field', '{ nope }'],
       ['a missing argument', '{ companyBySlug { name } }'],
       ['a scalar without selection... a list field without a selection', '{ networksForCompany(companySlug: "acme") }'],
-      ['a mutation (this API has none)', 'mutation { x }'],
+      ['an unknown mutation field', 'mutation { x }'],
+      ['a subscription (this API has none)', 'subscription { x }'],
     ];
     it.each(invalid)('%s: 422 with application/json', async (_name, query) => {
       const res = await post(JSON.stringify({ query }));

@@ -6,6 +6,7 @@ import { openStore } from '../db/store.js';
 import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
+import type { AuditEntry } from '../modules/audit/audit.service.js';
 import type { UserInfo } from '../modules/user/user.service.js';
 import { createServices } from '../services.js';
 import type { Services } from '../services.js';
@@ -81,6 +82,11 @@ function keyRow(key: ApiKeyInfo): string[] {
     key.lastUsedAt ?? 'never',
     key.revokedAt ? `revoked ${key.revokedAt}` : 'active',
   ];
+}
+
+function auditRow(entry: AuditEntry): string[] {
+  const who = entry.actor.id === null ? entry.actor.label : `${entry.actor.label} (${entry.actor.id})`;
+  return [entry.occurredAt, entry.company, `${entry.actor.type}: ${who}`, entry.action, entry.objectId];
 }
 
 const json = { type: 'boolean' } as const;
@@ -260,6 +266,21 @@ export const COMMANDS: readonly Command[] = [
       const key = await withServices(config, (services) => services.apiKeys.revoke(id));
       if (values.json) printJson(io, key);
       else io.out(`netgraph keys revoke: "${key.label}" (${key.id}) is revoked; requests with it now get 401.`);
+      return 0;
+    },
+  },
+  {
+    path: ['audit', 'list'],
+    options: { json, company: { type: 'string' }, since: { type: 'string' } },
+    async run({ config, values, io }) {
+      const companySlug = typeof values.company === 'string' ? values.company : undefined;
+      const since = typeof values.since === 'string' ? values.since : undefined;
+      const entries = await withServices(config, (services) =>
+        services.audit.list({ ...(companySlug !== undefined ? { companySlug } : {}), ...(since !== undefined ? { since } : {}) }),
+      );
+      if (values.json) printJson(io, entries);
+      else if (entries.length === 0) io.out('No audit entries.');
+      else printTable(io, ['OCCURRED', 'COMPANY', 'ACTOR', 'ACTION', 'OBJECT'], entries.map(auditRow));
       return 0;
     },
   },

@@ -22,6 +22,7 @@ Commands:
                                                 create a dashboard user; the password is read from
                                                 stdin when piped, else generated and printed once
   users list --company SLUG                     list a company's dashboard users
+  audit list [--company SLUG] [--since TIME]    who changed what, oldest first (TIME: RFC 3339)
 
 Every command takes --json for output meant for scripts.
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, LOG_LEVEL, ...): see README.md.`;

@@ -3,6 +3,7 @@ import type { Kysely, Migration, MigrationResult } from 'kysely';
 import type { SqlDialect } from './dialect.js';
 import * as initial from './migrations/0001-initial.js';
 import * as dashboard from './migrations/0002-dashboard.js';
+import * as auditLog from './migrations/0003-audit-log.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -18,6 +19,7 @@ interface NetgraphMigration {
 const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0001-initial': initial,
   '0002-dashboard': dashboard,
+  '0003-audit-log': auditLog,
 };
 
 /**

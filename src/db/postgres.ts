@@ -46,6 +46,10 @@ export function classifyPostgresError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
   if (code === '57014') return statementTimeout();
+  // what is left after the retries of a serializable write: nothing was written, and a retry may pass
+  if (code === '40001' || code === '40P01') {
+    return new AppError('SERVICE_UNAVAILABLE', 'Too many concurrent writes to the same objects; nothing was changed. Retry shortly.');
+  }
   if (
     (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
@@ -55,6 +59,35 @@ export function classifyPostgresError(error: unknown): unknown {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly.');
   }
   return error;
+}
+
+/**
+ * How often a write transaction is tried when PostgreSQL cannot serialize it
+ * with concurrent ones. Each round has a winner, so this many writers of one
+ * row at once all get through.
+ */
+const SERIALIZATION_ATTEMPTS = 20;
+/** serialization_failure and deadlock_detected: the transaction did nothing and may simply run again. */
+const RETRYABLE_CODES = new Set(['40001', '40P01']);
+
+/**
+ * Runs a SERIALIZABLE transaction, again when PostgreSQL aborts it for a
+ * concurrent one. Serializable is what SQLite gives by having one writer:
+ * a write's checks and its audit entry's "before" see what it overwrites,
+ * with no lost update between read and write. Each retry runs the whole
+ * transaction again, so it sees what the winner committed.
+ */
+async function serializable<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt >= SERIALIZATION_ATTEMPTS || typeof code !== 'string' || !RETRYABLE_CODES.has(code)) throw error;
+      // growing jitter, so the losers of one round do not collide again in the next
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
+    }
+  }
 }
 
 /**
@@ -100,6 +133,7 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     dialect: getDialect('postgres'),
     db,
     stats,
+    transaction: (fn) => serializable(() => db.transaction().setIsolationLevel('serializable').execute((trx) => fn({ db: trx }))),
     async selectRow(text, params, options = {}) {
       stats.statements += 1;
       try {

@@ -8,6 +8,15 @@ import type { Database } from './tables.js';
 export type Row = Record<string, unknown>;
 
 /**
+ * What a repository runs its SQL on: the store's query builder, or one open
+ * transaction of it. Repositories take this, so the same repository works
+ * inside and outside a transaction.
+ */
+export interface SqlContext {
+  readonly db: Kysely<Database>;
+}
+
+/**
  * An open database: the query builder for repositories, a fast raw path for
  * the compiled read statements, and the dialect's pieces.
  */
@@ -23,6 +32,14 @@ export interface Store {
    * when the deadline has passed.
    */
   selectRow(text: string, params: readonly unknown[], options?: SelectOptions): Promise<Row | undefined>;
+  /**
+   * Runs `fn` in one serializable transaction (BEGIN IMMEDIATE on SQLite,
+   * SERIALIZABLE on PostgreSQL, which runs `fn` again when a concurrent
+   * transaction forces it to abort): committed when it resolves, rolled back
+   * when it throws, whose error is rethrown as is. `fn` must have no effect
+   * outside the transaction.
+   */
+  transaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */

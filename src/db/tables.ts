@@ -14,6 +14,7 @@ export interface Database {
   ssids: SsidTable;
   network_clients: NetworkClientTable;
   api_keys: ApiKeyTable;
+  audit_log: AuditLogTable;
   users: UserTable;
   user_sessions: UserSessionTable;
   sign_in_failures: SignInFailureTable;
@@ -100,6 +101,26 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+/** One entry per write or key event, written in the change's own transaction. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  occurred_at: string;
+  /** api_key, user or cli. */
+  actor_type: string;
+  /** The API key's or dashboard user's UUID; null for the CLI. */
+  actor_id: string | null;
+  actor_label: string;
+  action: string;
+  object_type: string;
+  object_id: string;
+  /** JSON text of the object before the change; null for a create. */
+  before: string | null;
+  /** JSON text of the object after the change; null for a delete. */
+  after: string | null;
 }
 
 export interface UserTable {

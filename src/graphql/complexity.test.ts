@@ -48,6 +48,12 @@ describe('operation complexity', () => {
     expect(cost('{ virtualDevice(UUID: "x") { label @skip(if: true) ... on VirtualDevice { UUID } } }')).toBe(3);
   });
 
+  it('charges a mutation field 10 in place of 1, plus its payload as a read; __typename of Mutation stays 1', () => {
+    expect(cost('mutation { deleteVLAN(input: { vlanUUID: "x" }) { deletedVLANUUID } }')).toBe(10 + 1);
+    expect(cost('mutation { createNetwork(input: { label: "l", slug: "s" }) { network { UUID vlans { vlanID } } } }')).toBe(10 + (1 + 1 + (2 + 5 * 1)));
+    expect(cost('mutation { a: createSSID(input: { networkUUID: "x", ssid: "s" }) { ssid { UUID } } b: deleteSSID(input: { ssidUUID: "x" }) { deletedSSIDUUID } __typename }')).toBe(10 + 2 + 10 + 1 + 1);
+  });
+
   it('is at least 1, even when every field is skipped', () => {
     expect(cost('query { ... @skip(if: true) { __typename } }')).toBe(1);
   });

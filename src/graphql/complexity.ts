@@ -22,6 +22,11 @@ export const COMPLEXITY_WEIGHTS = {
   /** A list of objects, plus ASSUMED_LIST_SIZE times what is selected in each element. */
   list: 2,
   assumedListSize: 5,
+  /**
+   * A Mutation field (a write: a transaction, an audit entry, a read-back),
+   * in place of `object`, plus what its payload selects.
+   */
+  mutation: 10,
 } as const;
 
 /** The costs of a document: each operation's, and each fragment's on its own. */
@@ -79,11 +84,14 @@ function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, F
     return isObjectType(type) ? type : undefined;
   };
 
+  const mutationType = schema.getMutationType() ?? undefined;
   const selectionSet = (set: SelectionSetNode, type: ObjectTypeOrUnknown): number => {
     let cost = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         cost += fieldCost(type, selection.name.value, selection.selectionSet, selectionSet);
+        const isWrite = type !== undefined && type === mutationType && selection.name.value !== '__typename';
+        if (isWrite) cost += COMPLEXITY_WEIGHTS.mutation - COMPLEXITY_WEIGHTS.object;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         cost += selectionSet(selection.selectionSet, selection.typeCondition ? objectType(selection.typeCondition.name.value) : type);
       } else {

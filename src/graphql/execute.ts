@@ -1,6 +1,6 @@
 import { GraphQLError, getArgumentValues, getVariableValues } from 'graphql';
 import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { CompiledRead, RootRead } from '../modules/read/read.repository.js';
@@ -8,6 +8,7 @@ import { isRootName } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
 import { stripSuggestions } from './document.js';
+import type { MutationExecutor, MutationRequestContext } from './mutate.js';
 import { planOperation } from './plan.js';
 import type { OperationPlan, PlannedRootField } from './plan.js';
 
@@ -26,10 +27,13 @@ export interface WireError {
   readonly extensions: { readonly code: ErrorCode; readonly [key: string]: unknown };
 }
 
-/** A request stopped before anything ran; `phase` tells which kind of failure, for the HTTP status. */
+/**
+ * A request stopped before anything ran; `phase` tells which kind of failure,
+ * for the HTTP status (`forbidden`: a mutation with a read-only key).
+ */
 export interface RequestErrorOutcome {
   readonly kind: 'request-error';
-  readonly phase: 'validation' | 'request' | 'complexity';
+  readonly phase: 'validation' | 'request' | 'complexity' | 'forbidden';
   readonly errors: readonly WireError[];
   readonly operationName: string | null;
 }
@@ -39,7 +43,7 @@ export interface ExecutedOutcome {
   readonly kind: 'executed';
   readonly body: string;
   readonly operationName: string | null;
-  /** True when the statement that ran also confirmed the API key is not revoked. */
+  /** True when a statement that ran also confirmed the API key is not revoked (every read; a mutation with a field). */
   readonly keyChecked: boolean;
   readonly statements: number;
 }
@@ -70,11 +74,16 @@ export interface ExecutorDeps {
   readonly schema: GraphQLSchema;
   readonly documents: DocumentCache;
   readonly reads: ReadService;
+  /** Runs mutation operations; without it (the dashboard's reads) mutations are refused as invalid. */
+  readonly mutations?: MutationExecutor;
 }
 
-/** Creates the executor for one schema and store. */
+/** For mutations when the caller gives no request context (a test, a script): unexpected errors are not logged. */
+const NO_REQUEST: MutationRequestContext = { requestId: '-', onUnexpectedError: () => undefined };
+
+/** Creates the executor for one schema and store: queries through the compiled read path, mutations through `mutations`. */
 export function createExecutor(deps: ExecutorDeps) {
-  const { schema, documents, reads } = deps;
+  const { schema, documents, reads, mutations } = deps;
   const queryType = schema.getQueryType() as GraphQLObjectType;
 
   function planFor(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Record<string, unknown>, withKeyCheck: boolean): CachedPlan {
@@ -98,11 +107,12 @@ export function createExecutor(deps: ExecutorDeps) {
   }
 
   /**
-   * Checks one GraphQL request (document, operation, complexity, variables,
-   * arguments) and plans it, without touching the database: a request error,
-   * or an operation ready to run once its cost is admitted.
+   * Checks one GraphQL request (document, operation, complexity, scope,
+   * variables, arguments) and plans it, without touching the database: a
+   * request error, or an operation ready to run once its cost is admitted.
+   * `context` gives mutations the request id and where to log unexpected errors.
    */
-  function prepare(request: GraphQLRequest, caller: Caller): RequestErrorOutcome | ReadyOperation {
+  function prepare(request: GraphQLRequest, caller: Caller, context: MutationRequestContext = NO_REQUEST): RequestErrorOutcome | ReadyOperation {
     const prepared = documents.get(request.query);
     if (prepared.errors.length > 0) {
       const errors = prepared.errors.map((error) => toWireError(error, codeOfValidationError(error)));
@@ -112,10 +122,14 @@ export function createExecutor(deps: ExecutorDeps) {
     const operation = selectOperation(prepared, request.operationName);
     if (operation instanceof GraphQLError) return requestError('request', null, [toWireError(operation, 'BAD_REQUEST')]);
     const operationName = operation.name?.value ?? null;
-    if (operation.operation !== 'query') {
-      const what = operation.operation === 'mutation' ? 'mutations' : 'subscriptions';
-      const error = new GraphQLError(`This API does not support ${what}.`, { nodes: operation });
+    if (operation.operation === 'subscription' || (operation.operation === 'mutation' && mutations === undefined)) {
+      const error = new GraphQLError(`This API does not support ${operation.operation}s here.`, { nodes: operation });
       return requestError('validation', operationName, [toWireError(error, 'GRAPHQL_VALIDATION_FAILED')]);
+    }
+    // refused before anything runs, variables included
+    if (operation.operation === 'mutation' && caller.scope !== 'read_write') {
+      const error = new GraphQLError('This API key can only read: mutations need a key with scope read_write.');
+      return requestError('forbidden', operationName, [toWireError(error, 'FORBIDDEN')]);
     }
     // priced, and refused when too costly, by the document cache before validation
     const cost = prepared.costs.get(operationName ?? '') ?? 1;
@@ -124,6 +138,12 @@ export function createExecutor(deps: ExecutorDeps) {
     });
     if (coerced.errors) {
       return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')));
+    }
+    if (operation.operation === 'mutation') {
+      const document = prepared.document;
+      invariant(document !== undefined && mutations !== undefined, 'execute-mutation-without-document');
+      // no deadline: a write runs to its commit or rollback; PostgreSQL's statement_timeout still bounds each statement
+      return { kind: 'ready', operationName, cost, run: () => mutations.execute(document, operation, request.variables, caller, context) };
     }
     const ready = planWithArguments(planFor(prepared, operation, coerced.coerced, caller.keyId !== null), coerced.coerced, caller);
     return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, operationName, options.deadline) };

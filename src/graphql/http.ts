@@ -118,11 +118,20 @@ async function handleGraphQL(deps: GraphQLRouteDeps, request: FastifyRequest, re
   const { caller, limits: admitted } = request.netgraph;
   if (!caller || !admitted) throw new AppError('UNAUTHENTICATED', 'No API key.');
   const type = mediaType === 'application/json' ? JSON_TYPE : GRAPHQL_RESPONSE_TYPE;
-  const operation = deps.executor.prepare(readRequestBody(request.body), caller);
+  const operation = deps.executor.prepare(readRequestBody(request.body), caller, {
+    requestId: request.id,
+    onUnexpectedError: (error) => request.log.error({ err: error, requestId: request.id }, 'unexpected error in a mutation'),
+  });
   request.netgraph.operationName = operation.operationName;
   if (operation.kind === 'request-error') {
     const status =
-      operation.phase === 'complexity' ? 422 : operation.phase === 'request' || mediaType !== 'application/json' ? 400 : 422;
+      operation.phase === 'forbidden'
+        ? 403
+        : operation.phase === 'complexity'
+          ? 422
+          : operation.phase === 'request' || mediaType !== 'application/json'
+            ? 400
+            : 422;
     return answerWithoutRunning(deps, request, reply, () => reply.code(status).type(type).send(errorBody(operation.errors)));
   }
   const charge = await deps.limits.chargeOperation(caller, admitted, operation.cost);
@@ -135,7 +144,9 @@ async function handleGraphQL(deps: GraphQLRouteDeps, request: FastifyRequest, re
   const deadline = request.netgraph.deadline;
   const outcome = await operation.run(deadline === undefined ? {} : { deadline });
   request.netgraph.statements += outcome.statements;
-  return reply.code(200).type(type).send(outcome.body);
+  const send = () => reply.code(200).type(type).send(outcome.body);
+  // e.g. `mutation { __typename }`: nothing that ran looked at the key
+  return outcome.keyChecked ? send() : answerWithoutRunning(deps, request, reply, send);
 }
 
 /** Answers a request that ran no statement; nothing confirmed the key is still active then, so ask once. */

@@ -77,6 +77,21 @@ export function planOperation(
   return { rootType, fields, variableDependent: context.variableDependent };
 }
 
+/**
+ * Plans the selection below one field of an object type (e.g. a mutation
+ * payload's `network`), as planOperation does for root fields: fragments
+ * inlined, @skip/@include applied, keys merged.
+ */
+export function planSelection(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  nodes: readonly FieldNode[],
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Variables,
+): Selection {
+  return buildSelection({ schema, fragments, variables, variableDependent: false }, type, nodes);
+}
+
 function buildSelection(context: CollectContext, type: GraphQLObjectType, nodes: readonly FieldNode[]): Selection {
   const sets = nodes.flatMap((node) => (node.selectionSet ? [node.selectionSet] : []));
   const grouped = collectFields(context, type, sets);

@@ -1,5 +1,5 @@
-import { getNamedType, isEnumType, isObjectType, isScalarType, isSpecifiedScalarType } from 'graphql';
-import type { GraphQLField, GraphQLNamedType, GraphQLSchema } from 'graphql';
+import { astFromValue, getNamedType, isEnumType, isInputObjectType, isObjectType, isScalarType, isSpecifiedScalarType, print } from 'graphql';
+import type { GraphQLField, GraphQLInputField, GraphQLNamedType, GraphQLSchema } from 'graphql';
 
 /**
  * Renders docs/schema.md from the schema's own descriptions, so the
@@ -9,6 +9,7 @@ export function renderSchemaReference(schema: GraphQLSchema): string {
   const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__') && !isSpecifiedScalarType(t));
   const roots = [schema.getQueryType(), schema.getMutationType()].filter((t) => t !== null && t !== undefined);
   const objects = types.filter((t) => isObjectType(t) && !roots.includes(t)).sort(byName);
+  const inputs = types.filter(isInputObjectType).sort(byName);
   const enums = types.filter(isEnumType).sort(byName);
   const scalars = types.filter(isScalarType).sort(byName);
   const lines: string[] = [
@@ -34,6 +35,15 @@ export function renderSchemaReference(schema: GraphQLSchema): string {
     }
     lines.push('');
   }
+  if (inputs.length > 0) lines.push('## Inputs', '');
+  for (const type of inputs) {
+    if (!isInputObjectType(type)) continue;
+    lines.push(`### ${type.name}`, '', description(type), '', '| field | type | default | notes |', '|---|---|---|---|');
+    for (const field of Object.values(type.getFields())) {
+      lines.push(`| \`${field.name}\` | ${typeLink(field.type.toString())} | ${defaultOf(field)} | ${oneLine(field.description ?? '')} |`);
+    }
+    lines.push('');
+  }
   lines.push('## Enums', '');
   for (const type of enums) {
     if (!isEnumType(type)) continue;
@@ -54,6 +64,13 @@ function renderRootField(field: GraphQLField<unknown, unknown>): string[] {
   }
   lines.push(`Returns ${typeLink(field.type.toString())}.`, '');
   return lines;
+}
+
+/** The default value of an input field as GraphQL text, or empty when it has none. */
+function defaultOf(field: GraphQLInputField): string {
+  if (field.defaultValue === undefined) return '';
+  const ast = astFromValue(field.defaultValue, field.type);
+  return ast ? `\`${print(ast)}\`` : '';
 }
 
 function typeLink(type: string): string {

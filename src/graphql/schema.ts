@@ -1,5 +1,6 @@
 import { buildSchema, printSchema } from 'graphql';
 import type { GraphQLSchema, GraphQLScalarType } from 'graphql';
+import { MUTATION_SDL } from './mutation-schema.js';
 import { DateTimeScalar, IPScalar, MacAddressScalar, UUIDScalar } from './scalars.js';
 
 /**
@@ -168,9 +169,9 @@ type SSID {
 
 const SCALARS: readonly GraphQLScalarType[] = [UUIDScalar, DateTimeScalar, MacAddressScalar, IPScalar];
 
-/** Builds the executable schema: the SDL with the scalars' parsing attached. */
+/** Builds the executable schema: reads and writes, with the scalars' parsing attached. */
 export function createSchema(): GraphQLSchema {
-  const schema = buildSchema(SCHEMA_SDL);
+  const schema = buildSchema(SCHEMA_SDL + MUTATION_SDL);
   for (const scalar of SCALARS) {
     const type = schema.getType(scalar.name) as GraphQLScalarType;
     type.serialize = scalar.serialize;

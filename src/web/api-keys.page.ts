@@ -38,7 +38,8 @@ export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void
   web.post(`${API_KEYS_PATH}/:id/revoke`, async (request, reply) => {
     requireAdmin(sessionOf(request));
     const key = await findKey(ctx, request);
-    await ctx.services.apiKeys.revoke(key.id, callerOf(ctx, request).companyId);
+    const caller = callerOf(ctx, request);
+    await ctx.services.apiKeys.revoke(key.id, caller.companyId, caller.actor);
     return reply.redirect(`${API_KEYS_PATH}?revoked=${encodeURIComponent(key.id)}`, 303);
   });
 }
@@ -70,7 +71,8 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
   const label = formField(request.body, 'label');
   let created: ApiKeyInfo & { key: string };
   try {
-    created = await ctx.services.apiKeys.create({ companySlug: callerOf(ctx, request).companySlug, label });
+    const caller = callerOf(ctx, request);
+    created = await ctx.services.apiKeys.create({ companySlug: caller.companySlug, label }, caller.actor);
   } catch (error) {
     if (!isAppError(error, 'BAD_USER_INPUT')) throw error;
     return sendList(ctx, request, reply, 400, { label, error: 'Enter a label of 1 to 100 characters that says what the key is for, e.g. "billing-sync".' });

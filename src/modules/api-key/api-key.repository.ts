@@ -1,4 +1,4 @@
-import type { Store } from '../../db/store.js';
+import type { SqlContext } from '../../db/store.js';
 
 /** An API key row, without its hash. */
 export interface ApiKeyRow {
@@ -15,8 +15,7 @@ export interface ApiKeyRow {
 }
 
 /** SQL of the API keys. */
-export function createApiKeyRepository(store: Store) {
-  const { db } = store;
+export function createApiKeyRepository({ db }: SqlContext) {
   const selectKeys = () =>
     db
       .selectFrom('api_keys as k')
@@ -68,6 +67,12 @@ export function createApiKeyRepository(store: Store) {
 
     async listByCompany(companyId: number): Promise<ApiKeyRow[]> {
       return selectKeys().where('k.company_id', '=', companyId).orderBy('k.created_at').orderBy('k.id').execute();
+    },
+
+    /** True when the key exists and is not revoked: one indexed read. */
+    async isActive(id: number): Promise<boolean> {
+      const row = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
+      return row !== undefined && row.revoked_at === null;
     },
 
     /** Marks the key revoked; returns false when it was already revoked. */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
+import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
 import { createApiKeyRepository } from './api-key.repository.js';
 import type { ApiKeyRow } from './api-key.repository.js';
@@ -18,6 +20,11 @@ export interface Caller {
   readonly keyUuid: string | null;
   readonly label: string;
   readonly scope: KeyScope;
+  /**
+   * Who acts, for the audit log. Absent for an API key, which is its own
+   * actor; a dashboard sets its signed-in user here, with keyId null.
+   */
+  readonly actor?: Actor;
 }
 
 /** A key as listed: never its value or hash. */
@@ -47,14 +54,26 @@ const CACHE_SIZE = 10_000;
  * other paths call `isActive`. So a revocation holds for the very next request
  * on every process.
  */
-export function createApiKeyService(store: Store, companies: CompanyService, now: () => Date = () => new Date()) {
+export function createApiKeyService(
+  store: Store,
+  companies: CompanyService,
+  now: () => Date = () => new Date(),
+  audit: AuditService = createAuditService(store, companies, now),
+) {
   const repository = createApiKeyRepository(store);
   const cache = new Map<string, Caller>();
   const lastUsed = createLastUsedTracker(repository.touch, now);
 
   return {
-    /** Creates a key for the company; the value is returned here and never again. */
-    async create(input: { companySlug: string; label: string; scope?: string }): Promise<ApiKeyInfo & { key: string }> {
+    /**
+     * Creates a key for the company; the value is returned here and never
+     * again. Recorded in the audit log as `api_key.create` by `actor`
+     * (the CLI when not given), without the value or its hash.
+     */
+    async create(
+      input: { companySlug: string; label: string; scope?: string },
+      actor: Actor = CLI_ACTOR,
+    ): Promise<ApiKeyInfo & { key: string }> {
       const company = await companies.getBySlug(input.companySlug);
       const label = input.label.trim();
       if (label === '' || label.length > 100) {
@@ -69,14 +88,17 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
       const generated = generateKey();
       const uuid = randomUUID();
       const createdAt = now().toISOString();
-      await repository.insert({
-        uuid,
-        companyId: company.id,
-        label,
-        prefix: generated.prefix,
-        hash: generated.hash,
-        scope,
-        createdAt,
+      await audit.record(company.id, actor, async (tx) => {
+        await createApiKeyRepository(tx).insert({
+          uuid,
+          companyId: company.id,
+          label,
+          prefix: generated.prefix,
+          hash: generated.hash,
+          scope,
+          createdAt,
+        });
+        return { result: undefined, change: keyChange('api_key.create', uuid, null, { id: uuid, label, scope, revokedAt: null }) };
       });
       return {
         id: uuid,
@@ -108,14 +130,20 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
 
     /**
      * Revokes a key at once. Idempotent: revoking a revoked key returns it
-     * unchanged. With `companyId`, a key of another company is NOT_FOUND.
+     * unchanged (and records nothing). With `companyId`, a key of another
+     * company is NOT_FOUND. Recorded as `api_key.revoke` by `actor`.
      */
-    async revoke(id: string, companyId?: number): Promise<ApiKeyInfo> {
+    async revoke(id: string, companyId?: number, actor: Actor = CLI_ACTOR): Promise<ApiKeyInfo> {
       const row = await repository.findByUuid(id);
       if (!row || (companyId !== undefined && row.companyId !== companyId)) {
         throw new AppError('NOT_FOUND', `No API key with id "${id}".`, { field: 'id' });
       }
-      await repository.revoke(id, now().toISOString());
+      const revokedAt = now().toISOString();
+      await audit.record(row.companyId, actor, async (tx) => {
+        const revoked = await createApiKeyRepository(tx).revoke(id, revokedAt);
+        const before = { id, label: row.label, scope: row.scope, revokedAt: null };
+        return { result: undefined, change: revoked ? keyChange('api_key.revoke', id, before, { ...before, revokedAt }) : null };
+      });
       cache.forEach((caller, hash) => {
         if (caller.keyId === row.id) cache.delete(hash);
       });
@@ -155,12 +183,7 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
 
     /** True when the key still exists and is not revoked: one indexed read. */
     async isActive(keyId: number): Promise<boolean> {
-      const row = await store.db
-        .selectFrom('api_keys')
-        .select('revoked_at')
-        .where('id', '=', keyId)
-        .executeTakeFirst();
-      return row !== undefined && row.revoked_at === null;
+      return repository.isActive(keyId);
     },
 
     /** Drops a key from the cache, e.g. after a statement found it revoked. */
@@ -188,6 +211,11 @@ export function createApiKeyService(store: Store, companies: CompanyService, now
 }
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
+
+/** An audit change of a key: its id, label, scope and revocation, never its value, prefix or hash. */
+function keyChange(action: string, id: string, before: object | null, after: object) {
+  return { action, objectType: 'api_key', objectId: id, before, after };
+}
 
 function toInfo(row: ApiKeyRow): ApiKeyInfo {
   return {

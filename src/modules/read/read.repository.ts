@@ -20,7 +20,7 @@ export interface SelectedField {
 
 /** One root field to read: which root, its response key and what to select below it. */
 export interface RootRead {
-  readonly root: RootName;
+  readonly root: RootName | InternalRootName;
   readonly selection: Selection;
 }
 
@@ -31,6 +31,12 @@ export type RootName =
   | 'virtualDevicesForNetwork'
   | 'networkClients'
   | 'companyBySlug';
+
+/**
+ * Roots that are not Query fields: mutations read the object they changed
+ * back through these, scoped by company like every other root.
+ */
+export type InternalRootName = 'networkByUUID' | 'vlanByUUID' | 'ssidByUUID';
 
 /**
  * A compiled read: one SQL statement answering every root field of a document,
@@ -175,7 +181,7 @@ const READ_MODEL: Record<string, Record<string, FieldMapping>> = {
  * Company scoping lives here, once, for every read.
  */
 const ROOTS: Record<
-  RootName,
+  RootName | InternalRootName,
   { table: string; where: (t: string, arg: string, company: string) => string; list?: ListMapping }
 > = {
     virtualDevice: { table: 'virtual_devices', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
@@ -198,6 +204,16 @@ const ROOTS: Record<
       table: 'networks',
       where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}`,
       list: CONNECTED_CLIENTS_OF_NETWORK,
+    },
+    networkByUUID: { table: 'networks', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
+    // VLANs and SSIDs belong to a company through their network
+    vlanByUUID: {
+      table: 'vlans',
+      where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${c})`,
+    },
+    ssidByUUID: {
+      table: 'ssids',
+      where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${c})`,
     },
   };
 

@@ -4,7 +4,7 @@ import { isUuid } from '../../graphql/scalars.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug } from '../company/company.rules.js';
 import { compileRead, runRead } from './read.repository.js';
-import type { CompiledRead, ReadResult, RootName, RootRead } from './read.repository.js';
+import type { CompiledRead, InternalRootName, ReadResult, RootName, RootRead, Selection } from './read.repository.js';
 
 /** The one argument of each root field, and how a valid value looks. */
 const ROOT_ARGUMENTS: Record<RootName, { readonly name: string; readonly check: (v: string) => boolean; readonly rule: string }> = {
@@ -60,6 +60,17 @@ export function createReadService(store: Store) {
       const result = await runRead(store, compiled, params, deadline);
       if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
       return result;
+    },
+
+    /**
+     * Reads one object of the caller's company back after a write, as JSON
+     * text keyed by the selection's response keys; null when it is not there.
+     * No key check: the write's own transaction has just made it.
+     */
+    async readObject(root: RootName | InternalRootName, selection: Selection, caller: Caller, arg: string): Promise<string | null> {
+      const compiled = compileRead(store.dialect, [{ root, selection }], false);
+      const result = await runRead(store, compiled, { keyId: null, companyId: caller.companyId, args: [arg] });
+      return result.roots[0] ?? null;
     },
   };
 }

@@ -177,6 +177,8 @@ export function createUserService(store: Store, companies: CompanyService, optio
         keyUuid: null,
         label: `dashboard user ${user.id}`,
         scope: user.role === 'admin' ? 'read_write' : 'read',
+        // what the audit log records for this user's writes and key events
+        actor: { type: 'user', id: user.id, label: user.email },
       };
     },
   };

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlContext, Store } from '../../db/store.js';
+import { AppError } from '../../errors.js';
+import { toCanonicalDateTime } from '../../graphql/scalars.js';
+import type { CompanyService } from '../company/company.service.js';
+import { createAuditRepository } from './audit.repository.js';
+import type { AuditRow } from './audit.repository.js';
+
+/** The kinds of actor the audit log knows (the table's check constraint has the same list). */
+export const ACTOR_TYPES = ['api_key', 'user', 'cli'] as const;
+/** Who made a change: an API key, a dashboard user, or the command line. */
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
+/** Who made a change, as the audit log records it. Never a key value or hash. */
+export interface Actor {
+  readonly type: ActorType;
+  /** The API key's UUID or the dashboard user's id; null for the CLI. */
+  readonly id: string | null;
+  /** The key's label or the user's name, as it was at the time. */
+  readonly label: string;
+}
+
+/** The actor of CLI commands. */
+export const CLI_ACTOR: Actor = { type: 'cli', id: null, label: 'netgraph CLI' };
+
+/** One change to record: what was done to which object, with its values before and after. */
+export interface AuditChange {
+  /** `<object type>.<verb>`, e.g. `network.create`, `hardware.assign`, `api_key.revoke`. */
+  readonly action: string;
+  readonly objectType: string;
+  /** The object's UUID, or the serial number of a hardware device. */
+  readonly objectId: string;
+  /** Plain JSON values; null for a create. */
+  readonly before: unknown;
+  /** Plain JSON values; null for a delete. */
+  readonly after: unknown;
+}
+
+/** What a recorded write returns: its result, and the change to record (none when nothing changed). */
+export interface Recorded<T> {
+  readonly result: T;
+  readonly change: AuditChange | null;
+}
+
+/** An entry of the audit log as listed. */
+export interface AuditEntry {
+  readonly id: string;
+  readonly company: string;
+  readonly occurredAt: string;
+  readonly actor: Actor;
+  readonly action: string;
+  readonly objectType: string;
+  readonly objectId: string;
+  readonly before: unknown;
+  readonly after: unknown;
+}
+
+/**
+ * The audit log: who changed what, when. Every write goes through `record`,
+ * which writes the entry in the same transaction as the change, so a change
+ * is never committed without its entry, nor an entry without its change.
+ */
+export function createAuditService(store: Store, companies: CompanyService, now: () => Date = () => new Date()) {
+  return {
+    /**
+     * Runs `fn` in one transaction and records the change it returns, exactly
+     * once, for the company and actor given. Rolls back everything when `fn`
+     * or the recording throws.
+     */
+    async record<T>(companyId: number, actor: Actor, fn: (tx: SqlContext) => Promise<Recorded<T>>): Promise<T> {
+      return store.transaction(async (tx) => {
+        const { result, change } = await fn(tx);
+        if (change !== null) {
+          await createAuditRepository(tx).insert({
+            uuid: randomUUID(),
+            companyId,
+            occurredAt: now().toISOString(),
+            actorType: actor.type,
+            actorId: actor.id,
+            actorLabel: actor.label,
+            action: change.action,
+            objectType: change.objectType,
+            objectId: change.objectId,
+            before: change.before === null || change.before === undefined ? null : JSON.stringify(change.before),
+            after: change.after === null || change.after === undefined ? null : JSON.stringify(change.after),
+          });
+        }
+        return result;
+      });
+    },
+
+    /**
+     * Entries oldest first, of one company (NOT_FOUND when there is no such
+     * company) or of all; `since` (RFC 3339, inclusive) drops older ones.
+     */
+    async list(options: { companySlug?: string; since?: string } = {}): Promise<AuditEntry[]> {
+      let since: string | undefined;
+      if (options.since !== undefined) {
+        since = toCanonicalDateTime(options.since);
+        if (since === undefined) {
+          throw new AppError('BAD_USER_INPUT', `since "${options.since}" is not an RFC 3339 timestamp such as 2026-11-21T17:03:00Z.`, {
+            field: 'since',
+          });
+        }
+      }
+      const companyId = options.companySlug === undefined ? undefined : (await companies.getBySlug(options.companySlug)).id;
+      const rows = await createAuditRepository(store).list({
+        ...(companyId !== undefined ? { companyId } : {}),
+        ...(since !== undefined ? { since } : {}),
+      });
+      return rows.map(toEntry);
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;
+
+function toEntry(row: AuditRow): AuditEntry {
+  return {
+    id: row.uuid,
+    company: row.companySlug,
+    occurredAt: row.occurredAt,
+    actor: { type: row.actorType as ActorType, id: row.actorId, label: row.actorLabel },
+    action: row.action,
+    objectType: row.objectType,
+    objectId: row.objectId,
+    before: row.before === null ? null : (JSON.parse(row.before) as unknown),
+    after: row.after === null ? null : (JSON.parse(row.after) as unknown),
+  };
+}

@@ -1,0 +1,77 @@
+import type { SqlContext } from '../../db/store.js';
+
+/** A VLAN as stored, with its network's UUID. */
+export interface VlanRow {
+  readonly id: number;
+  readonly uuid: string;
+  readonly networkId: number;
+  readonly networkUuid: string;
+  readonly name: string;
+  readonly vlanId: number;
+  readonly isEnabled: boolean;
+}
+
+/** The columns a VLAN write sets. */
+export interface VlanValues {
+  readonly name: string;
+  readonly vlanId: number;
+  readonly isEnabled: boolean;
+}
+
+/** SQL of VLANs. A VLAN belongs to a company through its network. */
+export function createVlanRepository({ db }: SqlContext) {
+  const selectVlans = () =>
+    db
+      .selectFrom('vlans as l')
+      .innerJoin('networks as n', 'n.id', 'l.network_id')
+      .select([
+        'l.id',
+        'l.uuid',
+        'l.network_id as networkId',
+        'n.uuid as networkUuid',
+        'l.name',
+        'l.vlan_id as vlanId',
+        'l.is_enabled as isEnabled',
+      ]);
+  const toRow = <R extends { isEnabled: unknown }>(row: R) => ({ ...row, isEnabled: Boolean(row.isEnabled) });
+
+  return {
+    /** The VLAN with this UUID on a network of the company; undefined for another company's, as for a missing one. */
+    async findByUuid(companyId: number, uuid: string): Promise<VlanRow | undefined> {
+      const row = await selectVlans().where('n.company_id', '=', companyId).where('l.uuid', '=', uuid).executeTakeFirst();
+      return row && toRow(row);
+    },
+
+    /** The network's VLANs, by name then VLAN id (the API's order). */
+    async listByNetwork(networkId: number): Promise<VlanRow[]> {
+      const rows = await selectVlans().where('l.network_id', '=', networkId).orderBy('l.name').orderBy('l.vlan_id').execute();
+      return rows.map(toRow);
+    },
+
+    /** True when another VLAN of the network has this VLAN id. */
+    async isVlanIdTaken(networkId: number, vlanId: number, exceptId: number | null = null): Promise<boolean> {
+      let query = db.selectFrom('vlans').select('id').where('network_id', '=', networkId).where('vlan_id', '=', vlanId);
+      if (exceptId !== null) query = query.where('id', '<>', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    async insert(networkId: number, uuid: string, values: VlanValues): Promise<void> {
+      await db
+        .insertInto('vlans')
+        .values({ uuid, network_id: networkId, name: values.name, vlan_id: values.vlanId, is_enabled: values.isEnabled })
+        .execute();
+    },
+
+    async update(id: number, values: VlanValues): Promise<void> {
+      await db
+        .updateTable('vlans')
+        .set({ name: values.name, vlan_id: values.vlanId, is_enabled: values.isEnabled })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async delete(id: number): Promise<void> {
+      await db.deleteFrom('vlans').where('id', '=', id).execute();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { SqlContext, Store } from '../../db/store.js';
+import { AppError, invariant } from '../../errors.js';
+import { createApiKeyRepository } from '../api-key/api-key.repository.js';
+import type { Caller } from '../api-key/api-key.service.js';
+import type { Actor, AuditService, Recorded } from '../audit/audit.service.js';
+
+/**
+ * What every write by a caller shares: the scope check, one transaction that
+ * also confirms the key is not revoked, exactly one audit entry, and driver
+ * failures turned into the errors a caller should see.
+ */
+export function createWriteService(store: Store, audit: AuditService, now: () => Date = () => new Date()) {
+  return {
+    /** The clock writes stamp their rows with (the audit log's, in tests an injected one). */
+    now,
+
+    /**
+     * Runs one write for the caller. FORBIDDEN for a read-only caller,
+     * UNAUTHENTICATED when its key was revoked (checked inside the
+     * transaction, so a revoked key cannot write); otherwise `fn` runs in one
+     * transaction with its audit entry, and nothing stays when it throws.
+     */
+    async run<T>(caller: Caller, fn: (tx: SqlContext) => Promise<Recorded<T>>): Promise<T> {
+      if (caller.scope !== 'read_write') {
+        throw new AppError('FORBIDDEN', 'This API key can only read: writes need a key with scope read_write.');
+      }
+      try {
+        return await audit.record(caller.companyId, actorOf(caller), async (tx) => {
+          if (caller.keyId !== null && !(await createApiKeyRepository(tx).isActive(caller.keyId))) {
+            throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
+          }
+          return fn(tx);
+        });
+      } catch (error) {
+        throw store.classifyError(error);
+      }
+    },
+
+    /**
+     * Awaits one statement and turns a unique-constraint violation into the
+     * given CONFLICT. The rules check uniqueness first; this covers a
+     * concurrent write that got there in between (PostgreSQL).
+     */
+    async unique<T>(statement: Promise<T>, conflict: () => AppError): Promise<T> {
+      try {
+        return await statement;
+      } catch (error) {
+        if (store.dialect.isUniqueViolation(error)) throw conflict();
+        throw error;
+      }
+    },
+  };
+}
+
+export type WriteService = ReturnType<typeof createWriteService>;
+
+/** The actor of a caller: the dashboard's user when given, else the API key. */
+export function actorOf(caller: Caller): Actor {
+  if (caller.actor !== undefined) return caller.actor;
+  invariant(caller.keyUuid !== null, 'write-caller-without-actor');
+  return { type: 'api_key', id: caller.keyUuid, label: caller.label };
+}
