@@ -34,6 +34,7 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
   return html`<tr${key.revokedAt ? raw(' class="row-muted"') : ''} data-key-id="${key.id}">
   <td class="strong">${key.label}</td>
   <td><code class="key-prefix">${key.prefix}…</code></td>
+  <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : badge('neutral', 'Read only')}</td>
   <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>
   <td>${timeCell(key.lastUsedAt, now, 'Never')}</td>
   <td>${key.revokedAt ? html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>` : badge('success', 'Active')}</td>
@@ -41,13 +42,28 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
 </tr>`;
 }
 
-function addForm(session: ActiveSession, form: { label: string; error?: string }): SafeHtml {
+/** What the add form holds: the label and scope typed, and why the label was refused. */
+export interface KeyForm {
+  readonly label: string;
+  readonly scope: string;
+  readonly error?: string;
+}
+
+function scopeOption(value: string, label: string, form: KeyForm): SafeHtml {
+  return html`<option value="${value}"${form.scope === value ? raw(' selected') : ''}>${label}</option>`;
+}
+
+function addForm(session: ActiveSession, form: KeyForm): SafeHtml {
   return html`<form method="post" action="${PATH}" class="card add-key" novalidate>
   ${csrfInput(session.csrfToken)}
   <label class="field field-grow">
     <span class="field-label">Label</span>
     <input type="text" name="label" value="${form.label}" maxlength="100" required placeholder="e.g. billing-sync" aria-describedby="label-help"${form.error ? raw(' aria-invalid="true"') : ''}>
     ${form.error ? html`<span class="field-error" id="label-help">${form.error}</span>` : html`<span class="field-help" id="label-help">Say what will use the key, so you know what breaks when you revoke it.</span>`}
+  </label>
+  <label class="field">
+    <span class="field-label">Scope</span>
+    <select name="scope">${scopeOption('read', 'Read only', form)}${scopeOption('read_write', 'Read and write', form)}</select>
   </label>
   <button type="submit" class="btn btn-primary">Add API key</button>
 </form>`;
@@ -71,7 +87,7 @@ function revokeDialog(session: ActiveSession): SafeHtml {
 export function renderKeyList(view: {
   session: ActiveSession;
   keys: readonly ApiKeyInfo[];
-  form: { label: string; error?: string };
+  form: KeyForm;
   revoked: ApiKeyInfo | undefined;
 }): SafeHtml {
   const { session, keys } = view;
@@ -80,7 +96,7 @@ export function renderKeyList(view: {
   const table = keys.length === 0
     ? emptyState('No API keys yet', admin ? 'Add a key for each script or integration, so you can revoke them one by one.' : 'An admin of your company can add keys here.')
     : html`<table class="table">
-  <thead><tr><th>Label</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
+  <thead><tr><th>Label</th><th>Key</th><th>Scope</th><th>Created</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
   <tbody>${keys.map((k) => keyRow(k, session, now))}</tbody>
 </table>`;
   return html`${pageHeader({
@@ -99,7 +115,7 @@ export function renderCreatedKey(key: ApiKeyInfo & { key: string }): SafeHtml {
   return html`${pageHeader({ title: 'API key created', crumbs: CRUMBS })}
 ${notice('warning', html`<strong>Copy the key now.</strong> This is the only time it is shown: netgraph keeps only a hash of it, so it cannot be shown again. Store it in your secret manager.`)}
 <div class="card new-key">
-  <p class="field-label">New key for <strong>${key.label}</strong></p>
+  <p class="field-label">New ${key.scope === 'read_write' ? 'read and write' : 'read-only'} key for <strong>${key.label}</strong></p>
   <div class="copy-row">
     <input type="text" id="new-key" class="key-value" value="${key.key}" readonly aria-label="The new API key" autocomplete="off" spellcheck="false">
     <button type="button" class="btn btn-primary" data-copy-target="new-key">Copy</button>
