@@ -10,6 +10,8 @@ import type { WebContext } from './context.js';
 import { parseCookies } from './cookies.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
 import { renderErrorBody } from './errors.page.js';
+import { registerNetworkFormPages } from './network-forms.page.js';
+import { registerNetworkItemPages } from './network-items.page.js';
 import { registerNetworkPages } from './networks.page.js';
 import { createDashboardReads } from './reads.js';
 import { registerSignInPages } from './sign-in.page.js';
@@ -63,6 +65,8 @@ export async function registerDashboard(
     registerAssetRoute(web, ctx.assets);
     registerSignInPages(web, ctx);
     registerNetworkPages(web, ctx);
+    registerNetworkFormPages(web, ctx);
+    registerNetworkItemPages(web, ctx);
     registerApiKeyPages(web, ctx);
   });
 
