@@ -185,6 +185,41 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
     });
   });
 
+  describe('audit log', () => {
+    it('lists the company\'s writes newest first with who, action, object and a compact diff', async () => {
+      const client = await signedIn('admin@acme.example');
+      const uuid = await addNetwork(client, 'audited');
+      await client.get(`/networks/${uuid}`);
+      expect((await client.post(`/networks/${uuid}/edit`, { label: 'Audited <site>', slug: 'audited', active: 'on' })).status).toBe(303);
+      expect((await client.post(`/networks/${uuid}/vlans`, { name: 'Audit VLAN', vlanID: '42', enabled: 'on' })).status).toBe(303);
+      const globex = await signedIn('admin@globex.example');
+      await globex.get('/networks/new');
+      expect((await globex.post('/networks', { label: 'Globex only', slug: 'globex-only', active: 'on' })).status).toBe(303);
+
+      const res = await client.get('/settings/audit-log');
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('aria-current="page">Audit log</a>');
+      const rows = [...res.text.matchAll(/<tr data-action="([^"]+)">([^]*?)<\/tr>/g)].map((m) => ({ action: m[1], text: m[2] ?? '' }));
+      expect(rows.slice(0, 3).map((r) => r.action)).toEqual(['vlan.create', 'network.update', 'network.create']);
+      const [vlan, update, create] = rows;
+      expect(vlan?.text).toContain('<span class="muted">User</span> admin@acme.example');
+      expect(vlan?.text).toContain('<span class="diff-field">vlanID</span> <ins>42</ins>');
+      expect(update?.text).toContain(`<code>${uuid}</code>`);
+      expect(update?.text).toContain('<span class="diff-field">label</span> <del>&quot;Site audited&quot;</del> → <ins>&quot;Audited &lt;site&gt;&quot;</ins>');
+      expect(update?.text).not.toContain('diff-field">slug');
+      expect(create?.text).toContain('<span class="diff-field">slug</span> <ins>&quot;audited&quot;</ins>');
+      expect(res.text).not.toContain('Globex only');
+    });
+
+    it('is for admins only: members get 403 and see no link to it', async () => {
+      const client = await signedIn('member@acme.example');
+      expect((await client.get('/settings/integrations/api-keys')).text).not.toContain('/settings/audit-log');
+      const res = await client.get('/settings/audit-log');
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('Only admins can read the audit log.');
+    });
+  });
+
   describe('who may change what', () => {
     it('shows members no forms and refuses their forged POSTs with 403, changing nothing', async () => {
       const client = await signedIn('member@acme.example');

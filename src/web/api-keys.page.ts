@@ -33,7 +33,7 @@ export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void
     requireAdmin(session);
     const key = await findKey(ctx, request);
     if (key.revokedAt !== null) return reply.redirect(API_KEYS_PATH, 302);
-    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session)) });
+    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session), session) });
   });
 
   web.post(`${API_KEYS_PATH}/:id/revoke`, async (request, reply) => {
@@ -57,7 +57,7 @@ async function sendList(
   const keys = await ctx.services.apiKeys.list(callerOf(ctx, request).companySlug);
   const revokedId = (request.query as Record<string, string | undefined>).revoked;
   const revoked = revokedId === undefined ? undefined : keys.find((k) => k.id === revokedId && k.revokedAt !== null);
-  const body = settingsShell(renderKeyList({ session, keys, form, revoked }));
+  const body = settingsShell(renderKeyList({ session, keys, form, revoked }), session);
   return sendPage(ctx, reply, status, { title: 'API keys', session, section: 'settings', body });
 }
 
@@ -86,7 +86,7 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
     session,
     section: 'settings',
     replaceUrl: API_KEYS_PATH,
-    body: settingsShell(renderCreatedKey(created)),
+    body: settingsShell(renderCreatedKey(created), session),
   });
 }
 

@@ -8,13 +8,19 @@ import { badge, csrfInput, emptyState, notice, pageHeader } from './layout.js';
 const PATH = '/settings/integrations/api-keys';
 const CRUMBS = [{ label: 'Settings', href: PATH }, { label: 'Integrations', href: PATH }, { label: 'API keys' }];
 
-/** The settings area: its side navigation and the page. */
-export function settingsShell(content: SafeHtml): SafeHtml {
+/**
+ * The settings area: its side navigation and the page. The audit log is
+ * listed for admins only, as only they may open it.
+ */
+export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'audit-log' = 'api-keys'): SafeHtml {
+  const link = (href: string, page: typeof current, label: string) =>
+    html`<a href="${href}"${current === page ? raw(' aria-current="page"') : ''}>${label}</a>`;
   return html`<div class="settings">
   <aside class="subnav" aria-label="Settings">
     <p class="subnav-title">Settings</p>
     <p class="subnav-group">Integrations</p>
-    <a href="${PATH}" aria-current="page">API keys</a>
+    ${link(PATH, 'api-keys', 'API keys')}
+    ${session.user.role === 'admin' ? html`<p class="subnav-group">Security</p>${link('/settings/audit-log', 'audit-log', 'Audit log')}` : ''}
   </aside>
   <div class="settings-main">${content}</div>
 </div>`;

@@ -5,6 +5,7 @@ import { isAppError } from '../errors.js';
 import { secretsEqual } from '../modules/user/user.session.js';
 import type { Services } from '../services.js';
 import { registerApiKeyPages } from './api-keys.page.js';
+import { registerAuditLogPage } from './audit-log.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
 import { parseCookies } from './cookies.js';
@@ -68,6 +69,7 @@ export async function registerDashboard(
     registerNetworkFormPages(web, ctx);
     registerNetworkItemPages(web, ctx);
     registerApiKeyPages(web, ctx);
+    registerAuditLogPage(web, ctx);
   });
 
   return {
