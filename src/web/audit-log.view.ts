@@ -30,12 +30,13 @@ function fieldsOf(value: unknown): Record<string, unknown> {
 /**
  * The fields an entry changed, in the order they first appear: for an update
  * only those whose value differs, for a create every field after, for a
- * delete every field before. The UUID is the entry's object, so it is left out.
+ * delete every field before. The object's own id is the entry's Object
+ * column, so it is left out.
  */
 export function diffEntry(before: unknown, after: unknown): FieldChange[] {
   const old = fieldsOf(before);
   const now = fieldsOf(after);
-  const names = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((name) => name !== 'UUID');
+  const names = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((name) => name !== 'UUID' && name !== 'id');
   const changes: FieldChange[] = [];
   for (const name of names) {
     const had = before !== null && name in old;
