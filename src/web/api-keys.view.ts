@@ -108,7 +108,7 @@ export function renderKeyList(view: {
   return html`${pageHeader({
     title: 'API keys',
     crumbs: CRUMBS,
-    description: html`Keys let scripts and integrations read the data of ${session.user.companyName} through the GraphQL API. Each key works for this company only; give every integration its own, so you can revoke one without breaking the others.`,
+    description: html`Keys let scripts and integrations read the data of ${session.user.companyName} through the GraphQL API, and change it with the read and write scope. Each key works for this company only; give every integration its own, so you can revoke one without breaking the others.`,
   })}
 ${view.revoked ? notice('success', html`Revoked <strong>${view.revoked.label}</strong>. Requests with it now get 401.`) : ''}
 ${admin ? addForm(session, view.form) : notice('info', 'You can see the keys of your company. Only admins can add or revoke API keys.')}
