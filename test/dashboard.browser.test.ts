@@ -125,11 +125,12 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     expect(await page.content()).not.toContain(copied);
     const row = page.locator('tbody tr', { hasText: 'browser-test' });
     expect(await row.locator('td').nth(1).innerText()).toBe(`${copied.slice(0, 10)}…`);
+    expect(await row.locator('td').nth(2).innerText()).toBe('Read only');
     // the last-used time is written in the background within about a second
     await expect
       .poll(async () => {
         await page.reload();
-        return row.locator('td').nth(3).innerText();
+        return row.locator('td').nth(4).innerText();
       }, { timeout: 15_000, interval: 500 })
       .toBe('just now');
     expect(await page.content()).not.toContain(copied);
@@ -156,7 +157,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Requests with it now get 401.').waitFor();
     expect(await apiStatus(key)).toBe(401);
-    expect(await row.locator('td').nth(4).innerText()).toBe('Revoked');
+    expect(await row.locator('td').nth(5).innerText()).toBe('Revoked');
     expect(await row.getByRole('link', { name: 'Revoke' }).count()).toBe(0);
     await screenshot(page, 'api-keys');
   });

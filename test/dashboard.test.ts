@@ -234,6 +234,29 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       expect(list.text).not.toContain(key);
     });
 
+    it('creates read-only keys by default and read_write keys when chosen, and lists each key\'s scope', async () => {
+      const client = await signedIn('admin@acme.example');
+      const form = await client.get(KEYS);
+      expect(form.text).toContain('<option value="read" selected>Read only</option>');
+      const keyOf = (text: string) => /id="new-key" class="key-value" value="(ngk_[A-Za-z0-9]+)"/.exec(text)?.[1] as string;
+      const reader = keyOf((await client.post(KEYS, { label: 'scope-default' })).text);
+      const writerPage = await client.post(KEYS, { label: 'scope-writer', scope: 'read_write' });
+      expect(writerPage.text).toContain('New read and write key for');
+      const writer = keyOf(writerPage.text);
+      const mutation = 'mutation($slug: String!) { createNetwork(input: { label: "Scoped", slug: $slug }) { network { slug } } }';
+      const refused = await app.graphql(mutation, { key: reader, variables: { slug: 'scope-by-reader' } });
+      expect(refused.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const done = await app.graphql(mutation, { key: writer, variables: { slug: 'scope-by-writer' } });
+      expect(done.body.data?.createNetwork?.network).toEqual({ slug: 'scope-by-writer' });
+      const list = (await client.get(KEYS)).text;
+      expect(list).toMatch(/scope-default<\/td>\s*<td><code[^]*?<\/td>\s*<td><span class="badge badge-neutral">Read only<\/span>/);
+      expect(list).toMatch(/scope-writer<\/td>\s*<td><code[^]*?<\/td>\s*<td><span class="badge badge-warning">Read and write<\/span>/);
+      const bad = await client.post(KEYS, { label: 'scope-bad', scope: 'admin' });
+      expect(bad.status).toBe(400);
+      expect(bad.text).toContain('scope must be one of read, read_write.');
+      expect(bad.text).toContain('value="scope-bad"');
+    });
+
     it('refuses a label that is empty, in the page', async () => {
       const client = await signedIn('admin@acme.example');
       await client.get(KEYS);

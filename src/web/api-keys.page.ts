@@ -6,6 +6,7 @@ import type { ActiveSession } from '../modules/user/user.service.js';
 import { callerOf, formField, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
 import { renderCreatedKey, renderKeyList, renderRevokeConfirmation, settingsShell } from './api-keys.view.js';
+import type { KeyForm } from './api-keys.view.js';
 
 /** Where Settings > Integrations > API keys lives. */
 export const API_KEYS_PATH = '/settings/integrations/api-keys';
@@ -32,7 +33,7 @@ export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void
     requireAdmin(session);
     const key = await findKey(ctx, request);
     if (key.revokedAt !== null) return reply.redirect(API_KEYS_PATH, 302);
-    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session)) });
+    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session), session) });
   });
 
   web.post(`${API_KEYS_PATH}/:id/revoke`, async (request, reply) => {
@@ -50,13 +51,13 @@ async function sendList(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  form: { label: string; error?: string } = { label: '' },
+  form: KeyForm = { label: '', scope: 'read' },
 ): Promise<FastifyReply> {
   const session = sessionOf(request);
   const keys = await ctx.services.apiKeys.list(callerOf(ctx, request).companySlug);
   const revokedId = (request.query as Record<string, string | undefined>).revoked;
   const revoked = revokedId === undefined ? undefined : keys.find((k) => k.id === revokedId && k.revokedAt !== null);
-  const body = settingsShell(renderKeyList({ session, keys, form, revoked }));
+  const body = settingsShell(renderKeyList({ session, keys, form, revoked }), session);
   return sendPage(ctx, reply, status, { title: 'API keys', session, section: 'settings', body });
 }
 
@@ -69,20 +70,23 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
   const session = sessionOf(request);
   requireAdmin(session);
   const label = formField(request.body, 'label');
+  // read is the default: a key gets write access only when it is asked for
+  const scope = formField(request.body, 'scope') || 'read';
   let created: ApiKeyInfo & { key: string };
   try {
     const caller = callerOf(ctx, request);
-    created = await ctx.services.apiKeys.create({ companySlug: caller.companySlug, label }, caller.actor);
+    created = await ctx.services.apiKeys.create({ companySlug: caller.companySlug, label, scope }, caller.actor);
   } catch (error) {
     if (!isAppError(error, 'BAD_USER_INPUT')) throw error;
-    return sendList(ctx, request, reply, 400, { label, error: 'Enter a label of 1 to 100 characters that says what the key is for, e.g. "billing-sync".' });
+    if (error.details.field === 'scope') return sendList(ctx, request, reply, 400, { label, scope: 'read', error: error.message });
+    return sendList(ctx, request, reply, 400, { label, scope, error: 'Enter a label of 1 to 100 characters that says what the key is for, e.g. "billing-sync".' });
   }
   return sendPage(ctx, reply, 200, {
     title: 'API key created',
     session,
     section: 'settings',
     replaceUrl: API_KEYS_PATH,
-    body: settingsShell(renderCreatedKey(created)),
+    body: settingsShell(renderCreatedKey(created), session),
   });
 }
 

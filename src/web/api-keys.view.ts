@@ -8,13 +8,19 @@ import { badge, csrfInput, emptyState, notice, pageHeader } from './layout.js';
 const PATH = '/settings/integrations/api-keys';
 const CRUMBS = [{ label: 'Settings', href: PATH }, { label: 'Integrations', href: PATH }, { label: 'API keys' }];
 
-/** The settings area: its side navigation and the page. */
-export function settingsShell(content: SafeHtml): SafeHtml {
+/**
+ * The settings area: its side navigation and the page. The audit log is
+ * listed for admins only, as only they may open it.
+ */
+export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'audit-log' = 'api-keys'): SafeHtml {
+  const link = (href: string, page: typeof current, label: string) =>
+    html`<a href="${href}"${current === page ? raw(' aria-current="page"') : ''}>${label}</a>`;
   return html`<div class="settings">
   <aside class="subnav" aria-label="Settings">
     <p class="subnav-title">Settings</p>
     <p class="subnav-group">Integrations</p>
-    <a href="${PATH}" aria-current="page">API keys</a>
+    ${link(PATH, 'api-keys', 'API keys')}
+    ${session.user.role === 'admin' ? html`<p class="subnav-group">Security</p>${link('/settings/audit-log', 'audit-log', 'Audit log')}` : ''}
   </aside>
   <div class="settings-main">${content}</div>
 </div>`;
@@ -34,6 +40,7 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
   return html`<tr${key.revokedAt ? raw(' class="row-muted"') : ''} data-key-id="${key.id}">
   <td class="strong">${key.label}</td>
   <td><code class="key-prefix">${key.prefix}…</code></td>
+  <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : badge('neutral', 'Read only')}</td>
   <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>
   <td>${timeCell(key.lastUsedAt, now, 'Never')}</td>
   <td>${key.revokedAt ? html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>` : badge('success', 'Active')}</td>
@@ -41,13 +48,28 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
 </tr>`;
 }
 
-function addForm(session: ActiveSession, form: { label: string; error?: string }): SafeHtml {
+/** What the add form holds: the label and scope typed, and why the label was refused. */
+export interface KeyForm {
+  readonly label: string;
+  readonly scope: string;
+  readonly error?: string;
+}
+
+function scopeOption(value: string, label: string, form: KeyForm): SafeHtml {
+  return html`<option value="${value}"${form.scope === value ? raw(' selected') : ''}>${label}</option>`;
+}
+
+function addForm(session: ActiveSession, form: KeyForm): SafeHtml {
   return html`<form method="post" action="${PATH}" class="card add-key" novalidate>
   ${csrfInput(session.csrfToken)}
   <label class="field field-grow">
     <span class="field-label">Label</span>
     <input type="text" name="label" value="${form.label}" maxlength="100" required placeholder="e.g. billing-sync" aria-describedby="label-help"${form.error ? raw(' aria-invalid="true"') : ''}>
     ${form.error ? html`<span class="field-error" id="label-help">${form.error}</span>` : html`<span class="field-help" id="label-help">Say what will use the key, so you know what breaks when you revoke it.</span>`}
+  </label>
+  <label class="field">
+    <span class="field-label">Scope</span>
+    <select name="scope">${scopeOption('read', 'Read only', form)}${scopeOption('read_write', 'Read and write', form)}</select>
   </label>
   <button type="submit" class="btn btn-primary">Add API key</button>
 </form>`;
@@ -71,7 +93,7 @@ function revokeDialog(session: ActiveSession): SafeHtml {
 export function renderKeyList(view: {
   session: ActiveSession;
   keys: readonly ApiKeyInfo[];
-  form: { label: string; error?: string };
+  form: KeyForm;
   revoked: ApiKeyInfo | undefined;
 }): SafeHtml {
   const { session, keys } = view;
@@ -80,13 +102,13 @@ export function renderKeyList(view: {
   const table = keys.length === 0
     ? emptyState('No API keys yet', admin ? 'Add a key for each script or integration, so you can revoke them one by one.' : 'An admin of your company can add keys here.')
     : html`<table class="table">
-  <thead><tr><th>Label</th><th>Key</th><th>Created</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
+  <thead><tr><th>Label</th><th>Key</th><th>Scope</th><th>Created</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
   <tbody>${keys.map((k) => keyRow(k, session, now))}</tbody>
 </table>`;
   return html`${pageHeader({
     title: 'API keys',
     crumbs: CRUMBS,
-    description: html`Keys let scripts and integrations read the data of ${session.user.companyName} through the GraphQL API. Each key works for this company only; give every integration its own, so you can revoke one without breaking the others.`,
+    description: html`Keys let scripts and integrations read the data of ${session.user.companyName} through the GraphQL API, and change it with the read and write scope. Each key works for this company only; give every integration its own, so you can revoke one without breaking the others.`,
   })}
 ${view.revoked ? notice('success', html`Revoked <strong>${view.revoked.label}</strong>. Requests with it now get 401.`) : ''}
 ${admin ? addForm(session, view.form) : notice('info', 'You can see the keys of your company. Only admins can add or revoke API keys.')}
@@ -99,7 +121,7 @@ export function renderCreatedKey(key: ApiKeyInfo & { key: string }): SafeHtml {
   return html`${pageHeader({ title: 'API key created', crumbs: CRUMBS })}
 ${notice('warning', html`<strong>Copy the key now.</strong> This is the only time it is shown: netgraph keeps only a hash of it, so it cannot be shown again. Store it in your secret manager.`)}
 <div class="card new-key">
-  <p class="field-label">New key for <strong>${key.label}</strong></p>
+  <p class="field-label">New ${key.scope === 'read_write' ? 'read and write' : 'read-only'} key for <strong>${key.label}</strong></p>
   <div class="copy-row">
     <input type="text" id="new-key" class="key-value" value="${key.key}" readonly aria-label="The new API key" autocomplete="off" spellcheck="false">
     <button type="button" class="btn btn-primary" data-copy-target="new-key">Copy</button>

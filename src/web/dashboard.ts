@@ -5,11 +5,14 @@ import { isAppError } from '../errors.js';
 import { secretsEqual } from '../modules/user/user.session.js';
 import type { Services } from '../services.js';
 import { registerApiKeyPages } from './api-keys.page.js';
+import { registerAuditLogPage } from './audit-log.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
 import { parseCookies } from './cookies.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
 import { renderErrorBody } from './errors.page.js';
+import { registerNetworkFormPages } from './network-forms.page.js';
+import { registerNetworkItemPages } from './network-items.page.js';
 import { registerNetworkPages } from './networks.page.js';
 import { createDashboardReads } from './reads.js';
 import { registerSignInPages } from './sign-in.page.js';
@@ -63,7 +66,10 @@ export async function registerDashboard(
     registerAssetRoute(web, ctx.assets);
     registerSignInPages(web, ctx);
     registerNetworkPages(web, ctx);
+    registerNetworkFormPages(web, ctx);
+    registerNetworkItemPages(web, ctx);
     registerApiKeyPages(web, ctx);
+    registerAuditLogPage(web, ctx);
   });
 
   return {

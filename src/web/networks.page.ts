@@ -1,11 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { callerOf, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
+import type { ActiveSession } from '../modules/user/user.service.js';
 import { exactTime, humanizeEnum, relativeTime } from './format.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, emptyState, pageHeader } from './layout.js';
+import { openEditState, renderSsidsForAdmin, renderVlansForAdmin } from './network-items.view.js';
+import type { ItemsState } from './network-items.view.js';
 import type { DeviceView, NetworkDetail, NetworkSummary } from './reads.js';
 
 /** The networks list and one network's page, read through the API's executor for the session's company. */
@@ -13,7 +16,7 @@ export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): voi
   web.get('/networks', async (request, reply) => {
     const networks = await ctx.reads.networks(callerOf(ctx, request), request.netgraph);
     const session = sessionOf(request);
-    return sendPage(ctx, reply, 200, { title: 'Networks', session, section: 'networks', body: renderNetworks(networks, session.user.companyName) });
+    return sendPage(ctx, reply, 200, { title: 'Networks', session, section: 'networks', body: renderNetworks(networks, session) });
   });
 
   web.get('/networks/:id', async (request, reply) => {
@@ -21,13 +24,23 @@ export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): voi
     const detail = await ctx.reads.network(callerOf(ctx, request), id, request.netgraph);
     // another company's network and a missing one look the same, as on the API
     if (!detail) throw new AppError('NOT_FOUND', 'There is no network at this address in your company.');
-    return sendPage(ctx, reply, 200, {
-      title: detail.network.label,
-      session: sessionOf(request),
-      section: 'networks',
-      body: renderNetwork(detail, new Date()),
-    });
+    const edit = (request.query as Record<string, string | undefined>).edit;
+    const state = edit === undefined || sessionOf(request).user.role !== 'admin' ? undefined : openEditState(detail, edit);
+    return sendNetworkPage(ctx, request, reply, 200, detail, state);
   });
+}
+
+/** A network's page; for admins with its VLAN and SSID forms, `state` naming the open one. */
+export function sendNetworkPage(
+  ctx: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  detail: NetworkDetail,
+  state?: ItemsState,
+): FastifyReply {
+  const session = sessionOf(request);
+  return sendPage(ctx, reply, status, { title: detail.network.label, session, section: 'networks', body: renderNetwork(detail, session, state, new Date()) });
 }
 
 function place(network: Pick<NetworkSummary, 'mailingAddress'>): string {
@@ -35,10 +48,16 @@ function place(network: Pick<NetworkSummary, 'mailingAddress'>): string {
   return parts.join(', ');
 }
 
-function renderNetworks(networks: readonly NetworkSummary[], companyName: string): SafeHtml {
-  const header = pageHeader({ title: 'Networks', description: `Every network of ${companyName}, with its devices and how many are online.` });
+function renderNetworks(networks: readonly NetworkSummary[], session: ActiveSession): SafeHtml {
+  const admin = session.user.role === 'admin';
+  const header = pageHeader({
+    title: 'Networks',
+    description: `Every network of ${session.user.companyName}, with its devices and how many are online.`,
+    ...(admin ? { actions: html`<a class="btn btn-primary" href="/networks/new">Add network</a>` } : {}),
+  });
   if (networks.length === 0) {
-    return html`${header}<div class="card">${emptyState('No networks yet', 'Networks appear here once they are imported, e.g. with netgraph import.')}</div>`;
+    const hint = admin ? 'Add one here, or import them with netgraph import.' : 'Networks appear here once an admin adds or imports them.';
+    return html`${header}<div class="card">${emptyState('No networks yet', hint)}</div>`;
   }
   const rows = networks.map(
     (n) => html`<tr>
@@ -65,7 +84,8 @@ function onlineMeter(online: number, total: number): SafeHtml {
   return html`<span class="online online-${level}"><span class="dot"></span>${online} of ${total}</span>`;
 }
 
-function renderNetwork(detail: NetworkDetail, now: Date): SafeHtml {
+function renderNetwork(detail: NetworkDetail, session: ActiveSession, state: ItemsState | undefined, now: Date): SafeHtml {
+  const admin = session.user.role === 'admin';
   const { network, devices, clients, vlans, ssids } = detail;
   const online = devices.filter((d) => d.isOnline).length;
   const where = place(network);
@@ -73,6 +93,7 @@ function renderNetwork(detail: NetworkDetail, now: Date): SafeHtml {
     title: network.label,
     crumbs: [{ label: 'Networks', href: '/networks' }, { label: network.label }],
     description: html`<code class="slug">${network.slug}</code>${where ? html` · ${where}` : ''} · ${network.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}`,
+    ...(admin ? { actions: html`<a class="btn btn-secondary" href="/networks/${network.UUID}/edit">Edit network</a>` } : {}),
   });
   const stats = html`<div class="stats">
   ${stat('Devices', String(devices.length))}
@@ -85,8 +106,8 @@ function renderNetwork(detail: NetworkDetail, now: Date): SafeHtml {
 ${section('Virtual devices', devices.length, renderDevices(devices))}
 ${section('Connected clients', clients.length, renderClients(clients, now))}
 <div class="grid-2">
-  ${section('VLANs', vlans.length, renderVlans(vlans))}
-  ${section('SSIDs', ssids.length, renderSsids(ssids))}
+  ${section('VLANs', vlans.length, admin ? renderVlansForAdmin(detail, session, state) : renderVlans(vlans), 'vlans')}
+  ${section('SSIDs', ssids.length, admin ? renderSsidsForAdmin(detail, session, state) : renderSsids(ssids), 'ssids')}
 </div>`;
 }
 
@@ -94,8 +115,8 @@ function stat(label: string, value: string): SafeHtml {
   return html`<div class="stat"><div class="stat-value">${value}</div><div class="stat-label">${label}</div></div>`;
 }
 
-function section(title: string, count: number, content: SafeHtml): SafeHtml {
-  return html`<section class="section"><h2>${title} <span class="count">${count}</span></h2><div class="card card-flush">${content}</div></section>`;
+function section(title: string, count: number, content: SafeHtml, id?: string): SafeHtml {
+  return html`<section class="section"${id ? html` id="${id}"` : ''}><h2>${title} <span class="count">${count}</span></h2><div class="card card-flush">${content}</div></section>`;
 }
 
 function renderDevices(devices: readonly DeviceView[]): SafeHtml {

@@ -25,8 +25,8 @@ const NETWORK = /* GraphQL */ `
     companyBySlug(slug: $slug) {
       networks {
         UUID label slug isActive mailingAddress { city subdivisionCode }
-        vlans { name vlanID isEnabled }
-        ssids { ssid isEnabled }
+        vlans { UUID name vlanID isEnabled }
+        ssids { UUID ssid isEnabled }
       }
     }
     virtualDevicesForNetwork(networkUUID: $id) {
@@ -61,8 +61,8 @@ export interface NetworkDetail {
   readonly network: Omit<NetworkSummary, 'deviceCount' | 'onlineCount'>;
   readonly devices: readonly DeviceView[];
   readonly clients: readonly { readonly macAddress: string; readonly ip: string | null; readonly lastSeen: string }[];
-  readonly vlans: readonly { readonly name: string; readonly vlanID: number; readonly isEnabled: boolean }[];
-  readonly ssids: readonly { readonly ssid: string; readonly isEnabled: boolean }[];
+  readonly vlans: readonly { readonly UUID: string; readonly name: string; readonly vlanID: number; readonly isEnabled: boolean }[];
+  readonly ssids: readonly { readonly UUID: string; readonly ssid: string; readonly isEnabled: boolean }[];
 }
 
 type NetworkData = Omit<NetworkSummary, 'deviceCount' | 'onlineCount'> & {

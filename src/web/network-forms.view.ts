@@ -1,0 +1,55 @@
+import { SLUG_RULE } from '../modules/company/company.rules.js';
+import type { ActiveSession } from '../modules/user/user.service.js';
+import { checkboxField, inputField } from './forms.js';
+import type { FormState } from './forms.js';
+import { html } from './html.js';
+import type { SafeHtml } from './html.js';
+import { csrfInput, notice, pageHeader } from './layout.js';
+
+/** The form fields of a network, by the names the network service gives in its errors. */
+export const NETWORK_FIELDS: Record<string, string> = {
+  label: 'label',
+  slug: 'slug',
+  isActive: 'active',
+  mailingAddress: 'city',
+  'mailingAddress.city': 'city',
+  'mailingAddress.subdivisionCode': 'region',
+};
+
+function networkFields(form: FormState): SafeHtml {
+  return html`${form.message ? notice('error', form.message) : ''}
+  ${inputField(form, { name: 'label', label: 'Label', id: 'network-label', help: 'The name people know the site by, e.g. "Branch Bern".', extra: 'maxlength="200" required' })}
+  ${inputField(form, { name: 'slug', label: 'Slug', id: 'network-slug', help: `Unique in your company; scripts find the network by it. Use ${SLUG_RULE}.`, extra: 'maxlength="63" required autocapitalize="none" spellcheck="false"' })}
+  <div class="form-row">
+    ${inputField(form, { name: 'city', label: 'City', id: 'network-city', extra: 'maxlength="200"' })}
+    ${inputField(form, { name: 'region', label: 'Region', id: 'network-region', help: 'e.g. BE or CA-ON; optional.', extra: 'maxlength="20"' })}
+  </div>
+  ${checkboxField(form, { name: 'active', label: 'Active' })}`;
+}
+
+/** The "Add network" page. */
+export function renderAddNetwork(session: ActiveSession, form: FormState): SafeHtml {
+  return html`${pageHeader({ title: 'Add network', crumbs: [{ label: 'Networks', href: '/networks' }, { label: 'Add network' }] })}
+<form method="post" action="/networks" class="card form form-page" novalidate>
+  ${csrfInput(session.csrfToken)}
+  ${networkFields(form)}
+  <div class="form-actions">
+    <a class="btn btn-secondary" href="/networks">Cancel</a>
+    <button type="submit" class="btn btn-primary">Add network</button>
+  </div>
+</form>`;
+}
+
+/** The edit page of a network. */
+export function renderEditNetwork(session: ActiveSession, network: { UUID: string; label: string }, form: FormState): SafeHtml {
+  const page = `/networks/${network.UUID}`;
+  return html`${pageHeader({ title: `Edit ${network.label}`, crumbs: [{ label: 'Networks', href: '/networks' }, { label: network.label, href: page }, { label: 'Edit' }] })}
+<form method="post" action="${page}/edit" class="card form form-page" novalidate>
+  ${csrfInput(session.csrfToken)}
+  ${networkFields(form)}
+  <div class="form-actions">
+    <a class="btn btn-secondary" href="${page}">Cancel</a>
+    <button type="submit" class="btn btn-primary">Save network</button>
+  </div>
+</form>`;
+}

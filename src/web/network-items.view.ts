@@ -1,0 +1,124 @@
+import type { ActiveSession } from '../modules/user/user.service.js';
+import { checkboxField, formState, inputField } from './forms.js';
+import type { FormState } from './forms.js';
+import { html } from './html.js';
+import type { SafeHtml } from './html.js';
+import { badge, csrfInput, emptyState, notice } from './layout.js';
+import type { NetworkDetail } from './reads.js';
+
+/**
+ * Which VLAN or SSID form of the network page is open, and what it holds:
+ * `vlan-new` and `ssid-new` are the add forms, a UUID is that row's edit
+ * form (opened with `?edit=<UUID>`, or re-shown after a refused submit).
+ */
+export interface ItemsState {
+  readonly target: string;
+  readonly form: FormState;
+}
+
+/** The form fields of a VLAN, by the names the VLAN service gives in its errors. */
+export const VLAN_FIELDS: Record<string, string> = { name: 'name', vlanID: 'vlanID', isEnabled: 'enabled' };
+/** The form fields of an SSID, by the names the SSID service gives in its errors. */
+export const SSID_FIELDS: Record<string, string> = { ssid: 'ssid', isEnabled: 'enabled' };
+
+type Vlan = NetworkDetail['vlans'][number];
+type Ssid = NetworkDetail['ssids'][number];
+
+/** The state of a row's edit form as opened from the page: the stored values. */
+export function openEditState(detail: NetworkDetail, uuid: string): ItemsState | undefined {
+  const vlan = detail.vlans.find((v) => v.UUID === uuid);
+  if (vlan) return { target: uuid, form: formState({ name: vlan.name, vlanID: String(vlan.vlanID), enabled: vlan.isEnabled ? 'on' : '' }) };
+  const ssid = detail.ssids.find((s) => s.UUID === uuid);
+  if (ssid) return { target: uuid, form: formState({ ssid: ssid.ssid, enabled: ssid.isEnabled ? 'on' : '' }) };
+  return undefined;
+}
+
+function formOf(state: ItemsState | undefined, target: string, fallback: FormState): FormState {
+  return state?.target === target ? state.form : fallback;
+}
+
+function enabledBadge(isEnabled: boolean): SafeHtml {
+  return isEnabled ? badge('success', 'Enabled') : badge('neutral', 'Disabled');
+}
+
+/** A row being edited: its inputs belong to a form in the last cell (forms cannot wrap table rows). */
+function editRow(base: string, uuid: string, cells: SafeHtml, session: ActiveSession, form: FormState, page: string): SafeHtml {
+  const id = `edit-${uuid}`;
+  return html`<tr class="row-editing" data-item="${uuid}">${cells}
+  <td class="actions">
+    <form method="post" action="${base}/${uuid}" id="${id}" class="inline-form">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-primary btn-sm">Save</button></form>
+    <a class="btn btn-ghost btn-sm" href="${page}">Cancel</a>
+    <form method="post" action="${base}/${uuid}/delete" class="inline-form">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-danger-outline btn-sm">Delete</button></form>
+  </td>
+</tr>
+${form.message ? html`<tr><td colspan="4">${notice('error', form.message)}</td></tr>` : ''}`;
+}
+
+/** An input of an edited row's cell, tied to the row's form. */
+function cellInput(form: FormState, uuid: string, field: { name: string; label: string; type?: 'text' | 'number'; extra?: string }): SafeHtml {
+  return html`<td>${inputField(form, { ...field, id: `${field.name}-${uuid}`, extra: `form="edit-${uuid}"${field.extra ? ` ${field.extra}` : ''}` })}</td>`;
+}
+
+function cellCheckbox(form: FormState, uuid: string): SafeHtml {
+  return html`<td><label class="field-check"><input type="checkbox" name="enabled" form="edit-${uuid}"${form.values.enabled === 'on' ? html` checked` : ''}><span>Enabled</span></label>${form.errors.enabled ? html`<span class="field-error">${form.errors.enabled}</span>` : ''}</td>`;
+}
+
+function vlanRow(vlan: Vlan, base: string, page: string, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
+  if (state?.target === vlan.UUID) {
+    const form = state.form;
+    const cells = html`${cellInput(form, vlan.UUID, { name: 'name', label: 'Name', extra: 'maxlength="100"' })}${cellInput(form, vlan.UUID, { name: 'vlanID', label: 'VLAN ID', type: 'number', extra: 'min="1" max="4094"' })}${cellCheckbox(form, vlan.UUID)}`;
+    return editRow(base, vlan.UUID, cells, session, form, page);
+  }
+  return html`<tr data-item="${vlan.UUID}"><td class="strong">${vlan.name}</td><td class="num">${vlan.vlanID}</td><td>${enabledBadge(vlan.isEnabled)}</td>
+  <td class="actions"><a class="btn btn-secondary btn-sm" href="${page}?edit=${vlan.UUID}#vlans">Edit</a></td></tr>`;
+}
+
+function ssidRow(ssid: Ssid, base: string, page: string, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
+  if (state?.target === ssid.UUID) {
+    const form = state.form;
+    const cells = html`${cellInput(form, ssid.UUID, { name: 'ssid', label: 'SSID', extra: 'maxlength="32"' })}${cellCheckbox(form, ssid.UUID)}`;
+    return editRow(base, ssid.UUID, cells, session, form, page);
+  }
+  return html`<tr data-item="${ssid.UUID}"><td class="strong">${ssid.ssid}</td><td>${enabledBadge(ssid.isEnabled)}</td>
+  <td class="actions">
+    <form method="post" action="${base}/${ssid.UUID}/enabled" class="inline-form">${csrfInput(session.csrfToken)}<input type="hidden" name="enabled" value="${ssid.isEnabled ? 'off' : 'on'}"><button type="submit" class="btn btn-ghost btn-sm">${ssid.isEnabled ? 'Disable' : 'Enable'}</button></form>
+    <a class="btn btn-secondary btn-sm" href="${page}?edit=${ssid.UUID}#ssids">Edit</a>
+  </td></tr>`;
+}
+
+function addForm(action: string, session: ActiveSession, form: FormState, fields: SafeHtml, button: string): SafeHtml {
+  return html`<form method="post" action="${action}" class="add-item" novalidate>
+  ${csrfInput(session.csrfToken)}
+  ${form.message ? notice('error', form.message) : ''}
+  <div class="add-item-fields">${fields}<button type="submit" class="btn btn-primary">${button}</button></div>
+</form>`;
+}
+
+/** The VLANs of a network with an edit action per row and the add form, for admins. */
+export function renderVlansForAdmin(detail: NetworkDetail, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
+  const page = `/networks/${detail.network.UUID}`;
+  const base = `${page}/vlans`;
+  const form = formOf(state, 'vlan-new', formState({ enabled: 'on' }));
+  const table = detail.vlans.length === 0
+    ? emptyState('No VLANs', 'Add the first VLAN of this network below.')
+    : html`<table class="table"><thead><tr><th>Name</th><th class="num">VLAN ID</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>${detail.vlans.map((v) => vlanRow(v, base, page, session, state))}</tbody></table>`;
+  const fields = html`${inputField(form, { name: 'name', label: 'Name', id: 'vlan-new-name', extra: 'maxlength="100" placeholder="e.g. Staff"' })}
+  ${inputField(form, { name: 'vlanID', label: 'VLAN ID', id: 'vlan-new-id', type: 'number', extra: 'min="1" max="4094" placeholder="1–4094"' })}
+  ${checkboxField(form, { name: 'enabled', label: 'Enabled' })}`;
+  return html`${table}${addForm(base, session, form, fields, 'Add VLAN')}`;
+}
+
+/** The SSIDs of a network with enable/disable and edit actions per row and the add form, for admins. */
+export function renderSsidsForAdmin(detail: NetworkDetail, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
+  const page = `/networks/${detail.network.UUID}`;
+  const base = `${page}/ssids`;
+  const form = formOf(state, 'ssid-new', formState({ enabled: 'on' }));
+  const table = detail.ssids.length === 0
+    ? emptyState('No SSIDs', 'Add the first wireless network below.')
+    : html`<table class="table"><thead><tr><th>SSID</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>${detail.ssids.map((s) => ssidRow(s, base, page, session, state))}</tbody></table>`;
+  const fields = html`${inputField(form, { name: 'ssid', label: 'SSID', id: 'ssid-new-name', extra: 'maxlength="32" placeholder="e.g. Acme Guest"' })}
+  ${checkboxField(form, { name: 'enabled', label: 'Enabled' })}`;
+  return html`${table}${addForm(base, session, form, fields, 'Add SSID')}`;
+}
