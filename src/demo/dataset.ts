@@ -5,6 +5,7 @@ import type {
   ImportNetwork,
   ImportVirtualDevice,
 } from '../modules/import/import.schema.js';
+import { createRandom } from './random.js';
 
 /** How big a generated dataset is. */
 export interface DatasetScale {
@@ -51,29 +52,6 @@ const VLANS = [
   { name: 'IoT', vlanID: 40 },
   { name: 'Management', vlanID: 99 },
 ];
-
-/** A small seeded PRNG (mulberry32): the same seed gives the same dataset on every machine. */
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const hex = (length: number) => {
-    let out = '';
-    for (let i = 0; i < length; i++) out += Math.floor(next() * 16).toString(16);
-    return out;
-  };
-  return {
-    next,
-    int: (max: number) => Math.floor(next() * max),
-    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(next() * 4)]}${hex(3)}-${hex(12)}`,
-    hex,
-  };
-}
 
 const SERIAL_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 

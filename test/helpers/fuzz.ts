@@ -4,26 +4,10 @@ import { createSchema } from '../../src/graphql/schema.js';
 import { IDS, SERIALS } from './fixture.js';
 import type { RawRequest } from './raw-http.js';
 
-/** A seeded PRNG (mulberry32) with the picks the generators need: same seed, same requests. */
-export function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (max: number) => Math.floor(next() * max);
-  return {
-    next,
-    int,
-    chance: (p: number) => next() < p,
-    pick: <T>(items: readonly T[]): T => items[int(items.length)] as T,
-  };
-}
+import type { Random } from '../../src/demo/random.js';
 
-export type Random = ReturnType<typeof createRandom>;
+export { createRandom } from '../../src/demo/random.js';
+export type { Random } from '../../src/demo/random.js';
 
 const schema = createSchema();
 const queryType = schema.getQueryType() as GraphQLObjectType;
