@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import http, { STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import { isMigrated } from './db/migrate.js';
 import type { Store } from './db/store.js';
-import { AppError, isAppError } from './errors.js';
+import { AppError } from './errors.js';
 import { DocumentCache } from './graphql/document.js';
+import { createGraphQLEndpoint, isPlainGraphQLRequest } from './graphql/endpoint.js';
 import { createExecutor } from './graphql/execute.js';
-import { GRAPHQL_PATH, errorBody, registerGraphQLRoutes, sendUnauthorized } from './graphql/http.js';
+import { BODY_LIMIT_BYTES, GRAPHQL_PATH, answerForError, errorBody, registerGraphQLRoutes } from './graphql/http.js';
 import { createMutationExecutor } from './graphql/mutate.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { createMetrics } from './observability/metrics.js';
@@ -25,8 +27,8 @@ declare module 'fastify' {
   }
 }
 
-/** Requests up to this size are read; larger ones get 413. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Fastify's default: longer than the idle timeouts of common proxies and load balancers. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -49,21 +51,29 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
   const metrics = deps.metrics ?? createMetrics(store);
+  // POST /api/v1/graphql with a JSON body is answered on bare node:http (graphql/endpoint.ts), the rest by Fastify
+  const bare: { graphql?: (request: IncomingMessage, response: ServerResponse) => void } = {};
   const app = Fastify({
+    serverFactory: (fastifyHandler) => {
+      const server = http.createServer((request, response) => {
+        if (bare.graphql !== undefined && isPlainGraphQLRequest(request)) bare.graphql(request, response);
+        else fastifyHandler(request, response);
+      });
+      // what Fastify sets on a server it creates itself
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = config.requestTimeoutMs;
+      server.setTimeout(config.requestTimeoutMs + 5_000);
+      return server;
+    },
     logger: { level: config.logLevel },
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
-    connectionTimeout: config.requestTimeoutMs + 5_000,
-    requestTimeout: config.requestTimeoutMs,
     // drain instead: requests that reach an open connection while closing are served (with
     // Connection: close), and server.ts closes idle connections only after a grace period
     return503OnClosing: false,
     forceCloseConnections: false,
     trustProxy: config.trustProxy,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     // a URL that does not decode (e.g. "/%ZZ") never reaches a route
     frameworkErrors: (_error, _request, reply) => {
       // the reply's generics are those of a route that does not exist; it is an ordinary reply
@@ -115,23 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
-    const error = store.classifyError(rawError);
-    if (isAppError(error, 'UNAUTHENTICATED')) return sendUnauthorized(reply);
-    const appError = isAppError(error) ? error : fromFastifyError(rawError);
-    if (appError) {
-      if (appError.code === 'METHOD_NOT_ALLOWED') reply.header('allow', 'POST');
-      if (appError.code === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '1');
-      return reply
-        .code(appError.status === 200 ? 400 : appError.status)
-        .type(JSON_TYPE)
-        .send(errorBody([{ message: appError.message, extensions: { code: appError.code, ...publicDetails(appError) } }]));
-    }
-    request.log.error({ err: rawError, requestId: request.id }, 'unexpected error');
-    return reply.code(500).type(JSON_TYPE).send(
-      errorBody([
-        { message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: request.id } },
-      ]),
-    );
+    const answer = answerForError(rawError, { requestId: request.id, log: request.log, classify: (error) => store.classifyError(error) });
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
 
   const limits = createLimitsService(config.limits, { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) });
@@ -142,13 +137,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
   const mutations = createMutationExecutor({ schema, reads: services.reads, services });
   const executor = createExecutor({ schema, documents, reads: services.reads, mutations });
-  registerGraphQLRoutes(app, {
+  const graphqlDeps = {
     executor,
     apiKeys: services.apiKeys,
     limits,
     schemaText: printSchemaReference(schema),
     requestTimeoutMs: config.requestTimeoutMs,
-    onLimited: (limit) => metrics.countRateLimited(limit),
+    onLimited: (limit: 'requests' | 'complexity') => metrics.countRateLimited(limit),
+  };
+  registerGraphQLRoutes(app, graphqlDeps);
+  bare.graphql = createGraphQLEndpoint({
+    ...graphqlDeps,
+    log: app.log,
+    requestId: requestIdFrom,
+    observe: (operationName, status, seconds) => metrics.observeRequest(GRAPHQL_PATH, operationName ?? '-', status, seconds),
+    classifyError: (error) => store.classifyError(error),
+    draining: () => draining,
   });
   const dashboard = await registerDashboard(app, { config, services, schema, classifyError: (error) => store.classifyError(error) });
 
@@ -193,6 +197,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
+/** The request id: the client's X-Request-Id when it is a sane token, a new UUID otherwise. */
+function requestIdFrom(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID_PATTERN.test(header) ? header : randomUUID();
+}
+
 /** True for 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
 export function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
@@ -232,27 +241,4 @@ function answerRaw(socket: Duplex, error: AppError): void {
       body,
     ].join('\r\n'),
   );
-}
-
-/** Fastify's own client errors (body parsing, size, media type) as AppErrors; undefined for anything else. */
-function fromFastifyError(error: FastifyError): AppError | undefined {
-  const status = error.statusCode ?? 500;
-  if (status >= 500) return undefined;
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${BODY_LIMIT_BYTES} bytes (1 MiB).`);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('BAD_REQUEST', 'The request body is empty: send a JSON object with a "query" string.');
-    default:
-      if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
-      if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
-      return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${error.message}`);
-  }
-}
-
-function publicDetails(error: AppError): Record<string, unknown> {
-  const { field, ...rest } = error.details;
-  return field === undefined ? rest : { field, ...rest };
 }

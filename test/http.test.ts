@@ -210,6 +210,45 @@ describe.each(storeKinds())('the HTTP endpoint on %s', (kind) => {
     expect((await app.request('/healthz')).body).toEqual({ status: 'ok' });
     expect((await app.request('/readyz')).body).toEqual({ status: 'ready' });
   });
+
+  // POST /api/v1/graphql with a JSON body is answered on bare node:http (src/graphql/endpoint.ts); the same
+  // path with a query string, or another media type, goes through Fastify's route. Both must answer alike.
+  describe('the bare route and the Fastify route answer alike', () => {
+    const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(1024 * 1024)}` });
+    const cases: [string, string, Record<string, string>][] = [
+      ['a query', JSON.stringify({ query: '{ companyBySlug(slug: "acme") { name networks { slug } } }' }), {}],
+      ['a field error', JSON.stringify({ query: '{ virtualDevice(UUID: "00000000-0000-4000-8000-000000000000") { label } }' }), {}],
+      ['an invalid document', JSON.stringify({ query: '{ nope }' }), {}],
+      ['an invalid document, graphql-response+json', JSON.stringify({ query: '{ nope }' }), { accept: 'application/graphql-response+json' }],
+      ['a bad variable', JSON.stringify({ query: 'query Q($s: String!) { companyBySlug(slug: $s) { name } }', variables: { s: 1 } }), {}],
+      ['JSON that does not parse', '{"query":', {}],
+      ['an empty body', '', {}],
+      ['a batch', '[{"query":"{ __typename }"}]', {}],
+      ['a query that is not a string', '{"query":1}', {}],
+      ['a __proto__ key', '{"__proto__":{"x":1},"query":"{ __typename }"}', {}],
+      ['no key', JSON.stringify({ query: '{ __typename }' }), { authorization: '' }],
+      ['an Accept it cannot serve', JSON.stringify({ query: '{ __typename }' }), { accept: 'text/html' }],
+      ['a body over the limit', big, {}],
+    ];
+    // the limit headers count down from request to request; the rest must be equal
+    const COUNTING = new Set(['date', 'keep-alive', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-complexity-remaining', 'x-complexity-reset', 'ratelimit']);
+    const comparable = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => !COUNTING.has(name)));
+
+    it.each(cases)('%s', async (_name, body, headers) => {
+      const send = (path: string) =>
+        app.request(path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': 'same-for-both', ...headers },
+          body,
+        });
+      const bare = await send(GRAPHQL);
+      const fastify = await send(`${GRAPHQL}?route=fastify`);
+      expect(bare.status).toBe(fastify.status);
+      expect(bare.text).toBe(fastify.text);
+      expect(comparable(bare.headers)).toEqual(comparable(fastify.headers));
+      expect([...bare.headers.keys()].sort()).toEqual([...fastify.headers.keys()].sort());
+    });
+  });
 });
 
 describe('the published contract', () => {

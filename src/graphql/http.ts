@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../errors.js';
 import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
 import { httpDate, limitHeaders, secondsUntil, wholePoints } from '../modules/limits/limits.headers.js';
 import type { LimitState } from '../modules/limits/limits.headers.js';
@@ -7,6 +7,8 @@ import type { LimitsService } from '../modules/limits/limits.service.js';
 import type { Executor, GraphQLRequest, WireError } from './execute.js';
 
 export const GRAPHQL_PATH = '/api/v1/graphql';
+/** Requests up to this size are read; larger ones get 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const SCHEMA_PATH = '/api/v1/schema.graphql';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -21,9 +23,16 @@ export const UNAUTHORIZED_BODY = JSON.stringify({
 
 type MediaType = 'application/json' | 'application/graphql-response+json';
 
+/** The Meter-compatible 401. */
+export const UNAUTHORIZED: Answer = {
+  status: 401,
+  headers: { 'www-authenticate': 'Bearer', 'content-type': JSON_TYPE },
+  body: UNAUTHORIZED_BODY,
+};
+
 /** Sends the Meter-compatible 401. */
 export function sendUnauthorized(reply: FastifyReply): FastifyReply {
-  return reply.code(401).header('www-authenticate', 'Bearer').type(JSON_TYPE).send(UNAUTHORIZED_BODY);
+  return sendAnswer(reply, UNAUTHORIZED);
 }
 
 /** A GraphQL-shaped error body for an error that ends the request: `{"errors":[…],"data":null}`. */
@@ -69,14 +78,32 @@ export function registerGraphQLRoutes(
   app.route({
     method: 'POST',
     url: GRAPHQL_PATH,
-    onRequest: async (request, reply) => admit(deps, request, reply),
+    onRequest: async (request, reply) => {
+      const refused = await admit(deps, request.headers.authorization, request.netgraph);
+      return refused === undefined ? undefined : sendAnswer(reply, refused);
+    },
     onSend: async (request, reply, payload) => {
       const state = request.netgraph.limits;
       if (state !== undefined && reply.statusCode !== 401) reply.headers(limitHeaders(state, limits.policies));
       return payload;
     },
-    handler: async (request, reply) => handleGraphQL(deps, request, reply),
+    handler: async (request, reply) =>
+      sendAnswer(
+        reply,
+        await answerGraphQL(deps, request.netgraph, { accept: request.headers.accept, body: request.body, requestId: request.id, log: request.log }),
+      ),
   });
+}
+
+/** A whole response of the GraphQL endpoint, whichever server sends it (Fastify's route or the bare node:http one). */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
 /** What the GraphQL route is built from. */
@@ -90,39 +117,53 @@ export interface GraphQLRouteDeps {
   readonly onLimited?: (limit: 'requests' | 'complexity') => void;
 }
 
-/** onRequest: starts the request's clock, authenticates, and counts the request against the key's window. */
-async function admit(deps: GraphQLRouteDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  request.netgraph.deadline = performance.now() + deps.requestTimeoutMs;
-  const token = bearerToken(request.headers.authorization);
+/**
+ * The first step, before the body is read: starts the request's clock,
+ * authenticates, and counts the request against the key's window. An answer
+ * when the request ends here (401, 429), undefined when it goes on.
+ */
+export async function admit(deps: GraphQLRouteDeps, authorization: string | undefined, context: RequestContext): Promise<Answer | undefined> {
+  context.deadline = performance.now() + deps.requestTimeoutMs;
+  const token = bearerToken(authorization);
   const lookups = { count: 0 };
   const caller = token === undefined ? undefined : await deps.apiKeys.authenticate(token, lookups);
-  request.netgraph.statements += lookups.count;
-  if (caller === undefined) return sendUnauthorized(reply);
-  request.netgraph.caller = caller;
+  context.statements += lookups.count;
+  if (caller === undefined) return UNAUTHORIZED;
+  context.caller = caller;
   // counted before the body is parsed, so a flood over the limit costs no parsing
   const decision = await deps.limits.admitRequest(caller);
-  request.netgraph.limits = decision.state;
+  context.limits = decision.state;
   if (!decision.allowed) {
     deps.onLimited?.('requests');
-    return sendTooManyRequests(reply, decision.retryAt);
+    return tooManyRequests(decision.retryAt);
   }
   return undefined;
 }
 
-/** The handler: checks and prices the operation, charges the budget, runs it. */
-async function handleGraphQL(deps: GraphQLRouteDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const mediaType = negotiate(request.headers.accept);
+/** What the second step reads of the request besides its context. */
+export interface GraphQLHttpRequest {
+  readonly accept: string | undefined;
+  /** The parsed JSON body. */
+  readonly body: unknown;
+  readonly requestId: string;
+  readonly log: FastifyBaseLogger;
+}
+
+/** The second step, with the parsed body: checks and prices the operation, charges the budget, runs it. */
+export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestContext, request: GraphQLHttpRequest): Promise<Answer> {
+  const mediaType = negotiate(request.accept);
   if (mediaType === undefined) {
     throw new AppError('NOT_ACCEPTABLE', 'Accept must allow application/json or application/graphql-response+json.');
   }
-  const { caller, limits: admitted } = request.netgraph;
+  const { caller, limits: admitted } = context;
   if (!caller || !admitted) throw new AppError('UNAUTHENTICATED', 'No API key.');
   const type = mediaType === 'application/json' ? JSON_TYPE : GRAPHQL_RESPONSE_TYPE;
+  const { requestId, log } = request;
   const operation = deps.executor.prepare(readRequestBody(request.body), caller, {
-    requestId: request.id,
-    onUnexpectedError: (error) => request.log.error({ err: error, requestId: request.id }, 'unexpected error in a mutation'),
+    requestId,
+    onUnexpectedError: (error) => log.error({ err: error, requestId }, 'unexpected error in a mutation'),
   });
-  request.netgraph.operationName = operation.operationName;
+  context.operationName = operation.operationName;
   if (operation.kind === 'request-error') {
     const status =
       operation.phase === 'forbidden'
@@ -132,37 +173,31 @@ async function handleGraphQL(deps: GraphQLRouteDeps, request: FastifyRequest, re
           : operation.phase === 'request' || mediaType !== 'application/json'
             ? 400
             : 422;
-    return answerWithoutRunning(deps, request, reply, () => reply.code(status).type(type).send(errorBody(operation.errors)));
+    return answerWithoutRunning(deps, context, { status, headers: { 'content-type': type }, body: errorBody(operation.errors) });
   }
   const charge = await deps.limits.chargeOperation(caller, admitted, operation.cost);
-  request.netgraph.limits = charge.state;
+  context.limits = charge.state;
   if (!charge.allowed) {
     deps.onLimited?.('complexity');
-    const { retryAt, state } = charge;
-    return answerWithoutRunning(deps, request, reply, () => sendThrottled(reply, type, operation.cost, state, retryAt));
+    return answerWithoutRunning(deps, context, throttled(type, operation.cost, charge.state, charge.retryAt));
   }
-  const deadline = request.netgraph.deadline;
+  const deadline = context.deadline;
   const outcome = await operation.run(deadline === undefined ? {} : { deadline });
-  request.netgraph.statements += outcome.statements;
-  const send = () => reply.code(200).type(type).send(outcome.body);
+  context.statements += outcome.statements;
+  const answer: Answer = { status: 200, headers: { 'content-type': type }, body: outcome.body };
   // e.g. `mutation { __typename }`: nothing that ran looked at the key
-  return outcome.keyChecked ? send() : answerWithoutRunning(deps, request, reply, send);
+  return outcome.keyChecked ? answer : answerWithoutRunning(deps, context, answer);
 }
 
 /** Answers a request that ran no statement; nothing confirmed the key is still active then, so ask once. */
-async function answerWithoutRunning(
-  deps: GraphQLRouteDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  send: () => FastifyReply,
-): Promise<FastifyReply> {
-  const caller = request.netgraph.caller;
-  request.netgraph.statements += 1;
+async function answerWithoutRunning(deps: GraphQLRouteDeps, context: RequestContext, answer: Answer): Promise<Answer> {
+  const caller = context.caller;
+  context.statements += 1;
   if (caller?.keyId != null && !(await deps.apiKeys.isActive(caller.keyId))) {
     deps.apiKeys.forget(caller.keyId);
-    return sendUnauthorized(reply);
+    return UNAUTHORIZED;
   }
-  return send();
+  return answer;
 }
 
 /** The body of a 429 for the request rate limit, as the Meter API sends it. */
@@ -173,27 +208,25 @@ export const TOO_MANY_REQUESTS_BODY = JSON.stringify({
   status: 429,
 });
 
-/** Sends the Meter-compatible 429 for a key over its request limit. */
-function sendTooManyRequests(reply: FastifyReply, retryAt: number): FastifyReply {
-  return reply.code(429).header('retry-after', httpDate(retryAt)).type(JSON_TYPE).send(TOO_MANY_REQUESTS_BODY);
+/** The Meter-compatible 429 for a key over its request limit. */
+function tooManyRequests(retryAt: number): Answer {
+  return { status: 429, headers: { 'retry-after': httpDate(retryAt), 'content-type': JSON_TYPE }, body: TOO_MANY_REQUESTS_BODY };
 }
 
-/** Sends THROTTLED: the key's complexity budget does not hold this operation's cost yet. */
-function sendThrottled(reply: FastifyReply, type: string, cost: number, state: LimitState, retryAt: number): FastifyReply {
+/** THROTTLED: the key's complexity budget does not hold this operation's cost yet. */
+function throttled(type: string, cost: number, state: LimitState, retryAt: number): Answer {
   const remaining = wholePoints(state.budget.level);
   const retryAfterSeconds = secondsUntil(retryAt, state.now);
-  return reply
-    .code(429)
-    .header('retry-after', httpDate(retryAt))
-    .type(type)
-    .send(
-      errorBody([
-        {
-          message: `This operation costs ${cost} complexity points and the budget of this API key holds ${remaining}; retry after ${httpDate(retryAt)}, or send a cheaper operation.`,
-          extensions: { code: 'THROTTLED', cost, remaining, retryAfterSeconds },
-        },
-      ]),
-    );
+  return {
+    status: 429,
+    headers: { 'retry-after': httpDate(retryAt), 'content-type': type },
+    body: errorBody([
+      {
+        message: `This operation costs ${cost} complexity points and the budget of this API key holds ${remaining}; retry after ${httpDate(retryAt)}, or send a cheaper operation.`,
+        extensions: { code: 'THROTTLED', cost, remaining, retryAfterSeconds },
+      },
+    ]),
+  };
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
@@ -258,6 +291,66 @@ function readRequestBody(body: unknown): GraphQLRequest {
     variables: (variables as Record<string, unknown> | null | undefined) ?? null,
     operationName: (operationName as string | null | undefined) ?? null,
   };
+}
+
+/** Where answerForError logs an unexpected error, and how it classifies the store's errors. */
+export interface ErrorContext {
+  readonly requestId: string;
+  readonly log: FastifyBaseLogger;
+  /** The store's mapping of driver errors (database unavailable, statement timeout) to AppErrors. */
+  readonly classify: (error: unknown) => unknown;
+}
+
+/**
+ * The answer to an error a request ended with, for every route of the app:
+ * AppErrors and Fastify's own client errors in the documented shape, anything
+ * else a masked 500 (logged with the request id, which the body repeats).
+ */
+export function answerForError(rawError: unknown, context: ErrorContext): Answer {
+  const error = context.classify(rawError);
+  if (isAppError(error, 'UNAUTHENTICATED')) return UNAUTHORIZED;
+  // a thrown non-object (`throw undefined`) is as unexpected as any other error
+  const appError = isAppError(error) ? error : typeof rawError === 'object' && rawError !== null ? fromFastifyError(rawError as FastifyError) : undefined;
+  if (appError) {
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+    if (appError.code === 'METHOD_NOT_ALLOWED') headers.allow = 'POST';
+    if (appError.code === 'SERVICE_UNAVAILABLE') headers['retry-after'] = '1';
+    return {
+      status: appError.status === 200 ? 400 : appError.status,
+      headers,
+      body: errorBody([{ message: appError.message, extensions: { code: appError.code, ...publicDetails(appError) } }]),
+    };
+  }
+  const { requestId } = context;
+  context.log.error({ err: rawError, requestId }, 'unexpected error');
+  return {
+    status: 500,
+    headers: { 'content-type': JSON_TYPE },
+    body: errorBody([{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }]),
+  };
+}
+
+/** Fastify's own client errors (body parsing, size, media type) as AppErrors; undefined for anything else. */
+function fromFastifyError(error: FastifyError): AppError | undefined {
+  const status = error.statusCode ?? 500;
+  if (status >= 500) return undefined;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${BODY_LIMIT_BYTES} bytes (1 MiB).`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('BAD_REQUEST', 'The request body is empty: send a JSON object with a "query" string.');
+    default:
+      if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+      if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${error.message}`);
+  }
+}
+
+function publicDetails(error: AppError): Record<string, unknown> {
+  const { field, ...rest } = error.details;
+  return field === undefined ? rest : { field, ...rest };
 }
 
 declare module 'fastify' {
