@@ -250,5 +250,28 @@ describe.each(storeKinds())('queries on %s', (kind) => {
       ]);
       expect(res.body.errors[0].message).toContain('Argument "slug" of "companyBySlug" has an invalid value "Not A Slug!"');
     });
+
+    it('answers a document of literal arguments alike every time it is sent', async () => {
+      // one argument error checked once for the document, one not-found error of each request's own
+      const query = '{ a: companyBySlug(slug: "Not A Slug!") { name } x: companyBySlug(slug: "nobody") { name } c: companyBySlug(slug: "acme") { slug } }';
+      const first = await app.graphql(query);
+      expect(first.body.errors.map((e: { path: string[]; extensions: { code: string } }) => [e.path, e.extensions.code])).toEqual([
+        [['a'], 'BAD_USER_INPUT'],
+        [['x'], 'UNAUTHORIZED'],
+      ]);
+      for (let i = 0; i < 3; i++) {
+        const again = await app.graphql(query);
+        expect(again.status).toBe(first.status);
+        expect(again.body).toEqual(first.body);
+      }
+    });
+
+    it('checks arguments given as variables on every request', async () => {
+      const query = 'query ($s: String!) { companyBySlug(slug: $s) { slug } }';
+      expect((await app.graphql(query, { variables: { s: 'acme' } })).body).toEqual({ data: { companyBySlug: { slug: 'acme' } } });
+      const bad = await app.graphql(query, { variables: { s: 'Not A Slug!' } });
+      expect(bad.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'slug' }]);
+      expect((await app.graphql(query, { variables: { s: 'acme' } })).body).toEqual({ data: { companyBySlug: { slug: 'acme' } } });
+    });
   });
 });

@@ -1,6 +1,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
+import { createDeadlineWatcher } from './deadline-watcher.js';
+import type { DeadlineEntry } from './deadline-watcher.js';
 import { getDialect } from './dialect.js';
 import { statementTimeout } from './store.js';
 import type { Row, Store, StoreOptions, StoreStats } from './store.js';
@@ -168,72 +170,111 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
 /** How long a cancelled statement may take to stop before the caller is answered anyway. */
 const CANCEL_GRACE_MS = 2_000;
 
+/** The one timer behind every deadline of the process's reads (see deadline-watcher.ts for why one). */
+const deadlines = createDeadlineWatcher();
+
+/** A checked-out client has no listener for 'error': a connection lost mid-query would crash the process. */
+const ignoreLostConnection = () => undefined;
+
 /**
  * Runs a statement that must finish by `deadline` (a performance.now() time).
  * When it does not, it is cancelled in the server (pg_cancel_backend, from a
  * connection of its own so a full pool cannot block the cancel), and the
  * caller gets TIMEOUT once the statement has stopped, or after a grace period
- * (its connection is then discarded, never reused while busy).
+ * (its connection is then discarded, never reused while busy). When the
+ * deadline passes while it still waits for a connection, the caller gets
+ * TIMEOUT at once, and the connection goes back to the pool when it comes.
  */
-async function queryBefore(pool: pg.Pool, url: string, deadline: number, query: pg.QueryConfig): Promise<Row | undefined> {
-  const client = await withinDeadline(pool.connect(), deadline, (late) => late.release());
-  // a checked-out client has no listener for 'error': a connection lost mid-query would crash the process
-  const ignoreLostConnection = () => undefined;
-  client.on('error', ignoreLostConnection);
-  const release = (destroy?: Error | boolean) => {
+function queryBefore(pool: pg.Pool, url: string, deadline: number, query: pg.QueryConfig): Promise<Row | undefined> {
+  return new Promise((resolve, reject) => {
+    const read = new TimedRead(url, deadline, query, resolve, reject);
+    deadlines.add(read);
+    pool.connect((error, client) => read.connected(error, client));
+  });
+}
+
+/**
+ * One read with a deadline, from waiting for a connection to its statement's
+ * end. It settles its caller's promise itself, once: the result or error of
+ * the statement when it ends in time, TIMEOUT when the deadline watcher calls
+ * onExpired first.
+ */
+class TimedRead implements DeadlineEntry {
+  private client: pg.PoolClient | undefined;
+  // the deadline passed before the read ended: its caller has TIMEOUT, or gets it when the statement stops
+  private expired = false;
+  private grace: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly url: string,
+    readonly deadline: number,
+    private readonly query: pg.QueryConfig,
+    private readonly resolve: (row: Row | undefined) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** The pool's answer: a connection to run the statement on, or why there is none. */
+  connected(error: Error | undefined, client: pg.PoolClient | undefined): void {
+    if (this.expired) {
+      // the caller has had TIMEOUT: a connection that comes this late goes back to the pool unused
+      client?.release();
+      return;
+    }
+    if (client === undefined) {
+      deadlines.delete(this);
+      this.reject(error);
+      return;
+    }
+    this.client = client;
+    client.on('error', ignoreLostConnection);
+    // the promise form, as before: there pg gives a failure a fresh stack rather than the socket handler's
+    client.query<Row>(this.query).then(
+      (result) => this.succeeded(result),
+      (failure: unknown) => this.failed(failure),
+    );
+  }
+
+  /** Called by the deadline watcher when the deadline passes first. */
+  onExpired(): void {
+    this.expired = true;
+    if (this.client === undefined) {
+      this.reject(statementTimeout());
+      return;
+    }
+    void cancelBackend(this.url, (this.client as unknown as { processID?: number }).processID);
+    this.grace = setTimeout(() => this.reject(statementTimeout()), CANCEL_GRACE_MS).unref();
+  }
+
+  private succeeded(result: pg.QueryResult<Row>): void {
+    if (this.expired) return this.stopped();
+    deadlines.delete(this);
+    this.release();
+    this.resolve(result.rows[0]);
+  }
+
+  private failed(error: unknown): void {
+    if (this.expired) return this.stopped();
+    deadlines.delete(this);
+    this.release(error instanceof Error ? error : true);
+    this.reject(error);
+  }
+
+  /**
+   * The statement a cancel was sent to has stopped. Even a result that beat
+   * the cancel is late, and the connection may yet receive the cancel: it is
+   * never reused.
+   */
+  private stopped(): void {
+    clearTimeout(this.grace);
+    this.release(true);
+    this.reject(statementTimeout());
+  }
+
+  private release(destroy?: Error | boolean): void {
+    const client = this.client as pg.PoolClient;
     client.off('error', ignoreLostConnection);
     client.release(destroy);
-  };
-  let timer: NodeJS.Timeout | undefined;
-  let cancelled = false;
-  const running = client.query<Row>(query);
-  const cancel = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      cancelled = true;
-      void cancelBackend(url, (client as unknown as { processID?: number }).processID);
-      setTimeout(() => reject(statementTimeout()), CANCEL_GRACE_MS).unref();
-    }, delayUntil(deadline));
-  });
-  try {
-    const result = await Promise.race([running, cancel]);
-    // a result that beat the cancel is still late, and the connection may yet receive the cancel
-    if (cancelled) throw statementTimeout();
-    release();
-    return result.rows[0];
-  } catch (error) {
-    if (!cancelled) {
-      release(error instanceof Error ? error : true);
-      throw error;
-    }
-    // never reuse a connection a cancel was sent to: drop it once its statement has stopped
-    running.then(() => release(true), () => release(true));
-    throw statementTimeout();
-  } finally {
-    clearTimeout(timer);
   }
-}
-
-/** Waits for `work` until `deadline`; a result that arrives later is handed to `discard`. */
-async function withinDeadline<T>(work: Promise<T>, deadline: number, discard: (late: T) => void): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let expired = false;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      reject(statementTimeout());
-    }, delayUntil(deadline));
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-    if (expired) work.then(discard, () => undefined);
-  }
-}
-
-/** Milliseconds until a performance.now() deadline, as setTimeout takes them (it turns anything over 2^31 - 1 into 1). */
-function delayUntil(deadline: number): number {
-  return Math.min(2 ** 31 - 1, Math.max(0, deadline - performance.now()));
 }
 
 /** Asks the server to cancel what the backend `pid` is running; failures are ignored (the grace period covers them). */

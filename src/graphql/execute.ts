@@ -1,5 +1,5 @@
-import { GraphQLError, getArgumentValues, getVariableValues } from 'graphql';
-import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, getArgumentValues, getVariableValues } from 'graphql';
+import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode, ValueNode } from 'graphql';
 import { AppError, invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
@@ -67,6 +67,19 @@ interface CachedPlan {
   readonly reads: readonly RootRead[];
   /** For each planned root field, its index among the compiled reads, or -1 for `__typename`. */
   readonly readIndex: readonly number[];
+  /**
+   * What checking the root arguments gives, kept when every request gets the
+   * same: the plan does not depend on variables and no root argument refers
+   * to one. null when it is computed per request; unset before the first.
+   */
+  checkedArguments?: CheckedPlan | null;
+}
+
+/** A plan after its root arguments are checked: what runs, the field errors of malformed arguments, the arguments of what runs. */
+interface CheckedPlan {
+  readonly plan: CachedPlan;
+  readonly errors: readonly WireError[];
+  readonly args: readonly unknown[];
 }
 
 /** What an executor is built from. */
@@ -149,8 +162,23 @@ export function createExecutor(deps: ExecutorDeps) {
     return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, operationName, options.deadline) };
   }
 
-  /** Checks each root's argument; a malformed one answers a field error and never reaches the database. */
+  /**
+   * Checks each root's argument; a malformed one answers a field error and
+   * never reaches the database. Once per cached plan when the arguments are
+   * literals (coercion and checks give the same on every request), else on
+   * every request.
+   */
   function planWithArguments(cached: CachedPlan, variables: Record<string, unknown>, caller: Caller) {
+    if (cached.checkedArguments === undefined) {
+      const perRequest = cached.plan.variableDependent || rootArgumentsUseVariables(cached.plan);
+      cached.checkedArguments = perRequest ? null : checkArguments(cached, variables, caller);
+    }
+    const checked = cached.checkedArguments ?? checkArguments(cached, variables, caller);
+    // runPlan adds this request's errors to the array and sorts it: a copy, so a kept outcome never changes
+    return { plan: checked.plan, errors: [...checked.errors], args: checked.args };
+  }
+
+  function checkArguments(cached: CachedPlan, variables: Record<string, unknown>, caller: Caller): CheckedPlan {
     const errors: WireError[] = [];
     const values = cached.plan.fields.map((field) => rootArgument(field, variables, reads));
     const invalid = new Set<number>();
@@ -167,7 +195,7 @@ export function createExecutor(deps: ExecutorDeps) {
   }
 
   async function runPlan(
-    ready: { plan: CachedPlan; errors: WireError[]; args: unknown[] },
+    ready: { plan: CachedPlan; errors: WireError[]; args: readonly unknown[] },
     caller: Caller,
     operationName: string | null,
     deadline: number | undefined,
@@ -217,6 +245,18 @@ function rootArgument(field: PlannedRootField, variables: Record<string, unknown
   const node = field.nodes[0] as FieldNode;
   const values = getArgumentValues(field.definition, node, variables);
   return values[reads.argumentName(field.name)];
+}
+
+/** True when an argument of a root field refers to a variable, at any depth of its value. */
+function rootArgumentsUseVariables(plan: OperationPlan): boolean {
+  return plan.fields.some((field) => field.nodes.some((node) => node.arguments?.some((argument) => usesVariable(argument.value))));
+}
+
+function usesVariable(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(usesVariable);
+  if (value.kind === Kind.OBJECT) return value.fields.some((field) => usesVariable(field.value));
+  return false;
 }
 
 function selectOperation(prepared: PreparedDocument, name: string | null): OperationDefinitionNode | GraphQLError {

@@ -68,6 +68,23 @@ describe('limit headers', () => {
     expect(httpDate(Date.UTC(2026, 2, 2, 15, 30, 44, 1))).toBe('Mon, 02 Mar 2026 15:30:45 GMT');
   });
 
+  it('writes the same HTTP-dates whatever seconds were asked for before', () => {
+    const dates: [number, string][] = [
+      [Date.UTC(2026, 2, 2, 15, 30, 45), 'Mon, 02 Mar 2026 15:30:45 GMT'],
+      [Date.UTC(2026, 2, 2, 15, 30, 45, 1), 'Mon, 02 Mar 2026 15:30:46 GMT'],
+      [Date.UTC(2026, 2, 2, 15, 30, 44, 999), 'Mon, 02 Mar 2026 15:30:45 GMT'],
+      [Date.UTC(2026, 2, 2, 15, 31, 30), 'Mon, 02 Mar 2026 15:31:30 GMT'],
+      [Date.UTC(2026, 2, 3, 0, 0, 0, 1), 'Tue, 03 Mar 2026 00:00:01 GMT'],
+      [Date.UTC(2027, 0, 1), 'Fri, 01 Jan 2027 00:00:00 GMT'],
+      [Date.UTC(1999, 11, 31, 23, 59, 59, 500), 'Sat, 01 Jan 2000 00:00:00 GMT'],
+      [Date.UTC(2026, 2, 2, 15, 30, 46), 'Mon, 02 Mar 2026 15:30:46 GMT'],
+    ];
+    // more seconds than httpDate keeps, asked in one order, then in others
+    for (const order of [dates, [...dates].reverse(), dates.filter((_, i) => i % 2 === 0), dates]) {
+      for (const [ms, expected] of order) expect(httpDate(ms)).toBe(expected);
+    }
+  });
+
   it('reports both limits in the Meter headers and the IETF draft fields', () => {
     const headers = limitHeaders(
       { now: T0, requests: { remaining: 487, resetAt: T0 + 45_000 }, budget: { cost: 46, level: 704.5 } },
