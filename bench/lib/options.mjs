@@ -88,7 +88,7 @@ export function parseOptions(argv) {
     database,
     adminUrl: process.env.BENCH_ADMIN_DATABASE_URL || `postgres://${encodeURIComponent(os.userInfo().username)}@127.0.0.1:5432/postgres`,
     docs: values['no-docs'] ? false : values.docs === true || isDefaultRun,
-    note: values.note ?? 'The machine was shared: other engineers ran test suites during the run, so only ratios within this run mean anything.',
+    note: values.note ?? null,
     keep: values.keep === true,
     report: values.report,
   };

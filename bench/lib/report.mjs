@@ -111,7 +111,7 @@ export function resultsMarkdown(results) {
     `Run of ${results.finishedAt.slice(0, 16).replace('T', ' ')} UTC${o.quick ? ' (--quick: tiny data, not a measurement)' : ''}.`,
     '',
     `- Machine: ${m.cores} cores (${m.cpuModel}), ${(m.memoryBytes / 2 ** 30).toFixed(0)} GiB; Node.js ${m.node}; ${m.postgres}; load average ${m.loadBefore} before, ${m.loadAfter} after.`,
-    `- ${m.note}`,
+    ...(m.note ? [`- ${m.note}`] : []),
     `- Data: ${d.companies} companies, ${d.networks.toLocaleString('en-US')} networks, ${d.virtualDevices.toLocaleString('en-US')} virtual devices, ${d.clients.toLocaleString('en-US')} clients (scale ${o.scaleText}).`,
     `- netgraph import: ${imports}.`,
     `- Each server ${o.workers} worker processes; autocannon ${o.connections} connections, ${o.duration} s per run after a ${o.warmup} s warm-up, ${o.rounds} round${o.rounds === 1 ? '' : 's'}, targets alternated; medians.`,
