@@ -42,8 +42,10 @@ export function errorBody(errors: readonly WireError[]): string {
 
 /**
  * Registers POST /api/v1/graphql (and 405 for every other method on it) and
- * the published schema. The API key and its request limit are checked in
- * onRequest, before the body is read or parsed, so an unauthenticated flood
+ * the published schema. Requests with a JSON body reach the same steps on
+ * bare node:http instead (endpoint.ts); this route serves the rest (a query
+ * string, another media type). The API key and its request limit are checked
+ * first (in onRequest here), before the body is read or parsed, so an unauthenticated flood
  * costs a header check and at most one indexed lookup, and a flood over the
  * limit one limit check. Every authenticated response carries the limit
  * headers; an operation's cost is charged just before it runs.
