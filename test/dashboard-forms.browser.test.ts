@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { chromiumAvailable, launchBrowser } from './helpers/browser.js';
-import { createFixture } from './helpers/fixture.js';
+import { IDS, createFixture } from './helpers/fixture.js';
 import { storeKinds } from './helpers/stores.js';
 
 const PASSWORD = 'correct horse battery';
@@ -89,5 +89,32 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard\'s forms
     expect(actions.slice(0, 4)).toEqual(['api_key.create', 'ssid.create', 'vlan.create', 'network.create']);
     expect(await page.locator('tbody tr').nth(1).innerText()).toContain('admin@acme.example');
     await screenshot(page, 'audit-log');
+  });
+
+  it('asks before deleting a VLAN: cancelling keeps it, confirming deletes it', async () => {
+    const page = await signedInPage();
+    await page.goto(`${app.url}/networks/${IDS.acmeHq}?edit=${IDS.acmeVlan}#vlans`);
+    const row = page.locator(`#vlans tr[data-item="${IDS.acmeVlan}"]`);
+    const messages: string[] = [];
+    page.once('dialog', (dialog) => {
+      messages.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    expect(messages).toEqual(['Delete the VLAN “Guest” (20)? This cannot be undone.']);
+    // nothing was sent: the row is still being edited on the same page
+    expect(await row.count()).toBe(1);
+    const key = await app.createKey('acme', 'browser delete check');
+    const vlanNames = async () => {
+      const res = await app.graphql(`{ companyBySlug(slug: "acme") { networks { UUID vlans { name vlanID } } } }`, { key });
+      const network = (res.body.data.companyBySlug.networks as { UUID: string; vlans: { name: string; vlanID: number }[] }[]).find((n) => n.UUID === IDS.acmeHq);
+      return network?.vlans.map((v) => `${v.name} ${v.vlanID}`);
+    };
+    expect(await vlanNames()).toContain('Guest 20');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    expect(await vlanNames()).not.toContain('Guest 20');
   });
 });

@@ -28,6 +28,13 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // Deleting a VLAN or an SSID asks first; without a script, Delete is one step behind Edit.
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  }
+
   // Revoke asks in a dialog; without a script the link opens a confirmation page.
   const dialog = document.getElementById('revoke-dialog');
   if (dialog && typeof dialog.showModal === 'function') {

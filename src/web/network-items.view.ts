@@ -41,14 +41,18 @@ function enabledBadge(isEnabled: boolean): SafeHtml {
   return isEnabled ? badge('success', 'Enabled') : badge('neutral', 'Disabled');
 }
 
-/** A row being edited: its inputs belong to a form in the last cell (forms cannot wrap table rows). */
-function editRow(base: string, uuid: string, cells: SafeHtml, session: ActiveSession, form: FormState, page: string): SafeHtml {
+/**
+ * A row being edited: its inputs belong to a form in the last cell (forms
+ * cannot wrap table rows). Delete asks first (web/app.js reads data-confirm;
+ * without a script, Delete is still one step behind Edit).
+ */
+function editRow(base: string, uuid: string, cells: SafeHtml, session: ActiveSession, form: FormState, page: string, what: string): SafeHtml {
   const id = `edit-${uuid}`;
   return html`<tr class="row-editing" data-item="${uuid}">${cells}
   <td class="actions">
     <form method="post" action="${base}/${uuid}" id="${id}" class="inline-form">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-primary btn-sm">Save</button></form>
     <a class="btn btn-ghost btn-sm" href="${page}">Cancel</a>
-    <form method="post" action="${base}/${uuid}/delete" class="inline-form">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-danger-outline btn-sm">Delete</button></form>
+    <form method="post" action="${base}/${uuid}/delete" class="inline-form" data-confirm="Delete ${what}? This cannot be undone.">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-danger-outline btn-sm">Delete</button></form>
   </td>
 </tr>
 ${form.message ? html`<tr><td colspan="4">${notice('error', form.message)}</td></tr>` : ''}`;
@@ -67,7 +71,7 @@ function vlanRow(vlan: Vlan, base: string, page: string, session: ActiveSession,
   if (state?.target === vlan.UUID) {
     const form = state.form;
     const cells = html`${cellInput(form, vlan.UUID, { name: 'name', label: 'Name', extra: 'maxlength="100"' })}${cellInput(form, vlan.UUID, { name: 'vlanID', label: 'VLAN ID', type: 'number', extra: 'min="1" max="4094"' })}${cellCheckbox(form, vlan.UUID)}`;
-    return editRow(base, vlan.UUID, cells, session, form, page);
+    return editRow(base, vlan.UUID, cells, session, form, page, `the VLAN “${vlan.name}” (${vlan.vlanID})`);
   }
   return html`<tr data-item="${vlan.UUID}"><td class="strong">${vlan.name}</td><td class="num">${vlan.vlanID}</td><td>${enabledBadge(vlan.isEnabled)}</td>
   <td class="actions"><a class="btn btn-secondary btn-sm" href="${page}?edit=${vlan.UUID}#vlans">Edit</a></td></tr>`;
@@ -77,7 +81,7 @@ function ssidRow(ssid: Ssid, base: string, page: string, session: ActiveSession,
   if (state?.target === ssid.UUID) {
     const form = state.form;
     const cells = html`${cellInput(form, ssid.UUID, { name: 'ssid', label: 'SSID', extra: 'maxlength="32"' })}${cellCheckbox(form, ssid.UUID)}`;
-    return editRow(base, ssid.UUID, cells, session, form, page);
+    return editRow(base, ssid.UUID, cells, session, form, page, `the SSID “${ssid.ssid}”`);
   }
   return html`<tr data-item="${ssid.UUID}"><td class="strong">${ssid.ssid}</td><td>${enabledBadge(ssid.isEnabled)}</td>
   <td class="actions">
