@@ -8,6 +8,7 @@ import { openStore } from './db/store.js';
 import type { Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
+import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/http.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
@@ -38,6 +39,8 @@ const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
 export interface ServerOptions {
   readonly clock?: () => number;
 }
+/** Who the audit log says loaded the demo company, its key and its admin. */
+const FIRST_START_ACTOR: Actor = { type: 'cli', id: null, label: 'netgraph serve (first start)' };
 /** The demo company's admin, created with a generated password on a first start. */
 export const DEMO_ADMIN_EMAIL = 'admin@acme.example';
 
@@ -164,17 +167,14 @@ export async function prepareDatabase(
 async function loadDemoOnFirstStart(services: Services, config: Config, print: (line: string) => void): Promise<void> {
   if (!(await services.companies.isEmpty())) return;
   try {
-    await services.imports.import(generateDemoDataset());
+    await services.imports.import(generateDemoDataset(), FIRST_START_ACTOR);
   } catch (error) {
     // another process seeded the store at the same moment
     if (isAppError(error, 'BAD_USER_INPUT', 'CONFLICT')) return;
     throw error;
   }
-  const key = await services.apiKeys.create(
-    { companySlug: 'acme', label: 'demo key (created on first start)' },
-    { type: 'cli', id: null, label: 'netgraph serve (first start)' },
-  );
-  const admin = await services.users.create({ companySlug: 'acme', email: DEMO_ADMIN_EMAIL, role: 'admin' });
+  const key = await services.apiKeys.create({ companySlug: 'acme', label: 'demo key (created on first start)' }, FIRST_START_ACTOR);
+  const admin = await services.users.create({ companySlug: 'acme', email: DEMO_ADMIN_EMAIL, role: 'admin' }, FIRST_START_ACTOR);
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   const query = JSON.stringify({ query: '{ companyBySlug(slug: "acme") { name networks { label slug isActive } } }' });

@@ -20,14 +20,14 @@ import { createWriteService } from './modules/write/write.service.js';
  */
 export function createServices(store: Store, options: { users?: UserServiceOptions; now?: () => Date } = {}) {
   const now = options.now ?? (() => new Date());
-  const companies = createCompanyService(store);
+  const companies = createCompanyService(store, now);
   const audit = createAuditService(store, companies, now);
   const writes = createWriteService(store, audit, now);
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, now, audit),
     reads: createReadService(store),
-    imports: createImportService(store),
+    imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),
     virtualDevices: createVirtualDeviceService(writes),

@@ -173,6 +173,53 @@ describe.each(storeKinds())('the audit log on %s', (kind) => {
     }
   });
 
+  it('records what the CLI creates: each imported company, a company, a user (never a password)', async () => {
+    const actions = async (company: string) =>
+      JSON.parse((await runNetgraph(['audit', 'list', '--company', company, '--json'], env())).stdout) as {
+        action: string;
+        objectType: string;
+        objectId: string;
+        actor: { type: string };
+        before: unknown;
+        after: unknown;
+      }[];
+    // the fixture was loaded with an import
+    const [imported] = await actions('globex');
+    const fixture = createFixture().companies.find((c) => c.slug === 'globex');
+    expect(imported).toMatchObject({ action: 'company.import', objectType: 'company', actor: { type: 'cli' }, before: null });
+    expect(imported?.after).toEqual({
+      slug: 'globex',
+      name: fixture?.name,
+      networks: fixture?.networks.length,
+      virtualDevices: fixture?.networks.reduce((n, network) => n + network.virtualDevices.length, 0),
+      hardwareDevices:
+        (fixture?.networks.reduce((n, network) => n + network.virtualDevices.filter((d) => d.hardwareDevice).length, 0) ?? 0) +
+        (fixture?.spareHardwareDevices?.length ?? 0),
+      vlans: fixture?.networks.reduce((n, network) => n + network.vlans.length, 0),
+      ssids: fixture?.networks.reduce((n, network) => n + network.ssids.length, 0),
+      clients: fixture?.networks.reduce((n, network) => n + network.clients.length, 0),
+    });
+
+    expect((await runNetgraph(['company', 'create', '--slug', 'initech', '--name', 'Initech'], env())).code).toBe(0);
+    const created = await runNetgraph(['users', 'create', '--company', 'initech', '--email', 'peter@initech.example', '--role', 'member', '--json'], env());
+    expect(created.code).toBe(0);
+    const user = JSON.parse(created.stdout) as { id: string; password: string };
+    expect(user.password).toMatch(/.{12,}/);
+    const initech = await actions('initech');
+    expect(initech.map((e) => [e.action, e.objectType, e.actor.type])).toEqual([
+      ['company.create', 'company', 'cli'],
+      ['user.create', 'user', 'cli'],
+    ]);
+    expect(initech[0]?.after).toEqual({ slug: 'initech', name: 'Initech' });
+    expect(initech[1]).toMatchObject({ objectId: user.id, before: null, after: { email: 'peter@initech.example', role: 'member' } });
+    expect(JSON.stringify(initech)).not.toContain(user.password);
+    expect(JSON.stringify(initech)).not.toMatch(/password/i);
+
+    // a refused creation records nothing
+    expect((await runNetgraph(['company', 'create', '--slug', 'initech', '--name', 'Again'], env())).code).toBe(1);
+    expect(await actions('initech')).toHaveLength(2);
+  });
+
   describe('netgraph audit list', () => {
     it('lists entries oldest first as JSON, by company and since a time', async () => {
       const all = await runNetgraph(['audit', 'list', '--json'], env());
@@ -187,7 +234,10 @@ describe.each(storeKinds())('the audit log on %s', (kind) => {
       const acme = JSON.parse((await runNetgraph(['audit', 'list', '--company', 'acme', '--json'], env())).stdout);
       const globex = JSON.parse((await runNetgraph(['audit', 'list', '--company', 'globex', '--json'], env())).stdout);
       expect(acme.every((e: { company: string }) => e.company === 'acme')).toBe(true);
-      expect(globex.map((e: { action: string; company: string }) => [e.company, e.action])).toEqual([['globex', 'api_key.create']]);
+      expect(globex.map((e: { action: string; company: string }) => [e.company, e.action])).toEqual([
+        ['globex', 'company.import'],
+        ['globex', 'api_key.create'],
+      ]);
 
       const since = entries[Math.floor(entries.length / 2)].occurredAt;
       const later = JSON.parse((await runNetgraph(['audit', 'list', '--company', 'acme', '--since', since, '--json'], env())).stdout);

@@ -21,9 +21,10 @@ describe.each(storeKinds())('a script provisions a whole site and tears it down 
   let app: TestApp;
   let key: string;
   let keyId: string;
+  let companyId: string;
   beforeAll(async () => {
     app = await startTestApp(kind);
-    await app.server.services.companies.create({ slug: 'initech', name: 'Initech' });
+    companyId = (await app.server.services.companies.create({ slug: 'initech', name: 'Initech' })).uuid;
     const created = await app.server.services.apiKeys.create({ companySlug: 'initech', label: 'provisioner', scope: 'read_write' });
     key = created.key;
     keyId = created.id;
@@ -100,6 +101,7 @@ describe.each(storeKinds())('a script provisions a whole site and tears it down 
     expect(listed.code).toBe(0);
     const entries = JSON.parse(listed.stdout) as { action: string; objectId: string; actor: unknown }[];
     expect(entries.map((e) => [e.action, e.objectId])).toEqual([
+      ['company.create', companyId],
       ['api_key.create', keyId],
       ['network.create', network],
       ['ssid.update', guest],
@@ -114,6 +116,6 @@ describe.each(storeKinds())('a script provisions a whole site and tears it down 
       ['hardware_device.delete', 'S42-AP-0001'],
       ['hardware_device.delete', 'S42-SW-0001'],
     ]);
-    for (const entry of entries.slice(1)) expect(entry.actor).toEqual({ type: 'api_key', id: keyId, label: 'provisioner' });
+    for (const entry of entries.slice(2)) expect(entry.actor).toEqual({ type: 'api_key', id: keyId, label: 'provisioner' });
   });
 });

@@ -36,6 +36,12 @@ export interface AuditChange {
   readonly after: unknown;
 }
 
+/** A change and the company whose audit log it goes to. */
+export interface CompanyChange {
+  readonly companyId: number;
+  readonly change: AuditChange;
+}
+
 /** What a recorded write returns: its result, and the change to record (none when nothing changed). */
 export interface Recorded<T> {
   readonly result: T;
@@ -60,7 +66,28 @@ export interface AuditEntry {
  * which writes the entry in the same transaction as the change, so a change
  * is never committed without its entry, nor an entry without its change.
  */
-export function createAuditService(store: Store, companies: CompanyService, now: () => Date = () => new Date()) {
+export function createAuditService(store: Store, companies: Pick<CompanyService, 'getBySlug'>, now: () => Date = () => new Date()) {
+  /** Writes entries in the transaction `tx`: the one of the change they describe. */
+  async function recordIn(tx: SqlContext, actor: Actor, entries: readonly CompanyChange[]): Promise<void> {
+    const repository = createAuditRepository(tx);
+    const occurredAt = now().toISOString();
+    for (const { companyId, change } of entries) {
+      await repository.insert({
+        uuid: randomUUID(),
+        companyId,
+        occurredAt,
+        actorType: actor.type,
+        actorId: actor.id,
+        actorLabel: actor.label,
+        action: change.action,
+        objectType: change.objectType,
+        objectId: change.objectId,
+        before: change.before === null || change.before === undefined ? null : JSON.stringify(change.before),
+        after: change.after === null || change.after === undefined ? null : JSON.stringify(change.after),
+      });
+    }
+  }
+
   return {
     /**
      * Runs `fn` in one transaction and records the change it returns, exactly
@@ -70,24 +97,17 @@ export function createAuditService(store: Store, companies: CompanyService, now:
     async record<T>(companyId: number, actor: Actor, fn: (tx: SqlContext) => Promise<Recorded<T>>): Promise<T> {
       return store.transaction(async (tx) => {
         const { result, change } = await fn(tx);
-        if (change !== null) {
-          await createAuditRepository(tx).insert({
-            uuid: randomUUID(),
-            companyId,
-            occurredAt: now().toISOString(),
-            actorType: actor.type,
-            actorId: actor.id,
-            actorLabel: actor.label,
-            action: change.action,
-            objectType: change.objectType,
-            objectId: change.objectId,
-            before: change.before === null || change.before === undefined ? null : JSON.stringify(change.before),
-            after: change.after === null || change.after === undefined ? null : JSON.stringify(change.after),
-          });
-        }
+        if (change !== null) await recordIn(tx, actor, [{ companyId, change }]);
         return result;
       });
     },
+
+    /**
+     * Records changes inside a transaction the caller runs, for changes whose
+     * company exists only in that transaction (a company's creation, an
+     * import): they commit or roll back together with what they describe.
+     */
+    recordIn,
 
     /**
      * Entries oldest first, of one company (NOT_FOUND when there is no such

@@ -1,4 +1,4 @@
-import type { Store } from '../../db/store.js';
+import type { SqlContext } from '../../db/store.js';
 
 /** A company as stored. */
 export interface CompanyRow {
@@ -10,8 +10,8 @@ export interface CompanyRow {
 }
 
 /** SQL of the companies. */
-export function createCompanyRepository(store: Store) {
-  const { db } = store;
+export function createCompanyRepository(context: SqlContext) {
+  const { db } = context;
   const selectCompanies = () =>
     db.selectFrom('companies').select(['id', 'uuid', 'slug', 'name', 'created_at as createdAt']);
   return {

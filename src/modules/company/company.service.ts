@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
+import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
+import type { Actor } from '../audit/audit.service.js';
 import { createCompanyRepository } from './company.repository.js';
 import type { CompanyRow } from './company.repository.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
-/** Rules of companies. */
-export function createCompanyService(store: Store) {
+/** Rules of companies; `now` is the clock of creation times and the audit log. */
+export function createCompanyService(store: Store, now: () => Date = () => new Date()) {
   const repository = createCompanyRepository(store);
-  return {
-    /** Creates a company; the slug must be valid and unused. */
-    async create(input: { slug: string; name: string }): Promise<CompanyRow> {
+  const service = {
+    /**
+     * Creates a company; the slug must be valid and unused. Recorded as
+     * `company.create` in the new company's audit log, in the same transaction.
+     */
+    async create(input: { slug: string; name: string }, actor: Actor = CLI_ACTOR): Promise<CompanyRow> {
       if (!isSlug(input.slug)) {
         throw new AppError('BAD_USER_INPUT', `slug "${input.slug}" is not valid: use ${SLUG_RULE}.`, { field: 'slug' });
       }
@@ -22,7 +27,12 @@ export function createCompanyService(store: Store) {
         throw new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
       }
       try {
-        return await repository.insert({ uuid: randomUUID(), slug: input.slug, name, createdAt: new Date().toISOString() });
+        return await store.transaction(async (tx) => {
+          const company = await createCompanyRepository(tx).insert({ uuid: randomUUID(), slug: input.slug, name, createdAt: now().toISOString() });
+          const change = { action: 'company.create', objectType: 'company', objectId: company.uuid, before: null, after: { slug: company.slug, name: company.name } };
+          await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
+          return company;
+        });
       } catch (error) {
         if (store.dialect.isUniqueViolation(error)) {
           throw new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
@@ -51,6 +61,9 @@ export function createCompanyService(store: Store) {
       return (await repository.count()) === 0;
     },
   };
+  // the audit log finds companies through this service; create() uses it only once both exist
+  const audit = createAuditService(store, service, now);
+  return service;
 }
 
 export type CompanyService = ReturnType<typeof createCompanyService>;

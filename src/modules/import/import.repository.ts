@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Store } from '../../db/store.js';
+import type { SqlContext, Store } from '../../db/store.js';
 import type { Database } from '../../db/tables.js';
 import type { ImportClient, ImportCompany, ImportDocument, ImportHardware, ImportNetwork } from './import.schema.js';
 
@@ -64,11 +64,20 @@ export function createImportRepository(store: Store) {
       };
     },
 
-    /** Writes the whole document in one transaction: all or nothing. */
-    async insertDocument(document: ImportDocument): Promise<ImportCounts> {
+    /**
+     * Writes the whole document in one transaction: all or nothing.
+     * `alsoInTransaction` runs last, inside it, with the companies written
+     * (the audit log's entries go there).
+     */
+    async insertDocument(
+      document: ImportDocument,
+      alsoInTransaction: (tx: SqlContext, companies: readonly InsertedCompany[]) => Promise<void> = async () => undefined,
+    ): Promise<ImportCounts> {
       const counts: ImportCounts = { companies: 0, networks: 0, virtualDevices: 0, hardwareDevices: 0, vlans: 0, ssids: 0, clients: 0 };
       await db.transaction().execute(async (trx) => {
-        for (const company of document.companies) await insertCompany(trx, company, counts);
+        const inserted: InsertedCompany[] = [];
+        for (const company of document.companies) inserted.push({ ...(await insertCompany(trx, company, counts)), company });
+        await alsoInTransaction({ db: trx }, inserted);
       });
       return counts;
     },
@@ -131,11 +140,19 @@ export function createImportRepository(store: Store) {
 
 export type ImportRepository = ReturnType<typeof createImportRepository>;
 
-async function insertCompany(trx: Kysely<Database>, company: ImportCompany, counts: ImportCounts): Promise<void> {
+/** A company an import wrote: its id and UUID, and what the document said of it. */
+export interface InsertedCompany {
+  readonly id: number;
+  readonly uuid: string;
+  readonly company: ImportCompany;
+}
+
+async function insertCompany(trx: Kysely<Database>, company: ImportCompany, counts: ImportCounts): Promise<{ id: number; uuid: string }> {
   const now = new Date().toISOString();
+  const uuid = company.uuid ?? randomUUID();
   const { id: companyId } = await trx
     .insertInto('companies')
-    .values({ uuid: company.uuid ?? randomUUID(), slug: company.slug, name: company.name, created_at: now })
+    .values({ uuid, slug: company.slug, name: company.name, created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   counts.companies += 1;
@@ -235,6 +252,7 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
     await trx.insertInto('network_clients').values(batch.map(({ item, networkId }) => clientRow(item, networkId))).execute();
   });
   counts.clients += clients.length;
+  return { id: companyId, uuid };
 }
 
 function networkRow(n: ImportNetwork, companyId: number, now: string) {

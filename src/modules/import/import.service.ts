@@ -1,26 +1,39 @@
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import { createImportRepository } from './import.repository.js';
 import type { ImportCounts } from './import.repository.js';
 import { validateImport } from './import.schema.js';
-import type { ImportDocument, ImportHardware, ImportProblem } from './import.schema.js';
+import type { ImportCompany, ImportDocument, ImportHardware, ImportProblem } from './import.schema.js';
 
-/** Bulk load and dump in the import format. */
-export function createImportService(store: Store) {
+/** Bulk load and dump in the import format; `audit` records each imported company. */
+export function createImportService(store: Store, audit: AuditService) {
   const repository = createImportRepository(store);
 
   return {
     /**
      * Imports a whole document in one transaction: every problem is reported
-     * at its JSON path and nothing is written unless there are none.
+     * at its JSON path and nothing is written unless there are none. Each
+     * company is recorded as `company.import` in its audit log, with what it
+     * brought, in the same transaction.
      */
-    async import(input: unknown): Promise<ImportCounts> {
+    async import(input: unknown, actor: Actor = CLI_ACTOR): Promise<ImportCounts> {
       const { document, problems } = validateImport(input);
       if (!document) throw importRejected(problems);
       const conflicts = await findConflicts(document);
       if (conflicts.length > 0) throw importRejected(conflicts);
       try {
-        return await repository.insertDocument(document);
+        return await repository.insertDocument(document, (tx, companies) =>
+          audit.recordIn(
+            tx,
+            actor,
+            companies.map(({ id, uuid, company }) => ({
+              companyId: id,
+              change: { action: 'company.import', objectType: 'company', objectId: uuid, before: null, after: importedOf(company) },
+            })),
+          ),
+        );
       } catch (error) {
         if (store.dialect.isUniqueViolation(error)) {
           throw new AppError('CONFLICT', 'Import rejected: another write added one of its slugs, UUIDs or serial numbers meanwhile; nothing was written. Run it again.');
@@ -128,6 +141,23 @@ export function createImportService(store: Store) {
 }
 
 export type ImportService = ReturnType<typeof createImportService>;
+
+/** What an imported company's audit entry says it brought: its name and slug, and how many of each object. */
+function importedOf(company: ImportCompany): Record<string, unknown> {
+  const networks = company.networks;
+  return {
+    slug: company.slug,
+    name: company.name,
+    networks: networks.length,
+    virtualDevices: networks.reduce((n, network) => n + network.virtualDevices.length, 0),
+    hardwareDevices:
+      networks.reduce((n, network) => n + network.virtualDevices.filter((d) => d.hardwareDevice).length, 0) +
+      (company.spareHardwareDevices?.length ?? 0),
+    vlans: networks.reduce((n, network) => n + network.vlans.length, 0),
+    ssids: networks.reduce((n, network) => n + network.ssids.length, 0),
+    clients: networks.reduce((n, network) => n + network.clients.length, 0),
+  };
+}
 
 function importRejected(problems: readonly ImportProblem[]): AppError {
   const lines = problems.map((p) => `  ${p.path}: ${p.message}`).join('\n');

@@ -1,4 +1,4 @@
-import type { Store } from '../../db/store.js';
+import type { SqlContext } from '../../db/store.js';
 
 /** A user as stored, with its company. */
 export interface UserRow {
@@ -21,8 +21,8 @@ export interface SessionRow {
 }
 
 /** SQL of dashboard users, their sessions and failed sign-ins. */
-export function createUserRepository(store: Store) {
-  const { db } = store;
+export function createUserRepository(context: SqlContext) {
+  const { db } = context;
   const selectUsers = () =>
     db
       .selectFrom('users as u')

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
+import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
+import type { Actor } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
 import { ACCOUNT_LOCKOUT, ADDRESS_LOCKOUT, accountSubject, addressSubject, lockedForMs } from './user.lockout.js';
 import type { LockoutPolicy } from './user.lockout.js';
@@ -64,6 +66,7 @@ export function createUserService(store: Store, companies: CompanyService, optio
   const sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
   const passwordParams = options.passwordParams ?? PASSWORD_PARAMS;
   const dummyHash = unusableHash(passwordParams);
+  const audit = createAuditService(store, companies, now);
 
   async function retryAfterMs(subject: string, policy: LockoutPolicy, at: Date): Promise<number> {
     const since = new Date(at.getTime() - policy.windowMs).toISOString();
@@ -96,9 +99,13 @@ export function createUserService(store: Store, companies: CompanyService, optio
   return {
     /**
      * Creates a user of the company. Without a password, one is generated
-     * and returned here, once. CONFLICT when the email is taken.
+     * and returned here, once. CONFLICT when the email is taken. Recorded as
+     * `user.create` (email and role, never the password) in the same transaction.
      */
-    async create(input: { companySlug: string; email: string; role: string; password?: string }): Promise<{ user: UserInfo; generatedPassword: string | null }> {
+    async create(
+      input: { companySlug: string; email: string; role: string; password?: string },
+      actor: Actor = CLI_ACTOR,
+    ): Promise<{ user: UserInfo; generatedPassword: string | null }> {
       const company = await companies.getBySlug(input.companySlug);
       const email = checkEmail(input.email);
       const role = checkRole(input.role);
@@ -112,7 +119,11 @@ export function createUserService(store: Store, companies: CompanyService, optio
       const createdAt = now().toISOString();
       const passwordHash = await hashPassword(password, passwordParams);
       try {
-        await repository.insertUser({ uuid, companyId: company.id, email, role, passwordHash, createdAt });
+        await store.transaction(async (tx) => {
+          await createUserRepository(tx).insertUser({ uuid, companyId: company.id, email, role, passwordHash, createdAt });
+          const change = { action: 'user.create', objectType: 'user', objectId: uuid, before: null, after: { email, role } };
+          await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
+        });
       } catch (error) {
         if (store.dialect.isUniqueViolation(error)) throw taken();
         throw error;
