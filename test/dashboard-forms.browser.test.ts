@@ -117,4 +117,23 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard\'s forms
     await row.waitFor({ state: 'detached' });
     expect(await vlanNames()).not.toContain('Guest 20');
   });
+
+  it('asks before deleting a network, then lands on the networks list without it', async () => {
+    const page = await signedInPage();
+    const { key } = await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'browser network delete', scope: 'read_write' });
+    const created = await app.graphql('mutation { createNetwork(input: { label: "Pop-up store", slug: "popup" }) { network { UUID } } }', { key });
+    expect(created.status).toBe(200);
+    const uuid = created.body.data?.createNetwork?.network?.UUID as string | undefined;
+    expect(uuid).toBeDefined();
+    await page.goto(`${app.url}/networks/${uuid}/edit`);
+    const messages: string[] = [];
+    page.once('dialog', (dialog) => {
+      messages.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: 'Delete network' }).click();
+    await page.waitForURL(`${app.url}/networks`);
+    expect(messages).toEqual(['Delete the network “Pop-up store” with its devices, VLANs, SSIDs and clients? This cannot be undone.']);
+    expect(await page.locator('body').innerText()).not.toContain('Pop-up store');
+  });
 });

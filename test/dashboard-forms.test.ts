@@ -116,6 +116,21 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
   });
 
   describe('VLANs', () => {
+    it('deletes a network from its edit page, behind a confirmation, and records it under the user', async () => {
+      const client = await signedIn('admin@acme.example');
+      const uuid = await addNetwork(client, 'doomed');
+      expect((await client.post(`/networks/${uuid}/vlans`, { name: 'Staff', vlanID: '10', enabled: 'on' })).status).toBe(303);
+      const edit = await client.get(`/networks/${uuid}/edit`);
+      expect(edit.text).toMatch(new RegExp(`<form method="post" action="/networks/${uuid}/delete" data-confirm="Delete the network “[^"]+” with its devices, VLANs, SSIDs and clients\\? This cannot be undone.">`));
+      const deleted = await client.post(`/networks/${uuid}/delete`, {});
+      expect(deleted.status).toBe(303);
+      expect(deleted.headers.get('location')).toBe('/networks');
+      expect(await apiNetwork(uuid)).toBeUndefined();
+      expect((await client.get(`/networks/${uuid}`)).status).toBe(404);
+      const [entry] = (await app.server.services.audit.list({ companySlug: 'acme' })).slice(-1);
+      expect(entry).toMatchObject({ action: 'network.delete', objectId: uuid, actor: { type: 'user', label: 'admin@acme.example' } });
+    });
+
     it('adds, edits and deletes a VLAN on the network page', async () => {
       const client = await signedIn('admin@acme.example');
       const uuid = await addNetwork(client, 'vlans');
@@ -239,6 +254,7 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
         await client.post(`/networks/${IDS.acmeHq}/vlans`, { name: 'Member', vlanID: '99' }),
         await client.post(`/networks/${IDS.acmeHq}/vlans/${IDS.acmeVlan}/delete`, {}),
         await client.post(`/networks/${IDS.acmeHq}/ssids/${IDS.acmeSsid}/enabled`, { enabled: 'on' }),
+        await client.post(`/networks/${IDS.acmeHq}/delete`, {}),
       ];
       for (const res of forged) {
         expect(res.status).toBe(403);
@@ -259,6 +275,8 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
         await client.post(`/networks/${missing}/vlans`, { name: 'Nowhere', vlanID: '99' }),
         await client.post(`/networks/${IDS.globexHq}/vlans/${IDS.acmeVlan}/delete`, {}),
         await client.post(`/networks/${IDS.globexHq}/ssids/${IDS.acmeSsid}/enabled`, { enabled: 'on' }),
+        await client.post(`/networks/${IDS.acmeHq}/delete`, {}),
+        await client.post(`/networks/${missing}/delete`, {}),
       ];
       for (const res of answers) expect(res.status).toBe(404);
       expect(await apiNetworks()).toEqual(before);

@@ -28,7 +28,7 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
-  // Deleting a VLAN or an SSID asks first; without a script, Delete is one step behind Edit.
+  // Deleting a network, a VLAN or an SSID asks first; without a script, Delete is one step behind Edit.
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();

@@ -14,9 +14,10 @@ export const ADMINS_ONLY = 'Only admins can change networks, VLANs and SSIDs. As
 const FORM_NAMES = ['label', 'slug', 'active', 'city', 'region'] as const;
 
 /**
- * "Add network" and a network's edit page, for admins. Each POST calls one
- * network service method with the session's caller; a refusal re-renders
- * the form with the input kept and the message next to its field.
+ * "Add network" and a network's edit page (with its delete), for admins.
+ * Each POST calls one network service method with the session's caller; a
+ * refusal re-renders the form with the input kept and the message next to
+ * its field.
  */
 export function registerNetworkFormPages(web: FastifyInstance, ctx: WebContext): void {
   web.get('/networks/new', async (request, reply) => {
@@ -48,6 +49,12 @@ export function registerNetworkFormPages(web: FastifyInstance, ctx: WebContext):
       region: network.mailingAddress?.subdivisionCode ?? '',
     };
     return sendEdit(ctx, request, reply, 200, network, formState(values));
+  });
+
+  web.post('/networks/:id/delete', async (request, reply) => {
+    const { network } = await loadNetwork(ctx, request);
+    await ctx.services.networks.delete(callerOf(ctx, request), { networkUUID: network.UUID });
+    return reply.redirect('/networks', 303);
   });
 
   web.post('/networks/:id/edit', async (request, reply) => {

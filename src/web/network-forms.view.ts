@@ -51,5 +51,10 @@ export function renderEditNetwork(session: ActiveSession, network: { UUID: strin
     <a class="btn btn-secondary" href="${page}">Cancel</a>
     <button type="submit" class="btn btn-primary">Save network</button>
   </div>
-</form>`;
+</form>
+<section class="card form-page danger-zone" aria-labelledby="delete-network">
+  <h2 id="delete-network">Delete this network</h2>
+  <p class="field-help">Deletes the network with its virtual devices, VLANs, SSIDs and clients. Its hardware goes back to the company's spare inventory. This cannot be undone.</p>
+  <form method="post" action="${page}/delete" data-confirm="Delete the network “${network.label}” with its devices, VLANs, SSIDs and clients? This cannot be undone.">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-danger">Delete network</button></form>
+</section>`;
 }
