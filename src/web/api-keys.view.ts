@@ -6,13 +6,15 @@ import type { SafeHtml } from './html.js';
 import { badge, csrfInput, emptyState, notice, pageHeader } from './layout.js';
 
 const PATH = '/settings/integrations/api-keys';
+/** Where Settings > Account > Password lives. */
+export const PASSWORD_PATH = '/settings/account/password';
 const CRUMBS = [{ label: 'Settings', href: PATH }, { label: 'Integrations', href: PATH }, { label: 'API keys' }];
 
 /**
  * The settings area: its side navigation and the page. The audit log is
  * listed for admins only, as only they may open it.
  */
-export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'audit-log' = 'api-keys'): SafeHtml {
+export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'audit-log' | 'password' = 'api-keys'): SafeHtml {
   const link = (href: string, page: typeof current, label: string) =>
     html`<a href="${href}"${current === page ? raw(' aria-current="page"') : ''}>${label}</a>`;
   return html`<div class="settings">
@@ -21,6 +23,8 @@ export function settingsShell(content: SafeHtml, session: ActiveSession, current
     <p class="subnav-group">Integrations</p>
     ${link(PATH, 'api-keys', 'API keys')}
     ${session.user.role === 'admin' ? html`<p class="subnav-group">Security</p>${link('/settings/audit-log', 'audit-log', 'Audit log')}` : ''}
+    <p class="subnav-group">Account</p>
+    ${link(PASSWORD_PATH, 'password', 'Password')}
   </aside>
   <div class="settings-main">${content}</div>
 </div>`;

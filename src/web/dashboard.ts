@@ -14,6 +14,7 @@ import { renderErrorBody } from './errors.page.js';
 import { registerNetworkFormPages } from './network-forms.page.js';
 import { registerNetworkItemPages } from './network-items.page.js';
 import { registerNetworkPages } from './networks.page.js';
+import { registerPasswordPage } from './password.page.js';
 import { createDashboardReads } from './reads.js';
 import { registerSignInPages } from './sign-in.page.js';
 import { ASSET_ROUTE, loadAssets, registerAssetRoute } from './static.js';
@@ -70,6 +71,7 @@ export async function registerDashboard(
     registerNetworkItemPages(web, ctx);
     registerApiKeyPages(web, ctx);
     registerAuditLogPage(web, ctx);
+    registerPasswordPage(web, ctx);
   });
 
   return {

@@ -39,10 +39,10 @@ export function refusedForm(error: unknown, values: Record<string, string>, fiel
   return { values, errors: { [field]: error.message } };
 }
 
-/** A text or number input with its label, and the field's error (or help) below it. */
+/** A text, number or password input with its label, and the field's error (or help) below it. */
 export function inputField(
   form: FormState,
-  field: { name: string; label: string; id: string; type?: 'text' | 'number'; help?: string; extra?: string },
+  field: { name: string; label: string; id: string; type?: 'text' | 'number' | 'password'; help?: string; extra?: string },
 ): SafeHtml {
   const error = form.errors[field.name];
   const describedBy = `${field.id}-help`;

@@ -86,6 +86,15 @@ export function createUserRepository(context: SqlContext) {
       return { id: sessionId, expiresAt, user };
     },
 
+    async updatePasswordHash(userId: number, passwordHash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    },
+
+    /** Ends every session of the user, on every process. */
+    async deleteSessionsOfUser(userId: number): Promise<void> {
+      await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+    },
+
     async deleteSession(tokenHash: string): Promise<void> {
       await db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).execute();
     },

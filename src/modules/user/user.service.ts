@@ -174,6 +174,46 @@ export function createUserService(store: Store, companies: CompanyService, optio
       return { user: toSessionUser(session.user), expiresAt: session.expiresAt, csrfToken: csrfTokenFor(token) };
     },
 
+    /**
+     * Changes the password of the session's user. The current password must
+     * match (a wrong one counts as a failed sign-in of the account and of
+     * `address`, and a locked one cannot change it); the new one follows the password
+     * rules. Every session of the user ends, on every process, and a new
+     * one starts for the caller, whose token is returned. Recorded as
+     * `user.password_change`, without any password or hash.
+     */
+    async changePassword(token: string, input: { current: string; next: string; address: string }): Promise<SignedIn> {
+      const session = isWellFormedSessionToken(token) ? await repository.findSession(hashSessionToken(token)) : undefined;
+      const at = now();
+      if (session === undefined || Date.parse(session.expiresAt) <= at.getTime()) {
+        throw new AppError('UNAUTHENTICATED', 'The session has ended: sign in again.');
+      }
+      const user = session.user;
+      const subjects = { account: accountSubject(user.email), address: addressSubject(input.address) };
+      await checkNotLocked(subjects, at);
+      const current = input.current.length > MAX_PASSWORD_LENGTH ? '' : input.current;
+      if (!(await verifyPassword(current, user.passwordHash))) {
+        await repository.insertFailures([subjects.account, subjects.address], at.toISOString());
+        throw new AppError('BAD_USER_INPUT', 'The current password is wrong.', { field: 'current' });
+      }
+      const problem = passwordProblem(input.next);
+      if (problem) throw new AppError('BAD_USER_INPUT', `The new password is not accepted: ${problem}.`, { field: 'next' });
+      if (input.next === input.current) {
+        throw new AppError('BAD_USER_INPUT', 'The new password is the current one: choose another.', { field: 'next' });
+      }
+      const passwordHash = await hashPassword(input.next, passwordParams);
+      const actor: Actor = { type: 'user', id: user.uuid, label: user.email };
+      await store.transaction(async (tx) => {
+        const users = createUserRepository(tx);
+        await users.updatePasswordHash(user.id, passwordHash);
+        await users.deleteSessionsOfUser(user.id);
+        const change = { action: 'user.password_change', objectType: 'user', objectId: user.uuid, before: null, after: null };
+        await audit.recordIn(tx, actor, [{ companyId: user.companyId, change }]);
+      });
+      await repository.deleteFailures(subjects.account);
+      return startSession({ ...user, passwordHash }, at);
+    },
+
     /** Ends the session at once, on every process; a no-op for an unknown token. */
     async signOut(token: string): Promise<void> {
       if (isWellFormedSessionToken(token)) await repository.deleteSession(hashSessionToken(token));
