@@ -214,7 +214,7 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
       const res = await client.get('/settings/audit-log');
       expect(res.status).toBe(200);
       expect(res.text).toContain('aria-current="page">Audit log</a>');
-      const rows = [...res.text.matchAll(/<tr data-action="([^"]+)">([^]*?)<\/tr>/g)].map((m) => ({ action: m[1], text: m[2] ?? '' }));
+      const rows = [...res.text.matchAll(/<tr data-action="([^"]+)" data-entry="[^"]+">([^]*?)<\/tr>/g)].map((m) => ({ action: m[1], text: m[2] ?? '' }));
       expect(rows.slice(0, 3).map((r) => r.action)).toEqual(['vlan.create', 'network.update', 'network.create']);
       const [vlan, update, create] = rows;
       expect(vlan?.text).toContain('<span class="muted">User</span> admin@acme.example');
@@ -224,6 +224,43 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
       expect(update?.text).not.toContain('diff-field">slug');
       expect(create?.text).toContain('<span class="diff-field">slug</span> <ins>&quot;audited&quot;</ins>');
       expect(res.text).not.toContain('Globex only');
+    });
+
+    it('pages through the whole log, 100 entries a page, newest first, in the order `audit list` has', async () => {
+      const client = await signedIn('admin@acme.example');
+      const uuid = await addNetwork(client, 'paged');
+      // enough writes for three pages: ten VLANs a request
+      const { key: writer } = await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'pager', scope: 'read_write' });
+      for (let i = 0; i < 20; i++) {
+        const fields = Array.from({ length: 10 }, (_, j) => `v${j}: createVLAN(input: { networkUUID: "${uuid}", name: "P${i}-${j}", vlanID: ${100 + i * 10 + j} }) { vlan { UUID } }`);
+        const res = await app.graphql(`mutation { ${fields.join(' ')} }`, { key: writer });
+        expect(res.body.errors).toBeUndefined();
+      }
+      const all = (await app.server.services.audit.list({ companySlug: 'acme' })).reverse();
+      expect(all.length).toBeGreaterThan(200);
+
+      const seen: string[] = [];
+      let path: string | null = '/settings/audit-log';
+      let pages = 0;
+      while (path !== null) {
+        const res = await client.get(path);
+        expect(res.status).toBe(200);
+        const ids = [...res.text.matchAll(/<tr data-action="[^"]+" data-entry="([^"]+)">/g)].map((m) => m[1] as string);
+        expect(ids.length).toBeLessThanOrEqual(100);
+        seen.push(...ids);
+        pages += 1;
+        if (pages > 1) expect(res.text).toContain('href="/settings/audit-log">Newest entries</a>');
+        path = /href="(\/settings\/audit-log\?before=[0-9a-f-]{36})" rel="next"/.exec(res.text)?.[1] ?? null;
+      }
+      expect(pages).toBe(Math.ceil(all.length / 100));
+      expect(seen).toEqual(all.map((e) => e.id));
+
+      expect((await client.get('/settings/audit-log?before=not-an-id')).status).toBe(404);
+      const globex = await signedIn('admin@globex.example');
+      // another company's entry as the cursor shows nothing of it
+      const foreign = await globex.get(`/settings/audit-log?before=${all[0]?.id}`);
+      expect(foreign.status).toBe(200);
+      expect(foreign.text).toContain('No older changes');
     });
 
     it('is for admins only: members get 403 and see no link to it', async () => {

@@ -60,7 +60,7 @@ function renderDiff(entry: AuditEntry): SafeHtml {
 function entryRow(entry: AuditEntry, now: Date): SafeHtml {
   const verb = entry.action.split('.').pop() ?? entry.action;
   const kind = verb === 'delete' || verb === 'revoke' ? 'danger' : verb === 'create' ? 'success' : 'accent';
-  return html`<tr data-action="${entry.action}">
+  return html`<tr data-action="${entry.action}" data-entry="${entry.id}">
   <td><time datetime="${entry.occurredAt}" title="${exactTime(entry.occurredAt)}">${relativeTime(entry.occurredAt, now)}</time></td>
   <td><span class="muted">${ACTOR_NAMES[entry.actor.type]}</span> ${entry.actor.label}</td>
   <td>${badge(kind, entry.action)}</td>
@@ -69,21 +69,32 @@ function entryRow(entry: AuditEntry, now: Date): SafeHtml {
 </tr>`;
 }
 
-/** The audit log page: the company's newest entries first, with a compact diff of each. */
-export function renderAuditLog(session: ActiveSession, entries: readonly AuditEntry[], total: number): SafeHtml {
+/**
+ * The audit log page: the company's entries newest first, a page at a time,
+ * with a compact diff of each. `older` is the cursor of the next older page;
+ * `paged` says this is not the newest page.
+ */
+export function renderAuditLog(session: ActiveSession, entries: readonly AuditEntry[], page: { older: string | null; paged: boolean }): SafeHtml {
   const now = new Date();
   const table = entries.length === 0
-    ? emptyState('No changes yet', 'Every change made through the API, the dashboard or the CLI appears here.')
+    ? emptyState(page.paged ? 'No older changes' : 'No changes yet', 'Every change made through the API, the dashboard or the CLI appears here.')
     : html`<table class="table audit-table">
   <thead><tr><th>When</th><th>Who</th><th>Action</th><th>Object</th><th>Changes</th></tr></thead>
   <tbody>${entries.map((e) => entryRow(e, now))}</tbody>
 </table>`;
-  const more = total > entries.length ? html`<p class="field-help">Showing the newest ${entries.length} of ${total} entries; <code>netgraph audit list --company ${session.user.company}</code> lists them all.</p>` : '';
+  const links = [
+    page.paged ? html`<a class="btn btn-secondary btn-sm" href="${AUDIT_LOG_PATH}">Newest entries</a>` : '',
+    page.older !== null ? html`<a class="btn btn-secondary btn-sm" href="${AUDIT_LOG_PATH}?before=${page.older}" rel="next">Older entries</a>` : '',
+  ];
+  const pager =
+    page.paged || page.older !== null
+      ? html`<nav class="pager" aria-label="Audit log pages">${links}<span class="field-help"><code>netgraph audit list --company ${session.user.company}</code> lists every entry.</span></nav>`
+      : '';
   return html`${pageHeader({
     title: 'Audit log',
     crumbs: [{ label: 'Settings', href: AUDIT_LOG_PATH }, { label: 'Audit log' }],
     description: html`Who changed what in ${session.user.companyName}, and when: every write through the API, the dashboard and the CLI, and every API key added or revoked. Key values are never recorded.`,
   })}
 <div class="card card-flush">${table}</div>
-${more}`;
+${pager}`;
 }

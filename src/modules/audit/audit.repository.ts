@@ -45,25 +45,55 @@ export function createAuditRepository({ db }: SqlContext) {
 
     /** Entries oldest first, in the order they were written; of one company when `companyId` is given. */
     async list(filter: { companyId?: number; since?: string }): Promise<AuditRow[]> {
-      let query = db
-        .selectFrom('audit_log as a')
-        .innerJoin('companies as c', 'c.id', 'a.company_id')
-        .select([
-          'a.uuid',
-          'c.slug as companySlug',
-          'a.occurred_at as occurredAt',
-          'a.actor_type as actorType',
-          'a.actor_id as actorId',
-          'a.actor_label as actorLabel',
-          'a.action',
-          'a.object_type as objectType',
-          'a.object_id as objectId',
-          'a.before',
-          'a.after',
-        ]);
+      let query = selectRows();
       if (filter.companyId !== undefined) query = query.where('a.company_id', '=', filter.companyId);
       if (filter.since !== undefined) query = query.where('a.occurred_at', '>=', filter.since);
       return query.orderBy('a.occurred_at').orderBy('a.id').execute();
     },
+
+    /**
+     * Up to `limit` entries of the company, newest first, older than the
+     * entry `before` (a UUID) when given: keyset paging in the list's order,
+     * so a page costs the same however long the log is. An unknown `before`
+     * gives no entries.
+     */
+    async newestPage(filter: { companyId: number; before?: string; limit: number }): Promise<AuditRow[]> {
+      let query = selectRows().where('a.company_id', '=', filter.companyId);
+      if (filter.before !== undefined) {
+        const cursor = await db
+          .selectFrom('audit_log')
+          .select(['id', 'occurred_at'])
+          .where('uuid', '=', filter.before)
+          .where('company_id', '=', filter.companyId)
+          .executeTakeFirst();
+        if (cursor === undefined) return [];
+        query = query.where((eb) =>
+          eb.or([
+            eb('a.occurred_at', '<', cursor.occurred_at),
+            eb.and([eb('a.occurred_at', '=', cursor.occurred_at), eb('a.id', '<', cursor.id)]),
+          ]),
+        );
+      }
+      return query.orderBy('a.occurred_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
+    },
   };
+
+  function selectRows() {
+    return db
+      .selectFrom('audit_log as a')
+      .innerJoin('companies as c', 'c.id', 'a.company_id')
+      .select([
+        'a.uuid',
+        'c.slug as companySlug',
+        'a.occurred_at as occurredAt',
+        'a.actor_type as actorType',
+        'a.actor_id as actorId',
+        'a.actor_label as actorLabel',
+        'a.action',
+        'a.object_type as objectType',
+        'a.object_id as objectId',
+        'a.before',
+        'a.after',
+      ]);
+  }
 }

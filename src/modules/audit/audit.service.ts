@@ -110,6 +110,17 @@ export function createAuditService(store: Store, companies: Pick<CompanyService,
     recordIn,
 
     /**
+     * A page of the company's entries, newest first: `limit` of them, older
+     * than the entry `before` when given, and the cursor of the next older
+     * page (null on the last one).
+     */
+    async newestPage(companyId: number, options: { before?: string; limit: number }): Promise<{ entries: AuditEntry[]; older: string | null }> {
+      const rows = await createAuditRepository(store).newestPage({ companyId, limit: options.limit + 1, ...(options.before === undefined ? {} : { before: options.before }) });
+      const entries = rows.slice(0, options.limit).map(toEntry);
+      return { entries, older: rows.length > options.limit ? (entries.at(-1)?.id ?? null) : null };
+    },
+
+    /**
      * Entries oldest first, of one company (NOT_FOUND when there is no such
      * company) or of all; `since` (RFC 3339, inclusive) drops older ones.
      */
