@@ -51,6 +51,7 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
   const metrics = deps.metrics ?? createMetrics(store);
+  const classifyError = (error: unknown): unknown => store.classifyError(error);
   // POST /api/v1/graphql with a JSON body is answered on bare node:http (graphql/endpoint.ts), the rest by Fastify
   const bare: { graphql?: (request: IncomingMessage, response: ServerResponse) => void } = {};
   const app = Fastify({
@@ -125,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
-    const answer = answerForError(rawError, { requestId: request.id, log: request.log, classify: (error) => store.classifyError(error) });
+    const answer = answerForError(rawError, { requestId: request.id, log: request.log, classify: classifyError });
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
 
@@ -151,10 +152,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     requestId: requestIdFrom,
     observe: (operationName, status, seconds) => metrics.observeRequest(GRAPHQL_PATH, operationName ?? '-', status, seconds),
-    classifyError: (error) => store.classifyError(error),
+    classifyError,
     draining: () => draining,
   });
-  const dashboard = await registerDashboard(app, { config, services, schema, classifyError: (error) => store.classifyError(error) });
+  const dashboard = await registerDashboard(app, { config, services, schema, classifyError });
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
