@@ -11,7 +11,7 @@ import { AppError } from './errors.js';
 import { DocumentCache } from './graphql/document.js';
 import { createGraphQLEndpoint, isPlainGraphQLRequest } from './graphql/endpoint.js';
 import { createExecutor } from './graphql/execute.js';
-import { BODY_LIMIT_BYTES, GRAPHQL_PATH, answerForError, errorBody, registerGraphQLRoutes } from './graphql/http.js';
+import { BODY_LIMIT_BYTES, GRAPHQL_PATH, answerForError, errorBody, registerGraphQLRoutes, sendAnswer } from './graphql/http.js';
 import { createMutationExecutor } from './graphql/mutate.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { createMetrics } from './observability/metrics.js';
@@ -126,8 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
-    const answer = answerForError(rawError, { requestId: request.id, log: request.log, classify: classifyError });
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    return sendAnswer(reply, answerForError(rawError, { requestId: request.id, log: request.log, classify: classifyError }));
   });
 
   const limits = createLimitsService(config.limits, { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) });

@@ -104,7 +104,8 @@ export interface Answer {
   readonly body: string;
 }
 
-function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+/** Sends an answer through Fastify. */
+export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
