@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_READ_BATCH_BUDGET_MS } from './db/store.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =
@@ -16,6 +17,8 @@ export interface Config {
   /** The DATABASE_URL as given, for messages; never holds a password in logs (see describeDatabase). */
   readonly databaseUrl: string;
   readonly databasePoolSize: number;
+  /** PostgreSQL: how long, by the recent average, the reads coalesced into one statement may take together; 0 turns coalescing off. */
+  readonly readBatchBudgetMs: number;
   readonly logLevel: LogLevel;
   /** Load the demo company and print a key when the store is empty. */
   readonly demoData: boolean;
@@ -91,6 +94,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     database: parseDatabaseUrl(databaseUrl, problems),
     databaseUrl,
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1000),
+    readBatchBudgetMs: read.integer('READ_BATCH_BUDGET_MS', DEFAULT_READ_BATCH_BUDGET_MS, 0, 1000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     demoData: read.boolean('DEMO_DATA', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),

@@ -56,6 +56,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const store = await openStore(config.database, {
     poolSize: config.databasePoolSize,
+    readBatchBudgetMs: config.readBatchBudgetMs,
     statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
   });
   const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });

@@ -8,7 +8,7 @@ import { DocumentCache } from '../src/graphql/document.js';
 import { planOperation } from '../src/graphql/plan.js';
 import { createSchema } from '../src/graphql/schema.js';
 import { compileRead } from '../src/modules/read/read.repository.js';
-import type { RootName, RootRead } from '../src/modules/read/read.repository.js';
+import type { CompiledRead, RootName, RootRead } from '../src/modules/read/read.repository.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { storeKinds } from './helpers/stores.js';
@@ -83,7 +83,7 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
   const config = loadConfig({});
   const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
 
-  function compile(dialect: DialectName, template: string): string {
+  function compile(dialect: DialectName, template: string): CompiledRead {
     const query = template
       .replace('$SLUG', 'acme')
       .replace('$NETWORK', '11111111-1111-4111-8111-111111111111')
@@ -94,15 +94,25 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
     const operation = [...prepared.operations.values()][0]!;
     const plan = planOperation(schema, operation, schema.getQueryType() as GraphQLObjectType, prepared.fragments, {});
     const reads: RootRead[] = plan.fields.map((f) => ({ root: f.name as RootName, selection: f.selection! }));
-    return compileRead(getDialect(dialect), reads, true).text;
+    return compileRead(getDialect(dialect), reads, true);
   }
 
   it.each(['sqlite', 'postgres'] as const)('%s', async (dialect) => {
     const text = Object.entries(SEED_QUERIES)
-      .map(([name, query]) => `-- ${name}\n${compile(dialect, query)};\n`)
+      .map(([name, query]) => {
+        const compiled = compile(dialect, query);
+        const batch = compiled.batchText === undefined ? '' : `\n-- ${name}, several callers at once\n${compiled.batchText};\n`;
+        return `-- ${name}\n${compiled.text};\n${batch}`;
+      })
       .join('\n');
     await expect(text).toMatchFileSnapshot(`./__snapshots__/seed-queries.${dialect}.sql`);
-    // every root is scoped by the caller's company
-    for (const query of Object.values(SEED_QUERIES)) expect(compile(dialect, query)).toMatch(/company_id = (\$3|\?)|\.id = (\$3|\?)/);
+    for (const query of Object.values(SEED_QUERIES)) {
+      const compiled = compile(dialect, query);
+      // every root is scoped by the caller's company, in both forms
+      expect(compiled.text).toMatch(/company_id = (\$3|\?)|\.id = (\$3|\?)/);
+      if (compiled.batchText !== undefined) expect(compiled.batchText).toMatch(/company_id = b\.p3|\.id = b\.p3/);
+      // only PostgreSQL coalesces reads
+      expect(compiled.batchText === undefined).toBe(dialect === 'sqlite');
+    }
   });
 });

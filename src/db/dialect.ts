@@ -29,11 +29,22 @@ export interface SqlDialect {
    * table), ordered by `orderBy`; NULL when there are no rows.
    */
   jsonArray(element: string, fromWhere: string, orderBy: string): string;
+  /**
+   * For a store that coalesces concurrent reads (PostgreSQL): the statement
+   * that evaluates `columns` once per caller. Parameter n is an array of the
+   * callers' values of type `types[n - 1]`, read in `columns` as `b.p<n>`;
+   * each caller's row also has its 1-based position as `i`. Undefined on a
+   * store that runs each read on its own (SQLite: in process, nothing to save).
+   */
+  readonly batchOf?: (columns: string, types: readonly ParamType[]) => string;
   /** Column types for migrations. */
   readonly types: MigrationTypes;
   /** True for a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
 }
+
+/** The SQL type of a parameter of a compiled read. */
+export type ParamType = 'bigint' | 'uuid' | 'text';
 
 /** Column types a migration needs, per dialect. */
 export interface MigrationTypes {
@@ -78,6 +89,11 @@ const postgresDialect: SqlDialect = {
     `('"' || to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"')`,
   jsonArray: (element, fromWhere, orderBy) =>
     `(SELECT '[' || string_agg(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,
+  batchOf: (columns, types) => {
+    const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
+    const names = types.map((_, i) => `p${i + 1}`).join(', ');
+    return `SELECT b.i, ${columns} FROM unnest(${arrays}) WITH ORDINALITY AS b(${names}, i)`;
+  },
   types: {
     // byte order, the same order and equality as SQLite's BINARY collation
     text: sql`text collate "C"`,

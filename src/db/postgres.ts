@@ -1,11 +1,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
-import { createDeadlineWatcher } from './deadline-watcher.js';
-import type { DeadlineEntry } from './deadline-watcher.js';
 import { getDialect } from './dialect.js';
-import { statementTimeout } from './store.js';
-import type { Row, Store, StoreOptions, StoreStats } from './store.js';
+import { createReadRunner } from './postgres-reads.js';
+import { DEFAULT_READ_BATCH_BUDGET_MS, statementTimeout } from './store.js';
+import type { Store, StoreOptions, StoreStats } from './store.js';
 import type { Database } from './tables.js';
 
 const INT8_OID = 20;
@@ -100,18 +99,36 @@ async function serializable<T>(run: () => Promise<T>): Promise<T> {
  */
 export const PREPARED_STATEMENTS_MAX = 200;
 
-/** Opens a PostgreSQL connection pool. Connections are made lazily, so this succeeds while the server is down. */
+/**
+ * Opens a PostgreSQL store: two connection pools of `poolSize` each, one for
+ * the compiled reads (selectRow) and one for everything else (the query
+ * builder: writes, key lookups, the dashboard's lists). Connections are made
+ * lazily, so this succeeds while the server is down.
+ *
+ * Why two: the compiled reads are prepared statements that look rows up by
+ * key, for which PostgreSQL's generic plan is always right, and their batch
+ * forms take arrays, for which PostgreSQL would otherwise plan every
+ * execution again (it guesses 100 elements per array in a generic plan, so a
+ * custom plan for the few it gets always looks cheaper). Their connections
+ * run with plan_cache_mode = force_generic_plan: planned once per connection.
+ * The other statements keep PostgreSQL's default.
+ */
 export function openPostgresStore(url: string, options: StoreOptions): Store {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    types,
-    connectionTimeoutMillis: 5_000,
-    idleTimeoutMillis: 30_000,
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-  });
-  // an idle client losing its connection must not crash the process
-  pool.on('error', () => undefined);
+  const newPool = (connectionString: string) => {
+    const created = new pg.Pool({
+      connectionString,
+      max: options.poolSize ?? 10,
+      types,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    });
+    // an idle client losing its connection must not crash the process
+    created.on('error', () => undefined);
+    return created;
+  };
+  const pool = newPool(url);
+  const readPool = newPool(withSessionSetting(url, 'plan_cache_mode', 'force_generic_plan'));
 
   const stats: StoreStats = { statements: 0 };
   // names are per process, so one text always has the same name on every connection of the pool
@@ -124,6 +141,16 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     }
     return name;
   };
+  const reads = createReadRunner({
+    pool: readPool,
+    url,
+    batchBudgetMs: options.readBatchBudgetMs ?? DEFAULT_READ_BATCH_BUDGET_MS,
+    statementName,
+    classify: classifyPostgresError,
+    onStatement: () => {
+      stats.statements += 1;
+    },
+  });
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: () => {
@@ -136,18 +163,7 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     db,
     stats,
     transaction: (fn) => serializable(() => db.transaction().setIsolationLevel('serializable').execute((trx) => fn({ db: trx }))),
-    async selectRow(text, params, options = {}) {
-      stats.statements += 1;
-      try {
-        // prepared once per connection: PostgreSQL parses and plans the statement once, not on every request
-        const name = statementName(text);
-        const query = { text, values: params as unknown[], ...(name === undefined ? {} : { name }) };
-        if (options.deadline === undefined) return (await pool.query<Row>(query)).rows[0];
-        return await queryBefore(pool, url, options.deadline, query);
-      } catch (error) {
-        throw classifyPostgresError(error);
-      }
-    },
+    selectRow: (text, params, options = {}) => reads.selectRow(text, params, options),
     classifyError: classifyPostgresError,
     async ping() {
       try {
@@ -157,137 +173,24 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       }
     },
     poolState: () => ({
-      inUse: pool.totalCount - pool.idleCount,
-      waiting: pool.waitingCount,
-      size: pool.options.max,
+      inUse: pool.totalCount - pool.idleCount + readPool.totalCount - readPool.idleCount,
+      waiting: pool.waitingCount + readPool.waitingCount,
+      size: pool.options.max + readPool.options.max,
     }),
     async close() {
-      await db.destroy();
+      await Promise.all([db.destroy(), readPool.end()]);
     },
   };
 }
 
-/** How long a cancelled statement may take to stop before the caller is answered anyway. */
-const CANCEL_GRACE_MS = 2_000;
-
-/** The one timer behind every deadline of the process's reads (see deadline-watcher.ts for why one). */
-const deadlines = createDeadlineWatcher();
-
-/** A checked-out client has no listener for 'error': a connection lost mid-query would crash the process. */
-const ignoreLostConnection = () => undefined;
-
 /**
- * Runs a statement that must finish by `deadline` (a performance.now() time).
- * When it does not, it is cancelled in the server (pg_cancel_backend, from a
- * connection of its own so a full pool cannot block the cancel), and the
- * caller gets TIMEOUT once the statement has stopped, or after a grace period
- * (its connection is then discarded, never reused while busy). When the
- * deadline passes while it still waits for a connection, the caller gets
- * TIMEOUT at once, and the connection goes back to the pool when it comes.
+ * The connection URL with one more run-time setting for its sessions, set at
+ * connection start (`options=-c name=value`), after any options of the URL
+ * itself or of PGOPTIONS.
  */
-function queryBefore(pool: pg.Pool, url: string, deadline: number, query: pg.QueryConfig): Promise<Row | undefined> {
-  return new Promise((resolve, reject) => {
-    const read = new TimedRead(url, deadline, query, resolve, reject);
-    deadlines.add(read);
-    pool.connect((error, client) => read.connected(error, client));
-  });
-}
-
-/**
- * One read with a deadline, from waiting for a connection to its statement's
- * end. It settles its caller's promise itself, once: the result or error of
- * the statement when it ends in time, TIMEOUT when the deadline watcher calls
- * onExpired first.
- */
-class TimedRead implements DeadlineEntry {
-  private client: pg.PoolClient | undefined;
-  // the deadline passed before the read ended: its caller has TIMEOUT, or gets it when the statement stops
-  private expired = false;
-  private grace: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly url: string,
-    readonly deadline: number,
-    private readonly query: pg.QueryConfig,
-    private readonly resolve: (row: Row | undefined) => void,
-    private readonly reject: (error: unknown) => void,
-  ) {}
-
-  /** The pool's answer: a connection to run the statement on, or why there is none. */
-  connected(error: Error | undefined, client: pg.PoolClient | undefined): void {
-    if (this.expired) {
-      // the caller has had TIMEOUT: a connection that comes this late goes back to the pool unused
-      client?.release();
-      return;
-    }
-    if (client === undefined) {
-      deadlines.delete(this);
-      this.reject(error);
-      return;
-    }
-    this.client = client;
-    client.on('error', ignoreLostConnection);
-    // the promise form, as before: there pg gives a failure a fresh stack rather than the socket handler's
-    client.query<Row>(this.query).then(
-      (result) => this.succeeded(result),
-      (failure: unknown) => this.failed(failure),
-    );
-  }
-
-  /** Called by the deadline watcher when the deadline passes first. */
-  onExpired(): void {
-    this.expired = true;
-    if (this.client === undefined) {
-      this.reject(statementTimeout());
-      return;
-    }
-    void cancelBackend(this.url, (this.client as unknown as { processID?: number }).processID);
-    this.grace = setTimeout(() => this.reject(statementTimeout()), CANCEL_GRACE_MS).unref();
-  }
-
-  private succeeded(result: pg.QueryResult<Row>): void {
-    if (this.expired) return this.stopped();
-    deadlines.delete(this);
-    this.release();
-    this.resolve(result.rows[0]);
-  }
-
-  private failed(error: unknown): void {
-    if (this.expired) return this.stopped();
-    deadlines.delete(this);
-    this.release(error instanceof Error ? error : true);
-    this.reject(error);
-  }
-
-  /**
-   * The statement a cancel was sent to has stopped. Even a result that beat
-   * the cancel is late, and the connection may yet receive the cancel: it is
-   * never reused.
-   */
-  private stopped(): void {
-    clearTimeout(this.grace);
-    this.release(true);
-    this.reject(statementTimeout());
-  }
-
-  private release(destroy?: Error | boolean): void {
-    const client = this.client as pg.PoolClient;
-    client.off('error', ignoreLostConnection);
-    client.release(destroy);
-  }
-}
-
-/** Asks the server to cancel what the backend `pid` is running; failures are ignored (the grace period covers them). */
-async function cancelBackend(url: string, pid: number | null | undefined): Promise<void> {
-  if (pid === null || pid === undefined) return;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT pg_cancel_backend($1)', [pid]);
-  } catch {
-    // the statement's own end, or the grace period, answers the caller
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+export function withSessionSetting(url: string, name: string, value: string): string {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get('options') ?? process.env.PGOPTIONS ?? '';
+  parsed.searchParams.set('options', `${own} -c ${name}=${value}`.trim());
+  return parsed.toString();
 }

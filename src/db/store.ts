@@ -51,10 +51,24 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** The default of StoreOptions.readBatchBudgetMs, and of READ_BATCH_BUDGET_MS. */
+export const DEFAULT_READ_BATCH_BUDGET_MS = 5;
+
 /** Options of one raw read. */
 export interface SelectOptions {
   /** When the statement must be done by, as a performance.now() time. */
   readonly deadline?: number;
+  /**
+   * A statement that runs this read for several callers at once: for each
+   * parameter of the read, an array of the callers' values, and one row per
+   * caller with its 1-based position in the column `i`. A store that has
+   * several reads of the same text waiting for a connection may run them as
+   * one such statement (PostgreSQL); each caller still gets only its own row.
+   * A statement that fails fails every read in it, so the batch form must not
+   * fail for one caller's values where the read would not: the compiled reads
+   * take only arguments checked beforehand.
+   */
+  readonly batchText?: string;
 }
 
 /** The error every store throws when a statement outlives its deadline. */
@@ -70,6 +84,12 @@ export interface StoreStats {
 /** Store options beyond the target. */
 export interface StoreOptions {
   readonly poolSize?: number;
+  /**
+   * PostgreSQL: how long, by their recent average, the reads one statement
+   * answers may take together (postgres-reads.ts); 0 runs every read on its
+   * own. Default DEFAULT_READ_BATCH_BUDGET_MS.
+   */
+  readonly readBatchBudgetMs?: number;
   readonly statementTimeoutMs?: number;
 }
 

@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../../db/dialect.js';
+import type { ParamType, SqlDialect } from '../../db/dialect.js';
 import type { Row, Store } from '../../db/store.js';
 import { invariant } from '../../errors.js';
 
@@ -46,6 +46,12 @@ export interface CompiledRead {
   readonly text: string;
   /** How each parameter is filled: the key id, the company id, or root field i's argument. */
   readonly slots: readonly ParamSlot[];
+  /**
+   * The same read for several callers at once, on stores that coalesce
+   * concurrent reads (PostgreSQL): each parameter becomes an array of the
+   * callers' values, and each caller gets its own row (see Store.selectRow).
+   */
+  readonly batchText?: string;
 }
 
 export type ParamSlot = { readonly kind: 'key' } | { readonly kind: 'company' } | { readonly kind: 'arg'; readonly root: number };
@@ -182,51 +188,64 @@ const READ_MODEL: Record<string, Record<string, FieldMapping>> = {
  */
 const ROOTS: Record<
   RootName | InternalRootName,
-  { table: string; where: (t: string, arg: string, company: string) => string; list?: ListMapping }
+  { table: string; argType: ParamType; where: (t: string, arg: string, company: string) => string; list?: ListMapping }
 > = {
-    virtualDevice: { table: 'virtual_devices', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
+    virtualDevice: { table: 'virtual_devices', argType: 'uuid', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
     hardwareDevice: {
       table: 'hardware_devices',
+      argType: 'text',
       where: (t, a, c) => `${t}.serial_number = ${a} AND ${t}.company_id = ${c}`,
     },
-    companyBySlug: { table: 'companies', where: (t, a, c) => `${t}.slug = ${a} AND ${t}.id = ${c}` },
+    companyBySlug: { table: 'companies', argType: 'text', where: (t, a, c) => `${t}.slug = ${a} AND ${t}.id = ${c}` },
     networksForCompany: {
       table: 'companies',
+      argType: 'text',
       where: (t, a, c) => `${t}.slug = ${a} AND ${t}.id = ${c}`,
       list: NETWORKS_OF_COMPANY,
     },
     virtualDevicesForNetwork: {
       table: 'networks',
+      argType: 'uuid',
       where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}`,
       list: DEVICES_OF_NETWORK,
     },
     networkClients: {
       table: 'networks',
+      argType: 'uuid',
       where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}`,
       list: CONNECTED_CLIENTS_OF_NETWORK,
     },
-    networkByUUID: { table: 'networks', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
+    networkByUUID: { table: 'networks', argType: 'uuid', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
     // VLANs and SSIDs belong to a company through their network
     vlanByUUID: {
       table: 'vlans',
+      argType: 'uuid',
       where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${c})`,
     },
     ssidByUUID: {
       table: 'ssids',
+      argType: 'uuid',
       where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${c})`,
     },
   };
 
-/** Builds SQL text for one dialect; aliases and parameters are numbered as it goes. */
+/**
+ * Builds SQL text for one dialect; aliases and parameters are numbered as it
+ * goes. `reference` writes parameter n (1-based) into the text: a placeholder,
+ * or a column of the batch form's parameter rows.
+ */
 class ReadCompiler {
   private aliasCount = 0;
   readonly slots: ParamSlot[] = [];
 
-  constructor(private readonly dialect: SqlDialect) {}
+  constructor(
+    private readonly dialect: SqlDialect,
+    private readonly reference: (index: number) => string = (index) => dialect.placeholder(index),
+  ) {}
 
   param(slot: ParamSlot): string {
     this.slots.push(slot);
-    return this.dialect.placeholder(this.slots.length);
+    return this.reference(this.slots.length);
   }
 
   alias(): string {
@@ -319,6 +338,18 @@ function sqlLiteral(value: string): string {
  */
 export function compileRead(dialect: SqlDialect, reads: readonly RootRead[], withKeyCheck: boolean): CompiledRead {
   const compiler = new ReadCompiler(dialect);
+  const text = `SELECT ${selectList(compiler, reads, withKeyCheck)}`;
+  const { slots } = compiler;
+  if (dialect.batchOf === undefined) return { text, slots };
+  // the same select list, each parameter read from the row of one caller
+  const batchCompiler = new ReadCompiler(dialect, (index) => `b.p${index}`);
+  const batchColumns = selectList(batchCompiler, reads, withKeyCheck);
+  const types = slots.map((slot): ParamType => (slot.kind === 'arg' ? ROOTS[(reads[slot.root] as RootRead).root].argType : 'bigint'));
+  return { text, slots, batchText: dialect.batchOf(batchColumns, types) };
+}
+
+/** The columns of a compiled read: the key check as `k`, then root field i's JSON as `r<i>`. */
+function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyCheck: boolean): string {
   const columns: string[] = [];
   if (withKeyCheck) {
     const key = compiler.param({ kind: 'key' });
@@ -327,7 +358,7 @@ export function compileRead(dialect: SqlDialect, reads: readonly RootRead[], wit
     columns.push('1 AS k');
   }
   reads.forEach((read, index) => columns.push(`${compiler.root(read, index)} AS r${index}`));
-  return { text: `SELECT ${columns.join(', ')}`, slots: compiler.slots };
+  return columns.join(', ');
 }
 
 /** Runs a compiled read: one statement, whatever the size of the answer, cancelled at `deadline` if still running. */
@@ -335,7 +366,7 @@ export async function runRead(store: Store, compiled: CompiledRead, params: Read
   const values = compiled.slots.map((slot) =>
     slot.kind === 'key' ? params.keyId : slot.kind === 'company' ? params.companyId : params.args[slot.root],
   );
-  const row: Row | undefined = await store.selectRow(compiled.text, values, deadline === undefined ? {} : { deadline });
+  const row: Row | undefined = await store.selectRow(compiled.text, values, { deadline, batchText: compiled.batchText });
   invariant(row !== undefined, 'read-no-row');
   const roots: (string | null)[] = [];
   for (let i = 0; ; i++) {
