@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, getArgumentValues, getVariableValues } from 'graphql';
+import { GraphQLError, Kind, getArgumentValues } from 'graphql';
 import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode, ValueNode } from 'graphql';
 import { AppError, invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
@@ -11,6 +11,7 @@ import { stripSuggestions } from './document.js';
 import type { MutationExecutor, MutationRequestContext } from './mutate.js';
 import { planOperation } from './plan.js';
 import type { OperationPlan, PlannedRootField } from './plan.js';
+import { coerceVariables } from './variables.js';
 
 /** The parameters of a GraphQL-over-HTTP request, already checked for type. */
 export interface GraphQLRequest {
@@ -146,9 +147,7 @@ export function createExecutor(deps: ExecutorDeps) {
     }
     // priced, and refused when too costly, by the document cache before validation
     const cost = prepared.costs.get(operationName ?? '') ?? 1;
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, {
-      maxErrors: 20,
-    });
+    const coerced = coerceVariables(schema, operation, request.variables ?? {});
     if (coerced.errors) {
       return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')));
     }
