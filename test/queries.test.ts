@@ -273,5 +273,15 @@ describe.each(storeKinds())('queries on %s', (kind) => {
       expect(bad.body.errors.map((e: { extensions: unknown }) => e.extensions)).toEqual([{ code: 'BAD_USER_INPUT', argument: 'slug' }]);
       expect((await app.graphql(query, { variables: { s: 'acme' } })).body).toEqual({ data: { companyBySlug: { slug: 'acme' } } });
     });
+
+    it('reads a variable by its own name only, whatever it is called', async () => {
+      const query = 'query ($constructor: String!, $toString: UUID!) { companyBySlug(slug: $constructor) { slug } virtualDevice(UUID: $toString) { UUID } }';
+      const res = await app.graphql(query, { variables: { constructor: 'acme', toString: IDS.acmeAp } });
+      expect(res.body).toEqual({ data: { companyBySlug: { slug: 'acme' }, virtualDevice: { UUID: IDS.acmeAp } } });
+      const missing = await app.graphql(query, { variables: { toString: IDS.acmeAp } });
+      expect(missing.status).toBe(400);
+      expect(missing.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(missing.body.errors[0].message).toContain('$constructor');
+    });
   });
 });

@@ -242,8 +242,15 @@ export type Executor = ReturnType<typeof createExecutor>;
 function rootArgument(field: PlannedRootField, variables: Record<string, unknown>, reads: ReadService): unknown {
   if (!field.definition || !isRootName(field.name)) return undefined;
   const node = field.nodes[0] as FieldNode;
-  const values = getArgumentValues(field.definition, node, variables);
-  return values[reads.argumentName(field.name)];
+  const name = reads.argumentName(field.name);
+  // the usual `virtualDevice(UUID: $id)`: a variable's coerced value is the argument's, as getArgumentValues finds it
+  const only = node.arguments?.length === 1 ? node.arguments[0] : undefined;
+  if (only?.name.value === name && only.value.kind === Kind.VARIABLE) {
+    const variable = only.value.name.value;
+    const value = Object.hasOwn(variables, variable) ? variables[variable] : undefined;
+    if (value !== undefined && value !== null) return value;
+  }
+  return getArgumentValues(field.definition, node, variables)[name];
 }
 
 /** True when an argument of a root field refers to a variable, at any depth of its value. */
