@@ -28,4 +28,8 @@ describe('withSessionSetting', () => {
     const url = new URL(withSessionSetting('postgres://localhost/netgraph', 'plan_cache_mode', 'force_generic_plan'));
     expect(url.searchParams.get('options')).toBe('-c work_mem=64MB -c plan_cache_mode=force_generic_plan');
   });
+
+  it('leaves a string that is no URL as it is', () => {
+    expect(withSessionSetting('not a url', 'plan_cache_mode', 'force_generic_plan')).toBe('not a url');
+  });
 });

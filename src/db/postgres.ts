@@ -186,10 +186,16 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
 /**
  * The connection URL with one more run-time setting for its sessions, set at
  * connection start (`options=-c name=value`), after any options of the URL
- * itself or of PGOPTIONS.
+ * itself or of PGOPTIONS; unchanged when it is not a WHATWG URL.
  */
 export function withSessionSetting(url: string, name: string, value: string): string {
-  const parsed = new URL(url);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // a URL only pg's own parser reads: its sessions keep the defaults
+    return url;
+  }
   const own = parsed.searchParams.get('options') ?? process.env.PGOPTIONS ?? '';
   parsed.searchParams.set('options', `${own} -c ${name}=${value}`.trim());
   return parsed.toString();
