@@ -27,6 +27,7 @@ describe.runIf(storeKinds().includes('postgres'))('coalescing reads on postgres 
   let database: TestDatabase;
   let store: Store;
   let unbatched: Store;
+  let shortBudget: Store;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
@@ -34,10 +35,12 @@ describe.runIf(storeKinds().includes('postgres'))('coalescing reads on postgres 
     // a budget far above any statement here: batch sizes do not depend on how fast this machine is
     store = await openStore(target, { poolSize: 4, readBatchBudgetMs: 1000 });
     unbatched = await openStore(target, { poolSize: 4, readBatchBudgetMs: 0 });
+    shortBudget = await openStore(target, { poolSize: 4, readBatchBudgetMs: 100 });
   });
   afterAll(async () => {
     await store?.close();
     await unbatched?.close();
+    await shortBudget?.close();
     await database?.drop();
   });
 
@@ -133,6 +136,18 @@ describe.runIf(storeKinds().includes('postgres'))('coalescing reads on postgres 
     expect((await read(statement, 9))?.v).toBe(90);
     expect(performance.now() - next).toBeLessThan(300);
     expect(store.poolState()).toMatchObject({ inUse: 0, waiting: 0 });
+  });
+
+  it('holds reads back for no longer than the budget when the statement they wait for runs long', async () => {
+    const statement = await timed('stall', shortBudget);
+    const stalled = read(statement, 1, 1, undefined, shortBudget);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    const rows = await Promise.all([2, 3, 4].map((n) => read(statement, n, 0, undefined, shortBudget)));
+    // sent after about 100 ms, while the first statement still sleeps
+    expect(performance.now() - started).toBeLessThan(700);
+    expect(rows.map((row) => row?.v)).toEqual([20, 30, 40]);
+    expect((await stalled)?.v).toBe(10);
   });
 
   it('fails every read of a statement that fails, and goes on with the next', async () => {

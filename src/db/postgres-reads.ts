@@ -73,7 +73,8 @@ interface TextState {
  * pays that once for a batch. A read never waits for a batch to fill: when
  * fewer than RUNNING_PER_TEXT statements of its text run it is sent at once,
  * otherwise it waits for one of them to end (a cheap statement, by the
- * average), which is when the next batch goes. Each reader still gets only
+ * average), which is when the next batch goes, or for the batch budget at
+ * most, or until the batch is full. Each reader still gets only
  * its own row, with its own key check and company scope, computed by the same
  * SQL as its single read.
  */
@@ -127,6 +128,8 @@ export function createReadRunner(deps: ReadRunnerDeps) {
         if (state === undefined || capacity(state) === 1) return batch.send(pool);
         state.open = batch;
         if (state.running < RUNNING_PER_TEXT) batch.send(pool);
+        // held back: it goes when a statement of its text ends, when it is full, or after the budget at the latest
+        else batch.holdAtMost(batchBudgetMs, pool);
       });
     },
   };
@@ -161,6 +164,7 @@ class ReadBatch implements DeadlineEntry {
   private ended = false;
   private sentAt: number | undefined;
   private grace: NodeJS.Timeout | undefined;
+  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: ReadRunnerDeps,
@@ -180,6 +184,18 @@ class ReadBatch implements DeadlineEntry {
     return !this.sent && !this.expired;
   }
 
+  /**
+   * Sends the batch after `ms` if it is still held then: a statement of its
+   * text that runs far longer than its average (a lock, a cold read) holds
+   * the reads behind it for no longer than that.
+   */
+  holdAtMost(ms: number, pool: pg.Pool): void {
+    this.holdTimer = setTimeout(() => {
+      if (this.held) this.send(pool);
+    }, ms);
+    this.holdTimer.unref();
+  }
+
   /** Adds a reader; the batch's deadline is the earliest of its readers'. */
   join(reader: Reader, deadline: number): void {
     this.readers.push(reader);
@@ -192,6 +208,7 @@ class ReadBatch implements DeadlineEntry {
 
   /** Asks the pool for a connection to run the statement on. */
   send(pool: pg.Pool): void {
+    clearTimeout(this.holdTimer);
     this.sent = true;
     if (this.state !== undefined) this.state.running += 1;
     pool.connect((error, client) => this.connected(error, client));
@@ -227,6 +244,7 @@ class ReadBatch implements DeadlineEntry {
     this.expired = true;
     if (this.client === undefined) {
       // held back, or waiting for a connection (which `connected` gives back unused)
+      clearTimeout(this.holdTimer);
       this.close();
       this.fail(statementTimeout());
       return;
