@@ -11,7 +11,7 @@ import type { Row, SelectOptions } from './store.js';
  * coalesces the most: measured against 2 and 3 (docs/benchmarks.md), it gave
  * the most requests per second and the lowest median latency under load.
  */
-export const RUNNING_PER_TEXT = 1;
+const RUNNING_PER_TEXT = 1;
 /** The most reads one statement answers. */
 export const BATCH_MAX = 64;
 /** How long a cancelled statement may take to stop before the caller is answered anyway. */
@@ -134,8 +134,6 @@ export function createReadRunner(deps: ReadRunnerDeps) {
     },
   };
 }
-
-export type ReadRunner = ReturnType<typeof createReadRunner>;
 
 /**
  * One statement and the reads it answers, from the first read to the
