@@ -72,4 +72,34 @@ describe('deadline watcher', () => {
     vi.advanceTimersByTime(10);
     expect(expired).toEqual(['again']);
   });
+
+  it('registers an entry once however often it is added, and ignores deleting one it does not hold', () => {
+    const watcher = createDeadlineWatcher();
+    const a = entry('a', 10);
+    const b = entry('b', 20);
+    watcher.delete(a);
+    watcher.add(a);
+    watcher.add(a);
+    watcher.add(b);
+    watcher.delete(b);
+    watcher.delete(b);
+    vi.advanceTimersByTime(100);
+    expect(expired).toEqual(['a']);
+    // expired entries are unlinked: they can be registered again
+    watcher.add(a);
+    vi.advanceTimersByTime(1);
+    expect(expired).toEqual(['a', 'a']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps the entries between the ones it removes', () => {
+    const watcher = createDeadlineWatcher();
+    const entries = ['a', 'b', 'c', 'd', 'e'].map((name, i) => entry(name, 10 * (i + 1)));
+    for (const e of entries) watcher.add(e);
+    watcher.delete(entries[0]!);
+    watcher.delete(entries[2]!);
+    watcher.delete(entries[4]!);
+    vi.advanceTimersByTime(100);
+    expect(expired).toEqual(['b', 'd']);
+  });
 });
