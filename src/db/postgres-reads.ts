@@ -79,7 +79,7 @@ interface TextState {
  * SQL as its single read.
  */
 export function createReadRunner(deps: ReadRunnerDeps) {
-  const { pool, batchBudgetMs } = deps;
+  const { batchBudgetMs } = deps;
   // only prepared texts are batched, so this holds at most PREPARED_STATEMENTS_MAX entries (their batch forms are prepared when first used)
   const texts = new Map<string, TextState>();
 
@@ -103,7 +103,7 @@ export function createReadRunner(deps: ReadRunnerDeps) {
   function ended(state: TextState, readers: number, ms: number | undefined): void {
     state.running -= 1;
     if (ms !== undefined) state.perReadMs = 0.8 * state.perReadMs + 0.2 * (ms / readers);
-    if (state.open?.held === true) state.open.send(pool);
+    if (state.open?.held === true) state.open.send();
   }
 
   return {
@@ -119,17 +119,17 @@ export function createReadRunner(deps: ReadRunnerDeps) {
           // a full batch takes no more reads; held back, it goes now rather than hold its readers any longer
           if (open.readers.length >= capacity(state)) {
             state.open = undefined;
-            if (open.held) open.send(pool);
+            if (open.held) open.send();
           }
           return;
         }
         const batch = new ReadBatch(deps, text, state, reader, deadline, ended);
         // a text whose reads are not cheap is never held back nor batched: each read gets its own statement
-        if (state === undefined || capacity(state) === 1) return batch.send(pool);
+        if (state === undefined || capacity(state) === 1) return batch.send();
         state.open = batch;
-        if (state.running < RUNNING_PER_TEXT) batch.send(pool);
+        if (state.running < RUNNING_PER_TEXT) batch.send();
         // held back: it goes when a statement of its text ends, when it is full, or after the budget at the latest
-        else batch.holdAtMost(batchBudgetMs, pool);
+        else batch.holdAtMost(batchBudgetMs);
       });
     },
   };
@@ -189,9 +189,9 @@ class ReadBatch implements DeadlineEntry {
    * text that runs far longer than its average (a lock, a cold read) holds
    * the reads behind it for no longer than that.
    */
-  holdAtMost(ms: number, pool: pg.Pool): void {
+  holdAtMost(ms: number): void {
     this.holdTimer = setTimeout(() => {
-      if (this.held) this.send(pool);
+      if (this.held) this.send();
     }, ms);
     this.holdTimer.unref();
   }
@@ -207,11 +207,11 @@ class ReadBatch implements DeadlineEntry {
   }
 
   /** Asks the pool for a connection to run the statement on. */
-  send(pool: pg.Pool): void {
+  send(): void {
     clearTimeout(this.holdTimer);
     this.sent = true;
     if (this.state !== undefined) this.state.running += 1;
-    pool.connect((error, client) => this.connected(error, client));
+    this.deps.pool.connect((error, client) => this.connected(error, client));
   }
 
   /** The pool's answer: a connection to run the statement on, or why there is none. */
