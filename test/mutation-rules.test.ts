@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
-import type { TestApp } from './helpers/app.js';
+import type { JsonTree, TestApp, TestResponse } from './helpers/app.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { storeKinds } from './helpers/stores.js';
 import { createWriteKey, errorOf, snapshotOf } from './helpers/writes.js';
@@ -107,7 +107,7 @@ describe.each(storeKinds())('mutation rules on %s', (kind) => {
     const mutation = (serial: string) => `registerHardwareDevice(input: { serialNumber: "${serial}", deviceType: ACCESS_POINT, deviceModel: "AP-W7" }) { hardwareDevice { serialNumber } }`;
     const foreign = await refused(mutation(SERIALS.globexAp));
     const own = await refused(mutation(SERIALS.acmeAp));
-    const strip = (body: { errors: { message: string }[] }, serial: string) => JSON.stringify(body).replaceAll(serial, 'SERIAL');
+    const strip = (body: JsonTree, serial: string) => JSON.stringify(body).replaceAll(serial, 'SERIAL');
     expect(strip(foreign.body, SERIALS.globexAp)).toBe(strip(own.body, SERIALS.acmeAp));
     expect(errorOf(foreign)).toEqual([['x'], 'CONFLICT', 'input.serialNumber']);
     expect(foreign.text).not.toMatch(/globex/i);
@@ -136,8 +136,8 @@ describe.each(storeKinds())('mutation rules on %s', (kind) => {
       ['assignHardwareDevice (their hardware)', (s) => `assignHardwareDevice(input: { serialNumber: "${s}", virtualDeviceUUID: "${IDS.acmeAp}" }) { hardwareDevice { serialNumber } }`],
       ['unassignHardwareDevice', (s) => `unassignHardwareDevice(input: { serialNumber: "${s}" }) { hardwareDevice { serialNumber } }`],
     ];
-    const answer = (res: { body: { errors: { message: string; path: unknown; extensions: unknown }[] } }, id: string) =>
-      res.body.errors.map((e) => [e.message.replaceAll(id, 'ID'), e.path, e.extensions]);
+    const answer = (res: TestResponse, id: string) =>
+      res.body.errors.map((e: { message: string; path: unknown; extensions: unknown }) => [e.message.replaceAll(id, 'ID'), e.path, e.extensions]);
 
     it.each(scoped)('%s', async (_name, query, foreignId, field) => {
       const foreign = await refused(query(foreignId()));

@@ -5,13 +5,25 @@ import type { RunningServer } from '../../src/server.js';
 import { createTestDatabase } from './stores.js';
 import type { StoreKind, TestDatabase } from './stores.js';
 
+/**
+ * A JSON response body as tests read it: an object (or array) whose members
+ * a test reaches by chaining, `res.body.data.network.label` or
+ * `res.body.errors[0].extensions.code`, and leaves to its assertion to check.
+ * The members are untyped on purpose: under noUncheckedIndexedAccess a
+ * recursive JSON type adds `| undefined` at every step, and some 230 lines of
+ * the tests would need a `!` or `?.` that asserts nothing. Only the body
+ * itself is typed, so it cannot pass for a string or a number.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the members only; see above
+export interface JsonTree { readonly [key: string]: any }
+
 /** A response as tests look at it. */
 export interface TestResponse {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
-  readonly body: any;
+  /** The parsed body; undefined at run time when the body is not JSON (tests then read `text`). */
+  readonly body: JsonTree;
 }
 
 /** A running server on a fresh database, reached over real HTTP. */
@@ -72,7 +84,7 @@ export async function startTestApp(
     } catch {
       body = undefined;
     }
-    return { status: response.status, headers: response.headers, text, body };
+    return { status: response.status, headers: response.headers, text, body: body as JsonTree };
   };
   let defaultKey: string | undefined;
 
