@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import http, { STATUS_CODES } from 'node:http';
+import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
@@ -7,13 +7,18 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import { isMigrated } from './db/migrate.js';
 import type { Store } from './db/store.js';
-import { AppError } from './errors.js';
+import { AppError, ERROR_CODES } from './errors.js';
 import { DocumentCache } from './graphql/document.js';
 import { createGraphQLEndpoint, isPlainGraphQLRequest } from './graphql/endpoint.js';
 import { createExecutor } from './graphql/execute.js';
-import { BODY_LIMIT_BYTES, GRAPHQL_PATH, answerForError, errorBody, registerGraphQLRoutes, sendAnswer } from './graphql/http.js';
 import { createMutationExecutor } from './graphql/mutate.js';
+import { GRAPHQL_PATH, registerGraphQLRoutes } from './graphql/route.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
+import { JSON_TYPE, sendAnswer } from './http/answer.js';
+import { BODY_LIMIT_BYTES } from './http/body-errors.js';
+import { answerForAppError, answerForError } from './http/error-answer.js';
+import { notFound } from './http/meter-answers.js';
+import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
 import { createLimitsService } from './modules/limits/limits.service.js';
@@ -30,7 +35,6 @@ declare module 'fastify' {
 /** Fastify's default: longer than the idle timeouts of common proxies and load balancers. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What an app is built from. Tests build one per store and inject or listen on port 0. */
 export interface AppDeps {
@@ -78,16 +82,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // a URL that does not decode (e.g. "/%ZZ") never reaches a route
     frameworkErrors: (_error, _request, reply) => {
       // the reply's generics are those of a route that does not exist; it is an ordinary reply
-      void (reply as unknown as FastifyReply)
-        .code(400)
-        .type(JSON_TYPE)
-        .send(errorBody([{ message: 'The URL is not valid: it does not decode.', extensions: { code: 'BAD_REQUEST' } }]));
+      void sendAnswer(reply as unknown as FastifyReply, answerForAppError(new AppError('BAD_REQUEST', 'The URL is not valid: it does not decode.')));
     },
     clientErrorHandler: answerClientError,
   });
 
   // Node hands CONNECT to this event and, with no listener, drops the connection without a word
-  app.server.on('connect', (_request: unknown, socket: Duplex) => answerRaw(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here: send the GraphQL request with POST.')));
+  app.server.on('connect', (_request: unknown, socket: Duplex) => answerOnSocket(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here: send the GraphQL request with POST.')));
   // the API takes JSON only: without this, Fastify's built-in text/plain parser would accept a string body
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('netgraph', null as never);
@@ -162,17 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!path.startsWith('/api/') && request.method === 'GET' && request.headers.accept?.includes('text/html')) {
       return dashboard.notFound(request, reply);
     }
-    return reply
-      .code(404)
-      .type(JSON_TYPE)
-      .send(
-        JSON.stringify({
-          title: 'Not found',
-          id: 'not_found',
-          detail: `There is nothing at ${request.method} ${path}; the API is POST ${GRAPHQL_PATH}.`,
-          status: 404,
-        }),
-      );
+    return sendAnswer(reply, notFound(`There is nothing at ${request.method} ${path}; the API is POST ${GRAPHQL_PATH}.`));
   });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
@@ -182,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (!(await isMigrated(store))) throw new AppError('SERVICE_UNAVAILABLE', 'migrations pending');
       return reply.type(JSON_TYPE).send('{"status":"ready"}');
     } catch {
-      return reply.code(503).type(JSON_TYPE).send('{"status":"unavailable"}');
+      return reply.code(ERROR_CODES.SERVICE_UNAVAILABLE).type(JSON_TYPE).send('{"status":"unavailable"}');
     }
   });
 
@@ -207,38 +198,4 @@ export function isLoopback(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return v4.startsWith('127.') || address === '::1';
-}
-
-/**
- * Answers what Node's HTTP parser refuses before Fastify sees a request
- * (malformed HTTP, headers over 16 KiB, a request not received in time) in
- * the documented error shape, not Fastify's own.
- */
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  // the client went away: there is no one to answer
-  if (error.code === 'ECONNRESET' || !socket.writable) return;
-  const appError =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? new AppError('HEADERS_TOO_LARGE', 'The request headers are larger than the limit of 16 KiB.')
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new AppError('REQUEST_TIMEOUT', 'The request was not received in time; send it again.')
-        : new AppError('BAD_REQUEST', 'The request is not valid HTTP/1.1.');
-  answerRaw(socket, appError);
-}
-
-/** Writes a whole error response to a socket Fastify does not manage, and closes it. */
-function answerRaw(socket: Duplex, error: AppError): void {
-  if (!socket.writable) return;
-  const body = errorBody([{ message: error.message, extensions: { code: error.code } }]);
-  socket.end(
-    [
-      `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
-      'Connection: close',
-      ...(error.code === 'METHOD_NOT_ALLOWED' ? ['Allow: POST'] : []),
-      `Content-Type: ${JSON_TYPE}`,
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      '',
-      body,
-    ].join('\r\n'),
-  );
 }

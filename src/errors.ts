@@ -1,7 +1,8 @@
 /**
  * The one registry of error codes netgraph answers with. Each code maps once to
- * an HTTP status (used when the error ends the whole request) and is what
- * clients see as `extensions.code`. docs/errors.md has one entry per code.
+ * an HTTP status, the only table of them: the status of a response whose error
+ * ends the whole request (a field error leaves its response a 200). Each code
+ * is what clients see as `extensions.code`. docs/errors.md has one entry per code.
  */
 export const ERROR_CODES = {
   BAD_REQUEST: 400,
@@ -9,7 +10,8 @@ export const ERROR_CODES = {
   GRAPHQL_VALIDATION_FAILED: 422,
   COMPLEXITY_LIMIT_EXCEEDED: 422,
   UNAUTHENTICATED: 401,
-  UNAUTHORIZED: 200,
+  // almost always a field error, in a 200; ending a request (a dashboard form, say) it is a bad request
+  UNAUTHORIZED: 400,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,

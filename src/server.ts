@@ -9,7 +9,7 @@ import type { Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
 import type { Actor } from './modules/audit/audit.service.js';
-import { GRAPHQL_PATH } from './graphql/http.js';
+import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
 import { createServices } from './services.js';

@@ -3,8 +3,13 @@ import { errorCodes } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import secureJsonParse from 'secure-json-parse';
 import { limitHeaders } from '../modules/limits/limits.headers.js';
-import { BODY_LIMIT_BYTES, GRAPHQL_PATH, admit, answerForError, answerGraphQL } from './http.js';
-import type { Answer, GraphQLRouteDeps, RequestContext } from './http.js';
+import type { Answer } from '../http/answer.js';
+import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
+import { answerForError } from '../http/error-answer.js';
+import type { RequestContext } from '../http/request-context.js';
+import { admit, answerGraphQL } from './pipeline.js';
+import type { GraphQLRouteDeps } from './pipeline.js';
+import { GRAPHQL_PATH } from './route.js';
 
 /** What the bare route needs besides the GraphQL route's own dependencies: what Fastify's hooks do for every other route. */
 export interface EndpointDeps extends GraphQLRouteDeps {

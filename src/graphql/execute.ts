@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, getArgumentValues } from 'graphql';
 import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode, ValueNode } from 'graphql';
-import { AppError, invariant } from '../errors.js';
+import { invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { CompiledRead, RootRead } from '../modules/read/read.repository.js';
@@ -307,9 +307,4 @@ function codeOfValidationError(error: GraphQLError): ErrorCode {
 function sortByPath(errors: WireError[], plan: OperationPlan): WireError[] {
   const order = new Map(plan.fields.map((field, i) => [field.key, i]));
   return errors.sort((a, b) => (order.get(String(a.path?.[0])) ?? 0) - (order.get(String(b.path?.[0])) ?? 0));
-}
-
-/** Turns an AppError into the wire form of a request error. */
-export function appErrorToWire(error: AppError): WireError {
-  return { message: error.message, extensions: { code: error.code } };
 }

@@ -1,0 +1,140 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError, ERROR_CODES } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { errorBody } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
+import { UNAUTHORIZED, tooManyRequests } from '../http/meter-answers.js';
+import type { RequestContext } from '../http/request-context.js';
+import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
+import { httpDate, secondsUntil, wholePoints } from '../modules/limits/limits.headers.js';
+import type { LimitState } from '../modules/limits/limits.headers.js';
+import type { LimitsService } from '../modules/limits/limits.service.js';
+import type { Executor, RequestErrorOutcome } from './execute.js';
+import { contentTypeOf, negotiate } from './media-type.js';
+import type { MediaType } from './media-type.js';
+import { readRequestBody } from './request-body.js';
+
+/** What the GraphQL endpoint is built from, whichever server answers it (route.ts or endpoint.ts). */
+export interface GraphQLRouteDeps {
+  readonly executor: Executor;
+  readonly apiKeys: ApiKeyService;
+  readonly limits: LimitsService;
+  readonly schemaText: string;
+  readonly requestTimeoutMs: number;
+  /** Told of every request a limit refuses, for metrics. */
+  readonly onLimited?: (limit: 'requests' | 'complexity') => void;
+}
+
+/**
+ * The first step, before the body is read: starts the request's clock,
+ * authenticates, and counts the request against the key's window. An answer
+ * when the request ends here (401, 429), undefined when it goes on.
+ */
+export async function admit(deps: GraphQLRouteDeps, authorization: string | undefined, context: RequestContext): Promise<Answer | undefined> {
+  context.deadline = performance.now() + deps.requestTimeoutMs;
+  const token = bearerToken(authorization);
+  const lookups = { count: 0 };
+  const caller = token === undefined ? undefined : await deps.apiKeys.authenticate(token, lookups);
+  context.statements += lookups.count;
+  if (caller === undefined) return UNAUTHORIZED;
+  context.caller = caller;
+  // counted before the body is parsed, so a flood over the limit costs no parsing
+  const decision = await deps.limits.admitRequest(caller);
+  context.limits = decision.state;
+  if (!decision.allowed) {
+    deps.onLimited?.('requests');
+    return tooManyRequests(decision.retryAt);
+  }
+  return undefined;
+}
+
+/** What the second step reads of the request besides its context. */
+export interface GraphQLHttpRequest {
+  readonly accept: string | undefined;
+  /** The parsed JSON body. */
+  readonly body: unknown;
+  readonly requestId: string;
+  readonly log: FastifyBaseLogger;
+}
+
+/** The second step, with the parsed body: checks and prices the operation, charges the budget, runs it. */
+export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestContext, request: GraphQLHttpRequest): Promise<Answer> {
+  const mediaType = negotiate(request.accept);
+  if (mediaType === undefined) {
+    throw new AppError('NOT_ACCEPTABLE', 'Accept must allow application/json or application/graphql-response+json.');
+  }
+  const { caller, limits: admitted } = context;
+  if (!caller || !admitted) throw new AppError('UNAUTHENTICATED', 'No API key.');
+  const type = contentTypeOf(mediaType);
+  const { requestId, log } = request;
+  const operation = deps.executor.prepare(readRequestBody(request.body), caller, {
+    requestId,
+    onUnexpectedError: (error) => log.error({ err: error, requestId }, 'unexpected error in a mutation'),
+  });
+  context.operationName = operation.operationName;
+  if (operation.kind === 'request-error') {
+    const status = requestErrorStatus(operation.phase, mediaType);
+    return answerWithoutRunning(deps, context, { status, headers: { 'content-type': type }, body: errorBody(operation.errors) });
+  }
+  const charge = await deps.limits.chargeOperation(caller, admitted, operation.cost);
+  context.limits = charge.state;
+  if (!charge.allowed) {
+    deps.onLimited?.('complexity');
+    return answerWithoutRunning(deps, context, throttled(type, operation.cost, charge.state, charge.retryAt));
+  }
+  const deadline = context.deadline;
+  const outcome = await operation.run(deadline === undefined ? {} : { deadline });
+  context.statements += outcome.statements;
+  const answer: Answer = { status: 200, headers: { 'content-type': type }, body: outcome.body };
+  // e.g. `mutation { __typename }`: nothing that ran looked at the key
+  return outcome.keyChecked ? answer : answerWithoutRunning(deps, context, answer);
+}
+
+/** The code that stands for each kind of request error; its status is the registry's. */
+const PHASE_CODES = {
+  validation: 'GRAPHQL_VALIDATION_FAILED',
+  request: 'BAD_REQUEST',
+  complexity: 'COMPLEXITY_LIMIT_EXCEEDED',
+  forbidden: 'FORBIDDEN',
+} as const satisfies Record<RequestErrorOutcome['phase'], ErrorCode>;
+
+/** The status of a request stopped before anything ran. */
+function requestErrorStatus(phase: RequestErrorOutcome['phase'], mediaType: MediaType): number {
+  // GraphQL over HTTP: answered as application/graphql-response+json, a document that fails validation is a bad request
+  const code = phase === 'validation' && mediaType !== 'application/json' ? 'BAD_REQUEST' : PHASE_CODES[phase];
+  return ERROR_CODES[code];
+}
+
+/** Answers a request that ran no statement; nothing confirmed the key is still active then, so ask once. */
+async function answerWithoutRunning(deps: GraphQLRouteDeps, context: RequestContext, answer: Answer): Promise<Answer> {
+  const caller = context.caller;
+  context.statements += 1;
+  if (caller?.keyId != null && !(await deps.apiKeys.isActive(caller.keyId))) {
+    deps.apiKeys.forget(caller.keyId);
+    return UNAUTHORIZED;
+  }
+  return answer;
+}
+
+/** THROTTLED: the key's complexity budget does not hold this operation's cost yet. */
+function throttled(type: string, cost: number, state: LimitState, retryAt: number): Answer {
+  const remaining = wholePoints(state.budget.level);
+  const retryAfterSeconds = secondsUntil(retryAt, state.now);
+  return {
+    status: ERROR_CODES.THROTTLED,
+    headers: { 'retry-after': httpDate(retryAt), 'content-type': type },
+    body: errorBody([
+      {
+        message: `This operation costs ${cost} complexity points and the budget of this API key holds ${remaining}; retry after ${httpDate(retryAt)}, or send a cheaper operation.`,
+        extensions: { code: 'THROTTLED', cost, remaining, retryAfterSeconds },
+      },
+    ]),
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer +([^\s]+) *$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,19 @@
+import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { LimitState } from '../modules/limits/limits.headers.js';
+
+/** What the request log line reports about a request, and what the later steps of its answer need. */
+export interface RequestContext {
+  caller?: Caller;
+  operationName: string | null;
+  statements: number;
+  /** The caller's limits as this response reports them. */
+  limits?: LimitState;
+  /** When the request times out, as a performance.now() time. */
+  deadline?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    netgraph: RequestContext;
+  }
+}
