@@ -141,6 +141,15 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       }
     });
 
+    it('reads the session cookie from a Cookie header with malformed pairs, the first of repeated names winning', async () => {
+      const token = (await signedIn('member@acme.example')).cookies.get('netgraph_session') as string;
+      const client = createDashboardClient(app);
+      const first = await client.get('/networks', { cookie: `broken; =x; bad=%E0%A4%A; netgraph_session=${token}; netgraph_session=forged` });
+      expect(first.status).toBe(200);
+      const forgedFirst = await client.get('/networks', { cookie: `netgraph_session=forged; netgraph_session=${token}` });
+      expect(forgedFirst.status).toBe(302);
+    });
+
     it('signs out: the cookie is cleared and the old session no longer works, on any request', async () => {
       const client = await freshSession('member@acme.example');
       const token = client.cookies.get('netgraph_session') as string;

@@ -1,21 +1,11 @@
-/** The cookies of a request as a map; malformed pairs are skipped, the first of duplicate names wins. */
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const cookies = new Map<string, string>();
-  if (!header) return cookies;
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=');
-    const name = pair.slice(0, Math.max(eq, 0)).trim();
-    if (eq < 0 || name === '' || cookies.has(name)) continue;
-    let value = pair.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    try {
-      cookies.set(name, decodeURIComponent(value));
-    } catch {
-      // not percent-encoded properly: not one of ours
-    }
-  }
-  return cookies;
-}
+/*
+ * Cookies are read by @fastify/cookie (request.cookies, in the dashboard's
+ * context). They are still written here, not with its reply.setCookie: that
+ * writes the attributes in another order (Max-Age before Path, Secure before
+ * SameSite), and test/dashboard.test.ts holds these Set-Cookie headers byte
+ * for byte. Browsers read either order the same: switching is a matter of
+ * those assertions, not of behaviour.
+ */
 
 /** Attributes of a cookie netgraph sets. Every one is HttpOnly and SameSite=Lax. */
 export interface CookieOptions {

@@ -10,6 +10,15 @@ import type { IncomingHttpHeaders } from 'node:http';
  * - a request whose Origin is another site, or that the browser labels
  *   cross-site (Sec-Fetch-Site), is refused before the token is looked at.
  * The SameSite=Lax session cookie is a third layer, not relied on alone.
+ *
+ * Hand-written rather than @fastify/csrf-protection, which would weaken this:
+ * with netgraph's own sessions (a table, not @fastify/session) its secret
+ * lives in a cookie of its own that outlives sign-out and a sign-in as
+ * someone else, where the session's token here is an HMAC of the session
+ * token and dies with it on every process; binding its tokens to the session
+ * takes a server-wide HMAC key netgraph would have to configure and share. It
+ * has no Origin / Sec-Fetch-Site check (the first layer above), and it answers
+ * a refusal with a 403 error where the sign-in form goes back to itself.
  */
 
 /** The cookie holding the pre-session CSRF token of the sign-in form. */

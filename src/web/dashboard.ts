@@ -1,14 +1,15 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config.js';
-import { isAppError } from '../errors.js';
+import { invariant, isAppError } from '../errors.js';
 import { secretsEqual } from '../modules/user/user.session.js';
 import type { Services } from '../services.js';
 import { registerApiKeyPages } from './api-keys.page.js';
 import { registerAuditLogPage } from './audit-log.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
-import { parseCookies } from './cookies.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
 import { renderErrorBody } from './errors.page.js';
 import { registerNetworkFormPages } from './network-forms.page.js';
@@ -16,20 +17,14 @@ import { registerNetworkItemPages } from './network-items.page.js';
 import { registerNetworkPages } from './networks.page.js';
 import { registerPasswordPage } from './password.page.js';
 import { createDashboardReads } from './reads.js';
+import { registerSecurityHeaders, setSecurityHeaders } from './security-headers.js';
 import { registerSignInPages } from './sign-in.page.js';
 import { ASSET_ROUTE, loadAssets, registerAssetRoute } from './static.js';
 
 /** Form bodies of the dashboard are small; anything larger is refused. */
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-/** Headers of every dashboard response: no framing, no inline script, no sniffing, no referrer to other sites. */
-const SECURITY_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-};
+type Cookies = Readonly<Record<string, string | undefined>>;
 
 /** The dashboard's hook into the app's 404 handling. */
 export interface Dashboard {
@@ -39,9 +34,10 @@ export interface Dashboard {
 
 /**
  * Registers the web dashboard at `/`, in its own encapsulated context: its
- * form parser, session hook, CSRF check and HTML error pages apply to its
- * routes only, never to the API. It reads through the API's executor, read
- * service and schema, with a caller built from the session.
+ * plugins (cookies, form bodies, security headers, static files), session
+ * hook, CSRF check and HTML error pages apply to its routes only, never to
+ * the API. It reads through the API's executor, read service and schema,
+ * with a caller built from the session.
  */
 export async function registerDashboard(
   app: FastifyInstance,
@@ -50,21 +46,24 @@ export async function registerDashboard(
   const reads = createDashboardReads(deps.schema, deps.services.reads);
   const ctx: WebContext = { config: deps.config, services: deps.services, reads, assets: loadAssets() };
   const classifyError = deps.classifyError;
+  // the app's 404 handler runs outside the dashboard's context, so it reads cookies with the context's parser
+  let parseCookie: ((header: string) => Cookies) | undefined;
 
   await app.register(async (web) => {
-    web.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+    await web.register(fastifyCookie);
+    parseCookie = (header) => web.parseCookie(header);
+    await registerSecurityHeaders(web);
+    // the last of repeated names wins, as a form's fields are read (fast-querystring, the default, would give an array)
+    await web.register(fastifyFormbody, { bodyLimit: FORM_LIMIT_BYTES, parser: (body) => Object.fromEntries(new URLSearchParams(body)) });
     web.decorateRequest('dashboardSession', null);
-    web.addHook('onRequest', async (request, reply) => {
-      reply.headers(SECURITY_HEADERS);
+    web.addHook('onRequest', async (request) => {
       request.netgraph.deadline = performance.now() + ctx.config.requestTimeoutMs;
       // static files are the same for everyone: no session lookup for them
-      if (request.routeOptions.url !== ASSET_ROUTE) request.dashboardSession = await loadSession(ctx, request);
+      if (request.routeOptions.url !== ASSET_ROUTE) request.dashboardSession = await loadSession(ctx, request.cookies);
     });
     web.addHook('preHandler', async (request, reply) => guard(ctx, request, reply));
     web.setErrorHandler((error: FastifyError, request, reply) => sendError(ctx, classifyError(error), error, request, reply));
-    registerAssetRoute(web, ctx.assets);
+    await registerAssetRoute(web, ctx.assets);
     registerSignInPages(web, ctx);
     registerNetworkPages(web, ctx);
     registerNetworkFormPages(web, ctx);
@@ -76,16 +75,17 @@ export async function registerDashboard(
 
   return {
     async notFound(request, reply) {
-      reply.headers(SECURITY_HEADERS);
-      const session = await loadSession(ctx, request);
+      setSecurityHeaders(request, reply);
+      invariant(parseCookie !== undefined, 'web-not-found-before-register');
+      const session = await loadSession(ctx, parseCookie(request.headers.cookie ?? ''));
       if (!session) return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 302);
       return sendPage(ctx, reply, 404, { title: 'Page not found', session, body: renderErrorBody(404, 'There is no page at this address.') });
     },
   };
 }
 
-async function loadSession(ctx: WebContext, request: FastifyRequest) {
-  const token = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
+async function loadSession(ctx: WebContext, cookies: Cookies) {
+  const token = cookies[SESSION_COOKIE];
   return token === undefined ? null : ((await ctx.services.users.resolveSession(token)) ?? null);
 }
 
@@ -105,7 +105,7 @@ async function guard(ctx: WebContext, request: FastifyRequest, reply: FastifyRep
   }
   if (request.method !== 'POST') return undefined;
   const sent = formField(request.body, CSRF_FIELD);
-  const expected = isPublic ? parseCookies(request.headers.cookie).get(PRE_SESSION_COOKIE) : session?.csrfToken;
+  const expected = isPublic ? request.cookies[PRE_SESSION_COOKIE] : session?.csrfToken;
   if (isSameOrigin(request.headers) && secretsEqual(expected, sent)) return undefined;
   request.log.warn({ path: request.url.split('?')[0] }, 'dashboard form refused: cross-site or missing CSRF token');
   if (isPublic) return reply.redirect('/sign-in?expired=1', 303);

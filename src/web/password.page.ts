@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PASSWORD_PATH, settingsShell } from './api-keys.view.js';
 import { SESSION_COOKIE, formField, sendPage, sessionCookie, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
-import { parseCookies } from './cookies.js';
 import { formState, refusedForm } from './forms.js';
 import type { FormState } from './forms.js';
 import { PASSWORD_FIELDS, renderPasswordPage } from './password.view.js';
@@ -27,7 +26,7 @@ export function registerPasswordPage(web: FastifyInstance, ctx: WebContext): voi
     sessionOf(request);
     const [current, next, confirm] = ['current', 'next', 'confirm'].map((name) => formField(request.body, name)) as [string, string, string];
     if (next !== confirm) return send(request, reply, 400, { values: {}, errors: { confirm: 'The two new passwords differ: type the same one twice.' } });
-    const token = parseCookies(request.headers.cookie).get(SESSION_COOKIE) ?? '';
+    const token = request.cookies[SESSION_COOKIE] ?? '';
     try {
       const signedIn = await ctx.services.users.changePassword(token, { current, next, address: request.ip });
       reply.header('set-cookie', sessionCookie(ctx, signedIn.token, ctx.config.sessionTtlMinutes * 60));

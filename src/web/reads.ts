@@ -1,10 +1,13 @@
+import { Kind, NoUnusedFragmentsRule, isObjectType, parse, specifiedRules, validate } from 'graphql';
 import type { GraphQLSchema } from 'graphql';
 import { invariant } from '../errors.js';
 import { DocumentCache } from '../graphql/document.js';
 import type { DocumentLimits } from '../graphql/document.js';
 import { createExecutor } from '../graphql/execute.js';
+import { planSelection } from '../graphql/plan.js';
 import { isUuid } from '../graphql/scalars.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Selection } from '../modules/read/read.repository.js';
 import type { ReadService } from '../modules/read/read.service.js';
 
 /**
@@ -19,21 +22,20 @@ const NETWORKS = /* GraphQL */ `
     }
   }`;
 
-// the schema has no root for one network, so its label, VLANs and SSIDs come from the company's list
-const NETWORK = /* GraphQL */ `
-  query DashboardNetwork($slug: String!, $id: UUID!) {
-    companyBySlug(slug: $slug) {
-      networks {
-        UUID label slug isActive mailingAddress { city subdivisionCode }
-        vlans { UUID name vlanID isEnabled }
-        ssids { UUID ssid isEnabled }
-      }
-    }
-    virtualDevicesForNetwork(networkUUID: $id) {
-      UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber isConnectedToBackend }
-    }
-    networkClients(networkUUID: $id) { macAddress ip lastSeen }
-  }`;
+/**
+ * The network page reads the network through the read model's own root for
+ * one network (`networkByUUID`, which no Query field exposes) and its
+ * connected clients, in one statement. The selections are fragments on the
+ * schema's types, checked against the schema once at start.
+ */
+const NETWORK_PAGE = /* GraphQL */ `
+  fragment DashboardNetwork on Network {
+    UUID label slug isActive mailingAddress { city subdivisionCode }
+    vlans { UUID name vlanID isEnabled }
+    ssids { UUID ssid isEnabled }
+    virtualDevices { UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber isConnectedToBackend } }
+  }
+  fragment DashboardNetworkClient on NetworkClient { macAddress ip lastSeen }`;
 
 /** A network as the list shows it. */
 export interface NetworkSummary {
@@ -65,10 +67,13 @@ export interface NetworkDetail {
   readonly ssids: readonly { readonly UUID: string; readonly ssid: string; readonly isEnabled: boolean }[];
 }
 
-type NetworkData = Omit<NetworkSummary, 'deviceCount' | 'onlineCount'> & {
-  virtualDevices?: { isOnline: boolean }[];
-  vlans?: NetworkDetail['vlans'];
-  ssids?: NetworkDetail['ssids'];
+type NetworkData = Omit<NetworkSummary, 'deviceCount' | 'onlineCount'> & { virtualDevices?: { isOnline: boolean }[] };
+
+/** A network as the network page's fragment reads it. */
+type NetworkPageData = NetworkDetail['network'] & {
+  virtualDevices: NetworkDetail['devices'];
+  vlans: NetworkDetail['vlans'];
+  ssids: NetworkDetail['ssids'];
 };
 
 /** The request's context (its RequestContext): the reads add the statements they ran, and respect its deadline. */
@@ -92,10 +97,19 @@ const DASHBOARD_MAX_COMPLEXITY = 10_000;
  */
 export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) {
   const executor = createExecutor({ schema, documents: new DocumentCache(schema, DASHBOARD_DOCUMENT_LIMITS, DASHBOARD_MAX_COMPLEXITY, 10), reads });
+  const fragments = fragmentSelections(schema, NETWORK_PAGE);
+  const networkPage = reads.compile(
+    [
+      { root: 'networkByUUID', selection: fragments('DashboardNetwork') },
+      { root: 'networkClients', selection: fragments('DashboardNetworkClient') },
+    ],
+    // a session's caller has no API key to check
+    false,
+  );
 
   async function run(query: string, variables: Record<string, unknown>, caller: Caller, context: ReadContext): Promise<Record<string, unknown>> {
     const operation = executor.prepare({ query, variables, operationName: null }, caller);
-    // the id is checked before, so a request error here is a bug in this file's documents
+    // the documents are this file's constants: a request error here is a bug in them
     invariant(operation.kind === 'ready', 'dashboard-read-request-error');
     const outcome = await operation.run(context.deadline === undefined ? {} : { deadline: context.deadline });
     context.statements += outcome.statements;
@@ -118,15 +132,31 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
     /** One network of the caller's company; undefined for a malformed id, another company's network or none. */
     async network(caller: Caller, id: string, context: ReadContext): Promise<NetworkDetail | undefined> {
       if (!isUuid(id)) return undefined;
-      const data = await run(NETWORK, { slug: caller.companySlug, id }, caller, context);
-      const devices = data.virtualDevicesForNetwork as DeviceView[] | null;
-      const clients = data.networkClients as NetworkDetail['clients'] | null;
-      const company = data.companyBySlug as { networks: NetworkData[] } | null;
-      const found = company?.networks.find((n) => n.UUID === id);
-      if (devices === null || clients === null || found === undefined) return undefined;
-      const { vlans = [], ssids = [], ...network } = found;
-      return { network, devices, clients, vlans, ssids };
+      const result = await reads.run(networkPage, caller, [id, id], context.deadline);
+      context.statements += 1;
+      const [network, clients] = result.roots;
+      if (network === null || network === undefined || clients === null || clients === undefined) return undefined;
+      const { virtualDevices: devices, vlans, ssids, ...rest } = JSON.parse(network) as NetworkPageData;
+      return { network: rest, devices, clients: JSON.parse(clients) as NetworkDetail['clients'], vlans, ssids };
     },
+  };
+}
+
+/**
+ * The fragments of `source`, validated against the schema (a fragment no
+ * operation uses is the point here), each planned into the read model's
+ * selection as a field of its type would be.
+ */
+function fragmentSelections(schema: GraphQLSchema, source: string): (name: string) => Selection {
+  const document = parse(source);
+  const errors = validate(schema, document, specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule));
+  invariant(errors.length === 0, `dashboard-fragment-invalid: ${errors[0]?.message ?? ''}`);
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  return (name) => {
+    const fragment = fragments.get(name);
+    const type = schema.getType(fragment?.typeCondition.name.value ?? '');
+    invariant(fragment !== undefined && isObjectType(type), `dashboard-fragment-missing:${name}`);
+    return planSelection(schema, type, [{ kind: Kind.FIELD, name: fragment.name, selectionSet: fragment.selectionSet }], fragments, {});
   };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../errors.js';
 import { SESSION_COOKIE, formField, safeNext, sendPage, sessionCookie, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
-import { parseCookies, serializeCookie } from './cookies.js';
+import { serializeCookie } from './cookies.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, generatePreSessionToken } from './csrf.js';
 import { html, raw } from './html.js';
 import { logo, notice } from './layout.js';
@@ -31,7 +31,7 @@ export function registerSignInPages(web: FastifyInstance, ctx: WebContext): void
 
   web.post('/sign-out', async (request, reply) => {
     sessionOf(request);
-    const token = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
+    const token = request.cookies[SESSION_COOKIE];
     if (token !== undefined) await ctx.services.users.signOut(token);
     reply.header('set-cookie', sessionCookie(ctx, '', 0));
     return reply.redirect('/sign-in?signed-out=1', 303);

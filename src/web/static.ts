@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { AssetUrls } from './layout.js';
@@ -14,25 +15,24 @@ const TYPES: Record<string, string> = {
   'favicon.svg': 'image/svg+xml',
 };
 
-/** One static file, read once at start. */
+/** One static file: its type, and its ETag (a hash of its content at start). */
 export interface Asset {
-  readonly body: Buffer;
   readonly type: string;
   readonly etag: string;
 }
 
-/** The assets and their versioned URLs. Only the files named here are served, so no path ever reaches the file system. */
+/** The assets and their versioned URLs. Only the files named here are served, so no other path ever reaches the file system. */
 export interface Assets {
   readonly urls: AssetUrls;
   get(name: string): Asset | undefined;
 }
 
-/** Reads web/app.css, web/app.js and web/favicon.svg; fails at start when one is missing. */
+/** Hashes web/app.css, web/app.js and web/favicon.svg; fails at start when one is missing. */
 export function loadAssets(): Assets {
   const files = new Map<string, Asset>();
   for (const [name, type] of Object.entries(TYPES)) {
     const body = fs.readFileSync(`${WEB_DIR}${name}`);
-    files.set(name, { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+    files.set(name, { type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
   }
   // the version in the URL is the first 8 characters of the ETag
   const url = (name: string) => `/assets/${name}?v=${(files.get(name) as Asset).etag.slice(1, 9)}`;
@@ -46,10 +46,26 @@ export function loadAssets(): Assets {
 export const ASSET_ROUTE = '/assets/:name';
 
 /**
- * GET /assets/:name. A URL with the current version is cached for a year
+ * GET /assets/:name, for the named files only (anything else is the
+ * dashboard's 404 page). A URL with the current version is cached for a year
  * (a new deploy changes the version); any other is revalidated by ETag.
+ * @fastify/static sends the file; what it would decide itself is switched
+ * off, as this route decides it: its ETag (size and modification time, which
+ * a new checkout changes for unchanged files) and Last-Modified give way to
+ * the content hash the URL's version already is, its MIME table (which says
+ * application/javascript) to the types above, its Cache-Control to the
+ * versioned policy, and byte ranges of three small files are not offered.
  */
-export function registerAssetRoute(web: FastifyInstance, assets: Assets): void {
+export async function registerAssetRoute(web: FastifyInstance, assets: Assets): Promise<void> {
+  await web.register(fastifyStatic, {
+    root: WEB_DIR,
+    serve: false,
+    etag: false,
+    lastModified: false,
+    contentType: false,
+    cacheControl: false,
+    acceptRanges: false,
+  });
   web.get(ASSET_ROUTE, { config: { public: true } }, async (request, reply) => {
     const { name } = request.params as { name: string };
     const asset = assets.get(name);
@@ -58,6 +74,6 @@ export function registerAssetRoute(web: FastifyInstance, assets: Assets): void {
     reply.header('etag', asset.etag);
     reply.header('cache-control', version === asset.etag.slice(1, 9) ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
+    return reply.type(asset.type).sendFile(name);
   });
 }
