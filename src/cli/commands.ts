@@ -10,31 +10,8 @@ import type { AuditEntry } from '../modules/audit/audit.service.js';
 import type { UserInfo } from '../modules/user/user.service.js';
 import { createServices } from '../services.js';
 import type { Services } from '../services.js';
+import type { CliIo, Command, CommandContext } from './io.js';
 import { serve } from './serve.js';
-
-/** Where a command writes: stdout and stderr, one call per line block. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  readStdin(): Promise<string>;
-  /** True when stdin is a pipe or a file, not a terminal; absent means not piped. */
-  stdinIsPiped?(): boolean;
-}
-
-/** What a command receives: parsed options and positionals, the config, the io. */
-export interface CommandContext {
-  readonly values: Record<string, string | boolean | undefined>;
-  readonly positionals: readonly string[];
-  readonly config: Config;
-  readonly io: CliIo;
-}
-
-/** A CLI command: its words, its options, and what it does; returns the exit code. */
-export interface Command {
-  readonly path: readonly string[];
-  readonly options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
-  run(context: CommandContext): Promise<number>;
-}
 
 /** Opens the store, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { openStore } from '../db/store.js';
 import { prepareDatabase, startServer } from '../server.js';
 import { createServices } from '../services.js';
-import type { CommandContext } from './commands.js';
+import type { CommandContext } from './io.js';
 
 const MAX_WORKERS = 64;
 
