@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import { openStore } from './db/store.js';
+import { openStore } from './db/open-store.js';
 import type { Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/db/store.js';
+import { openStore } from '../src/db/open-store.js';
 import { LAST_USED_REFRESH_MS, createApiKeyService } from '../src/modules/api-key/api-key.service.js';
 import { generateKey, hashKey, isWellFormedKey } from '../src/modules/api-key/api-key.token.js';
 import { createCompanyService } from '../src/modules/company/company.service.js';

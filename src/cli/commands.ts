@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
 import { isMigrated, migrateToLatest } from '../db/migrate.js';
-import { openStore } from '../db/store.js';
+import { openStore } from '../db/open-store.js';
 import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';

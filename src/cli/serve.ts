@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { openStore } from '../db/store.js';
+import { openStore } from '../db/open-store.js';
 import { prepareDatabase, startServer } from '../server.js';
 import { createServices } from '../services.js';
 import type { CommandContext } from './io.js';

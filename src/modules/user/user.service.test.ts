@@ -4,7 +4,7 @@ import type { TestDatabase } from '../../../test/helpers/stores.js';
 import { storeKinds } from '../../../test/helpers/stores.js';
 import { parseDatabaseUrl } from '../../config.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { openStore } from '../../db/store.js';
+import { openStore } from '../../db/open-store.js';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { createCompanyService } from '../company/company.service.js';
