@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
 import { createApiKeyRepository } from './api-key.repository.js';
@@ -57,8 +57,8 @@ const CACHE_SIZE = 10_000;
 export function createApiKeyService(
   store: Store,
   companies: CompanyService,
+  audit: AuditService,
   now: () => Date = () => new Date(),
-  audit: AuditService = createAuditService(store, companies, now),
 ) {
   const repository = createApiKeyRepository(store);
   const cache = new Map<string, Caller>();

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
-import type { Actor } from '../audit/audit.service.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import { createCompanyRepository } from './company.repository.js';
 import type { CompanyRow } from './company.repository.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
-/** Rules of companies; `now` is the clock of creation times and the audit log. */
-export function createCompanyService(store: Store, now: () => Date = () => new Date()) {
+/** Rules of companies; `audit` records their creation, `now` is the clock of creation times. */
+export function createCompanyService(store: Store, audit: Pick<AuditService, 'recordIn'>, now: () => Date = () => new Date()) {
   const repository = createCompanyRepository(store);
-  const service = {
+  return {
     /**
      * Creates a company; the slug must be valid and unused. Recorded as
      * `company.create` in the new company's audit log, in the same transaction.
@@ -61,9 +61,6 @@ export function createCompanyService(store: Store, now: () => Date = () => new D
       return (await repository.count()) === 0;
     },
   };
-  // the audit log finds companies through this service; create() uses it only once both exist
-  const audit = createAuditService(store, service, now);
-  return service;
 }
 
 export type CompanyService = ReturnType<typeof createCompanyService>;

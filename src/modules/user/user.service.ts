@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
-import type { Actor } from '../audit/audit.service.js';
+import { CLI_ACTOR } from '../audit/audit.service.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
 import { ACCOUNT_LOCKOUT, ADDRESS_LOCKOUT, accountSubject, addressSubject, lockedForMs } from './user.lockout.js';
 import type { LockoutPolicy } from './user.lockout.js';
@@ -60,13 +60,12 @@ export interface UserServiceOptions {
  * per-account and per-address lockout (kept in the store, so it holds across
  * processes), and sessions that expire. Session tokens are stored as hashes.
  */
-export function createUserService(store: Store, companies: CompanyService, options: UserServiceOptions = {}) {
+export function createUserService(store: Store, companies: CompanyService, audit: AuditService, options: UserServiceOptions = {}) {
   const repository = createUserRepository(store);
   const now = options.now ?? (() => new Date());
   const sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
   const passwordParams = options.passwordParams ?? PASSWORD_PARAMS;
   const dummyHash = unusableHash(passwordParams);
-  const audit = createAuditService(store, companies, now);
 
   async function retryAfterMs(subject: string, policy: LockoutPolicy, at: Date): Promise<number> {
     const since = new Date(at.getTime() - policy.windowMs).toISOString();
