@@ -3,7 +3,7 @@ import { invariant } from '../errors.js';
 import { DocumentCache } from '../graphql/document.js';
 import type { DocumentLimits } from '../graphql/document.js';
 import { createExecutor } from '../graphql/execute.js';
-import { isUuid } from '../graphql/scalars.js';
+import { isUuid } from '../modules/formats/formats.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlContext, Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { toCanonicalDateTime } from '../../graphql/scalars.js';
+import { toCanonicalDateTime } from '../formats/formats.js';
 import { createAuditRepository } from './audit.repository.js';
 import type { AuditRow } from './audit.repository.js';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import { isUuid } from '../../graphql/scalars.js';
+import { isUuid } from '../formats/formats.js';
 
 /**
  * Checks of write inputs shared by every feature. Each failure is
