@@ -35,6 +35,15 @@ export interface AuditChange {
   readonly after: unknown;
 }
 
+/**
+ * The change `action` made to one object; its object type is the action's
+ * prefix (`vlan` of `vlan.update`). `before` is null for a create, `after`
+ * for a delete.
+ */
+export function buildChange(action: `${string}.${string}`, objectId: string, before: unknown, after: unknown): AuditChange {
+  return { action, objectType: action.slice(0, action.indexOf('.')), objectId, before, after };
+}
+
 /** A change and the company whose audit log it goes to. */
 export interface CompanyChange {
   readonly companyId: number;

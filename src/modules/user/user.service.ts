@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import { CLI_ACTOR } from '../audit/audit.service.js';
+import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
+import { unique } from '../write/write.rules.js';
 import { ACCOUNT_LOCKOUT, ADDRESS_LOCKOUT, accountSubject, addressSubject, lockedForMs } from './user.lockout.js';
 import type { LockoutPolicy } from './user.lockout.js';
 import { MAX_PASSWORD_LENGTH, PASSWORD_PARAMS, generatePassword, hashPassword, passwordProblem, unusableHash, verifyPassword } from './user.password.js';
@@ -117,16 +118,12 @@ export function createUserService(store: Store, companies: CompanyService, audit
       const uuid = randomUUID();
       const createdAt = now().toISOString();
       const passwordHash = await hashPassword(password, passwordParams);
-      try {
-        await store.transaction(async (tx) => {
-          await createUserRepository(tx).insertUser({ uuid, companyId: company.id, email, role, passwordHash, createdAt });
-          const change = { action: 'user.create', objectType: 'user', objectId: uuid, before: null, after: { email, role } };
-          await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
-        });
-      } catch (error) {
-        if (store.dialect.isUniqueViolation(error)) throw taken();
-        throw error;
-      }
+      const created = store.transaction(async (tx) => {
+        await createUserRepository(tx).insertUser({ uuid, companyId: company.id, email, role, passwordHash, createdAt });
+        const change = buildChange('user.create', uuid, null, { email, role });
+        await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
+      });
+      await unique(store, created, taken);
       const user: UserInfo = { id: uuid, email, role, company: company.slug, companyName: company.name, createdAt };
       return { user, generatedPassword };
     },
@@ -206,7 +203,7 @@ export function createUserService(store: Store, companies: CompanyService, audit
         const users = createUserRepository(tx);
         await users.updatePasswordHash(user.id, passwordHash);
         await users.deleteSessionsOfUser(user.id);
-        const change = { action: 'user.password_change', objectType: 'user', objectId: user.uuid, before: null, after: null };
+        const change = buildChange('user.password_change', user.uuid, null, null);
         await audit.recordIn(tx, actor, [{ companyId: user.companyId, change }]);
       });
       await repository.deleteFailures(subjects.account);
