@@ -1,5 +1,11 @@
 // @ts-check
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/** Folders and files of src/ by layer, for the import directions below. */
+const ADAPTERS = ['./src/graphql', './src/web', './src/cli', './src/http'];
+const COMPOSITION = ['./src/app.ts', './src/server.ts', './src/runtime.ts', './src/services.ts', './src/main.ts'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/node_modules/**', 'coverage/**', 'web/vendor/**'] },
@@ -34,5 +40,51 @@ export default tseslint.config(
   {
     files: ['src/**/*.repository.ts', 'src/db/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  // Layers point one way: adapters (cli, web, graphql, http) -> features (modules) -> db. No cycles.
+  {
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x reads the imported .ts files itself (to follow cycles), with the TypeScript parser
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    // tests wire features together through services.ts, so only the code itself is held to the directions
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src/modules',
+              from: [...ADAPTERS, ...COMPOSITION],
+              message: 'Features do not know their adapters: move what both need into src/modules/ (or pass it in).',
+            },
+            {
+              target: './src/db',
+              from: ['./src/modules', ...ADAPTERS, ...COMPOSITION],
+              message: 'src/db/ is the bottom layer: it knows tables and dialects, never features or adapters.',
+            },
+            {
+              target: './src/graphql',
+              from: ['./src/web', './src/cli'],
+              message: 'GraphQL does not know the other adapters: move what both need into src/modules/ or src/graphql/.',
+            },
+            {
+              target: './src/http',
+              from: ['./src/graphql', './src/web', './src/cli', ...COMPOSITION],
+              message: 'src/http/ is what every route answers with: it knows no route, so graphql/ and web/ can both use it.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

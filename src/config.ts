@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEFAULT_READ_BATCH_BUDGET_MS } from './db/store.js';
+import { DEFAULT_READ_BATCH_BUDGET_MS } from './db/store-options.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =

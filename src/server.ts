@@ -4,7 +4,6 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import { openStore } from './db/store.js';
 import type { Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
@@ -12,7 +11,7 @@ import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
-import { createServices } from './services.js';
+import { openRuntime } from './runtime.js';
 import type { Services } from './services.js';
 
 /** A started server and how to stop it. */
@@ -54,12 +53,12 @@ export async function startServer(
   print: (line: string) => void = console.log,
   options: ServerOptions = {},
 ): Promise<RunningServer> {
-  const store = await openStore(config.database, {
+  const runtime = await openRuntime(config, {
     poolSize: config.databasePoolSize,
     readBatchBudgetMs: config.readBatchBudgetMs,
     statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
   });
-  const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
+  const { store, services } = runtime;
   const metrics = createMetrics(store);
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
@@ -99,8 +98,7 @@ export async function startServer(
       if (retry) clearTimeout(retry);
       await drainAndClose(app);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
-      await services.apiKeys.stop().catch(() => undefined);
-      await store.close();
+      await runtime.close();
     },
   };
 }

@@ -14,18 +14,21 @@ import { createVlanService } from './modules/vlan/vlan.service.js';
 import { createWriteService } from './modules/write/write.service.js';
 
 /**
- * The services of one process, over one store. The server, the CLI and tests
- * use the same ones; `users` takes the session lifetime and, in tests, a
- * clock; `now` is the clock of writes and the audit log (tests inject one).
+ * The services of one process, over one store, with exactly one audit log
+ * that every write records into. The server, the CLI and tests use the same
+ * ones; `users` takes the session lifetime and, in tests, the clock of
+ * sessions and lockouts; `now` is the clock of writes and of the audit log,
+ * users' entries included (tests inject one).
  */
 export function createServices(store: Store, options: { users?: UserServiceOptions; now?: () => Date } = {}) {
   const now = options.now ?? (() => new Date());
-  const companies = createCompanyService(store, now);
-  const audit = createAuditService(store, companies, now);
+  // the one audit log of the process: companies record their creation in it, and it finds companies by slug
+  const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
+  const companies = createCompanyService(store, audit, now);
   const writes = createWriteService(store, audit, now);
   return {
     companies,
-    apiKeys: createApiKeyService(store, companies, now, audit),
+    apiKeys: createApiKeyService(store, companies, audit, now),
     reads: createReadService(store),
     imports: createImportService(store, audit),
     audit,
@@ -34,7 +37,7 @@ export function createServices(store: Store, options: { users?: UserServiceOptio
     hardwareDevices: createHardwareDeviceService(writes),
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
-    users: createUserService(store, companies, options.users),
+    users: createUserService(store, companies, audit, options.users),
   };
 }
 

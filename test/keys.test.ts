@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/db/store.js';
-import { LAST_USED_REFRESH_MS, createApiKeyService } from '../src/modules/api-key/api-key.service.js';
+import { openStore } from '../src/db/open-store.js';
+import { LAST_USED_REFRESH_MS } from '../src/modules/api-key/api-key.service.js';
 import { generateKey, hashKey, isWellFormedKey } from '../src/modules/api-key/api-key.token.js';
-import { createCompanyService } from '../src/modules/company/company.service.js';
+import { createServices } from '../src/services.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { ROOT, runNetgraph } from './helpers/cli.js';
@@ -64,7 +64,7 @@ describe.each(storeKinds())('API keys on %s', (kind) => {
     let now = Date.parse('2026-11-22T10:00:00.000Z');
     const store = await openStore(loadConfig({ DATABASE_URL: app.database.url }).database);
     try {
-      const keys = createApiKeyService(store, createCompanyService(store), () => new Date(now));
+      const keys = createServices(store, { now: () => new Date(now) }).apiKeys;
       const { key, id } = await keys.create({ companySlug: 'acme', label: 'clocked' });
       const lastUsed = async () => (await keys.get(id)).lastUsedAt;
       const writesOf = async (requests: number) => {

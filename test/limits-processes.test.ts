@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { openStore } from '../src/db/store.js';
+import { openStore } from '../src/db/open-store.js';
 import { createServices } from '../src/services.js';
 import { createFixture } from './helpers/fixture.js';
 import { deleteKeys, uniquePrefix } from './helpers/redis.js';

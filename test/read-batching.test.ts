@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_MAX } from '../src/db/postgres-reads.js';
-import { openStore } from '../src/db/store.js';
+import { openStore } from '../src/db/open-store.js';
 import type { Row, Store } from '../src/db/store.js';
 import { isAppError } from '../src/errors.js';
 import { startTestApp } from './helpers/app.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import type { CliIo } from '../src/cli/commands.js';
+import type { CliIo } from '../src/cli/io.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createFixture } from './helpers/fixture.js';

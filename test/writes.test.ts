@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { openStore } from '../src/db/store.js';
+import { openStore } from '../src/db/open-store.js';
 import { createServices } from '../src/services.js';
 import { startTestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';

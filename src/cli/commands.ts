@@ -2,43 +2,19 @@ import fs from 'node:fs/promises';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
 import { isMigrated, migrateToLatest } from '../db/migrate.js';
-import { openStore } from '../db/store.js';
 import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { AuditEntry } from '../modules/audit/audit.service.js';
 import type { UserInfo } from '../modules/user/user.service.js';
-import { createServices } from '../services.js';
+import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
+import type { CliIo, Command, CommandContext } from './io.js';
 import { serve } from './serve.js';
 
-/** Where a command writes: stdout and stderr, one call per line block. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  readStdin(): Promise<string>;
-  /** True when stdin is a pipe or a file, not a terminal; absent means not piped. */
-  stdinIsPiped?(): boolean;
-}
-
-/** What a command receives: parsed options and positionals, the config, the io. */
-export interface CommandContext {
-  readonly values: Record<string, string | boolean | undefined>;
-  readonly positionals: readonly string[];
-  readonly config: Config;
-  readonly io: CliIo;
-}
-
-/** A CLI command: its words, its options, and what it does; returns the exit code. */
-export interface Command {
-  readonly path: readonly string[];
-  readonly options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
-  run(context: CommandContext): Promise<number>;
-}
-
-/** Opens the store, checks migrations are applied, runs `fn` with the services, closes. */
+/** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(config.database, { poolSize: 2 });
+  const { store, services, close } = await openRuntime(config, { poolSize: 2 });
   try {
     const migrated = await isMigrated(store).catch((error: unknown) => {
       throw store.classifyError(error);
@@ -46,11 +22,11 @@ async function withServices<T>(config: Config, fn: (services: Services, store: S
     if (!migrated) {
       throw new AppError('SERVICE_UNAVAILABLE', `The database ${redactUrl(config.databaseUrl)} has pending migrations: run "netgraph migrate" first.`);
     }
-    return await fn(createServices(store), store);
+    return await fn(services, store);
   } catch (error) {
     throw store.classifyError(error);
   } finally {
-    await store.close();
+    await close();
   }
 }
 
@@ -112,7 +88,7 @@ export const COMMANDS: readonly Command[] = [
     path: ['migrate'],
     options: { json },
     async run({ config, values, io }) {
-      const store = await openStore(config.database, { poolSize: 1 });
+      const { store, close } = await openRuntime(config, { poolSize: 1 });
       try {
         const results = await migrateToLatest(store).catch((error: unknown) => {
           throw store.classifyError(error);
@@ -122,7 +98,7 @@ export const COMMANDS: readonly Command[] = [
         else io.out(applied.length === 0 ? 'netgraph migrate: already up to date.' : `netgraph migrate: applied ${applied.join(', ')}.`);
         return 0;
       } finally {
-        await store.close();
+        await close();
       }
     },
   },

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../config.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { COMMANDS } from './commands.js';
-import type { CliIo } from './commands.js';
+import type { CliIo } from './io.js';
 
 const USAGE = `Usage: netgraph <command> [options]
 

@@ -1,10 +1,9 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { openStore } from '../db/store.js';
 import { prepareDatabase, startServer } from '../server.js';
-import { createServices } from '../services.js';
-import type { CommandContext } from './commands.js';
+import { openRuntime } from '../runtime.js';
+import type { CommandContext } from './io.js';
 
 const MAX_WORKERS = 64;
 
@@ -75,11 +74,11 @@ async function runSingle(config: Config, context: CommandContext): Promise<numbe
 
 async function runPrimary(config: Config, workers: number, context: CommandContext): Promise<number> {
   // migrate and seed once, in the primary, before any worker starts
-  const store = await openStore(config.database, { poolSize: 1 });
+  const runtime = await openRuntime(config, { poolSize: 1 });
   try {
-    await prepareDatabase(store, createServices(store), config, (line) => context.io.out(line));
+    await prepareDatabase(runtime.store, runtime.services, config, (line) => context.io.out(line));
   } finally {
-    await store.close();
+    await runtime.close();
   }
 
   let stopping = false;

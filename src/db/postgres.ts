@@ -3,8 +3,10 @@ import pg from 'pg';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
 import { createReadRunner } from './postgres-reads.js';
-import { DEFAULT_READ_BATCH_BUDGET_MS, statementTimeout } from './store.js';
-import type { Store, StoreOptions, StoreStats } from './store.js';
+import { statementTimeout } from './store.js';
+import type { Store, StoreStats } from './store.js';
+import { DEFAULT_READ_BATCH_BUDGET_MS } from './store-options.js';
+import type { StoreOptions } from './store-options.js';
 import type { Database } from './tables.js';
 
 const INT8_OID = 20;

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseTarget } from '../config.js';
 import { AppError } from '../errors.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './tables.js';
@@ -51,9 +50,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** The default of StoreOptions.readBatchBudgetMs, and of READ_BATCH_BUDGET_MS. */
-export const DEFAULT_READ_BATCH_BUDGET_MS = 5;
-
 /** Options of one raw read. */
 export interface SelectOptions {
   /** When the statement must be done by, as a performance.now() time. */
@@ -79,26 +75,4 @@ export function statementTimeout(): AppError {
 /** Counters kept by a store. */
 export interface StoreStats {
   statements: number;
-}
-
-/** Store options beyond the target. */
-export interface StoreOptions {
-  readonly poolSize?: number;
-  /**
-   * PostgreSQL: how long, by their recent average, the reads one statement
-   * answers may take together (postgres-reads.ts); 0 runs every read on its
-   * own. Default DEFAULT_READ_BATCH_BUDGET_MS.
-   */
-  readonly readBatchBudgetMs?: number;
-  readonly statementTimeoutMs?: number;
-}
-
-/** Opens the store the target names. The only place that branches on the dialect. */
-export async function openStore(target: DatabaseTarget, options: StoreOptions = {}): Promise<Store> {
-  if (target.dialect === 'sqlite') {
-    const { openSqliteStore } = await import('./sqlite.js');
-    return openSqliteStore(target.file);
-  }
-  const { openPostgresStore } = await import('./postgres.js');
-  return openPostgresStore(target.url, options);
 }

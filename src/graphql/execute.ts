@@ -7,25 +7,18 @@ import type { CompiledRead, RootRead } from '../modules/read/read.repository.js'
 import { isRootName } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
-import { stripSuggestions } from './document.js';
 import type { MutationExecutor, MutationRequestContext } from './mutate.js';
 import { planOperation } from './plan.js';
 import type { OperationPlan, PlannedRootField } from './plan.js';
 import { coerceVariables } from './variables.js';
+import { toWireError } from './wire.js';
+import type { ExecutedOutcome, WireError } from './wire.js';
 
 /** The parameters of a GraphQL-over-HTTP request, already checked for type. */
 export interface GraphQLRequest {
   readonly query: string;
   readonly variables: Readonly<Record<string, unknown>> | null;
   readonly operationName: string | null;
-}
-
-/** An error as it goes on the wire. */
-export interface WireError {
-  readonly message: string;
-  readonly locations?: readonly { line: number; column: number }[];
-  readonly path?: readonly (string | number)[];
-  readonly extensions: { readonly code: ErrorCode; readonly [key: string]: unknown };
 }
 
 /**
@@ -37,16 +30,6 @@ export interface RequestErrorOutcome {
   readonly phase: 'validation' | 'request' | 'complexity' | 'forbidden';
   readonly errors: readonly WireError[];
   readonly operationName: string | null;
-}
-
-/** A request that ran, with its JSON body. */
-export interface ExecutedOutcome {
-  readonly kind: 'executed';
-  readonly body: string;
-  readonly operationName: string | null;
-  /** True when a statement that ran also confirmed the API key is not revoked (every read; a mutation with a field). */
-  readonly keyChecked: boolean;
-  readonly statements: number;
 }
 
 /** What happened to a request. */
@@ -281,22 +264,6 @@ function fieldError(
   extra: Record<string, unknown> = {},
 ): WireError {
   return toWireError(new GraphQLError(message, { nodes: field.nodes[0] ?? null, path: [field.key], extensions: extra }), code);
-}
-
-/** The wire form of a GraphQL error, without "Did you mean" hints. */
-export function toWireError(error: GraphQLError, code: ErrorCode): WireError {
-  // key order as the GraphQL spec shows it: message, locations, path, extensions
-  return {
-    message: stripSuggestions(error.message),
-    ...(error.locations && error.locations.length > 0 ? { locations: error.locations } : {}),
-    ...(error.path ? { path: error.path } : {}),
-    extensions: { code, ...extensionsOf(error) },
-  };
-}
-
-function extensionsOf(error: GraphQLError): Record<string, unknown> {
-  const { code: _code, ...rest } = error.extensions ?? {};
-  return rest;
 }
 
 function codeOfValidationError(error: GraphQLError): ErrorCode {

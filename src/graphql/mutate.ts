@@ -3,11 +3,11 @@ import type { DocumentNode, FragmentDefinitionNode, GraphQLFieldResolver, GraphQ
 import { AppError, invariant, isAppError } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
-import type { ExecutedOutcome, WireError } from './execute.js';
-import { toWireError } from './execute.js';
 import { MUTATION_RESOLVERS, MutationPayload } from './mutations.js';
 import type { ObjectReference, WriteServices } from './mutations.js';
 import { planSelection } from './plan.js';
+import { toWireError } from './wire.js';
+import type { ExecutedOutcome, WireError } from './wire.js';
 
 /** What a mutation request needs from the HTTP layer: its id, and where unexpected errors are logged. */
 export interface MutationRequestContext {

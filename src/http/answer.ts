@@ -16,7 +16,7 @@ export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
-/** One error of an error body as docs/errors.md shows it; graphql/execute.ts's WireError is one. */
+/** One error of an error body as docs/errors.md shows it; graphql/wire.ts's WireError is one. */
 export interface ErrorEntry {
   readonly message: string;
   readonly extensions: { readonly code: ErrorCode; readonly [key: string]: unknown };

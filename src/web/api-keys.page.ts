@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
-import { isUuid } from '../graphql/scalars.js';
+import { isUuid } from '../modules/formats/formats.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { ActiveSession } from '../modules/user/user.service.js';
 import { callerOf, formField, sendPage, sessionOf } from './context.js';

@@ -5,7 +5,7 @@ import { DocumentCache } from '../graphql/document.js';
 import type { DocumentLimits } from '../graphql/document.js';
 import { createExecutor } from '../graphql/execute.js';
 import { planSelection } from '../graphql/plan.js';
-import { isUuid } from '../graphql/scalars.js';
+import { isUuid } from '../modules/formats/formats.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { Selection } from '../modules/read/read.repository.js';
 import type { ReadService } from '../modules/read/read.service.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
+import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
 import { createApiKeyRepository } from './api-key.repository.js';
@@ -57,12 +57,26 @@ const CACHE_SIZE = 10_000;
 export function createApiKeyService(
   store: Store,
   companies: CompanyService,
+  audit: AuditService,
   now: () => Date = () => new Date(),
-  audit: AuditService = createAuditService(store, companies, now),
 ) {
   const repository = createApiKeyRepository(store);
   const cache = new Map<string, Caller>();
   const lastUsed = createLastUsedTracker(repository.touch, now);
+
+  async function getRow(id: string, companyId: number | undefined): Promise<ApiKeyRow> {
+    const row = await repository.findByUuid(id);
+    if (!row || (companyId !== undefined && row.companyId !== companyId)) {
+      throw new AppError('NOT_FOUND', `No API key with id "${id}".`, { field: 'id' });
+    }
+    return row;
+  }
+
+  function forget(keyId: number): void {
+    cache.forEach((caller, hash) => {
+      if (caller.keyId === keyId) cache.delete(hash);
+    });
+  }
 
   return {
     /**
@@ -98,7 +112,8 @@ export function createApiKeyService(
           scope,
           createdAt,
         });
-        return { result: undefined, change: keyChange('api_key.create', uuid, null, { id: uuid, label, scope, revokedAt: null }) };
+        // a key's audit change: its id, label, scope and revocation, never its value, prefix or hash
+        return { result: undefined, change: buildChange('api_key.create', uuid, null, { id: uuid, label, scope, revokedAt: null }) };
       });
       return {
         id: uuid,
@@ -121,11 +136,7 @@ export function createApiKeyService(
 
     /** The key with this id, within the company when one is given; NOT_FOUND otherwise. */
     async get(id: string, companyId?: number): Promise<ApiKeyInfo> {
-      const row = await repository.findByUuid(id);
-      if (!row || (companyId !== undefined && row.companyId !== companyId)) {
-        throw new AppError('NOT_FOUND', `No API key with id "${id}".`, { field: 'id' });
-      }
-      return toInfo(row);
+      return toInfo(await getRow(id, companyId));
     },
 
     /**
@@ -134,19 +145,14 @@ export function createApiKeyService(
      * company is NOT_FOUND. Recorded as `api_key.revoke` by `actor`.
      */
     async revoke(id: string, companyId?: number, actor: Actor = CLI_ACTOR): Promise<ApiKeyInfo> {
-      const row = await repository.findByUuid(id);
-      if (!row || (companyId !== undefined && row.companyId !== companyId)) {
-        throw new AppError('NOT_FOUND', `No API key with id "${id}".`, { field: 'id' });
-      }
+      const row = await getRow(id, companyId);
       const revokedAt = now().toISOString();
       await audit.record(row.companyId, actor, async (tx) => {
         const revoked = await createApiKeyRepository(tx).revoke(id, revokedAt);
         const before = { id, label: row.label, scope: row.scope, revokedAt: null };
-        return { result: undefined, change: revoked ? keyChange('api_key.revoke', id, before, { ...before, revokedAt }) : null };
+        return { result: undefined, change: revoked ? buildChange('api_key.revoke', id, before, { ...before, revokedAt }) : null };
       });
-      cache.forEach((caller, hash) => {
-        if (caller.keyId === row.id) cache.delete(hash);
-      });
+      forget(row.id);
       return toInfo((await repository.findByUuid(id)) ?? row);
     },
 
@@ -187,11 +193,7 @@ export function createApiKeyService(
     },
 
     /** Drops a key from the cache, e.g. after a statement found it revoked. */
-    forget(keyId: number): void {
-      cache.forEach((caller, hash) => {
-        if (caller.keyId === keyId) cache.delete(hash);
-      });
-    },
+    forget,
 
     /** Writes pending last-used times now (the background writer does this every second). */
     async flushLastUsed(): Promise<void> {
@@ -211,11 +213,6 @@ export function createApiKeyService(
 }
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
-
-/** An audit change of a key: its id, label, scope and revocation, never its value, prefix or hash. */
-function keyChange(action: string, id: string, before: object | null, after: object) {
-  return { action, objectType: 'api_key', objectId: id, before, after };
-}
 
 function toInfo(row: ApiKeyRow): ApiKeyInfo {
   return {

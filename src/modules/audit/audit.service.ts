@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlContext, Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { toCanonicalDateTime } from '../../graphql/scalars.js';
-import type { CompanyService } from '../company/company.service.js';
+import { toCanonicalDateTime } from '../formats/formats.js';
 import { createAuditRepository } from './audit.repository.js';
 import type { AuditRow } from './audit.repository.js';
 
@@ -36,6 +35,15 @@ export interface AuditChange {
   readonly after: unknown;
 }
 
+/**
+ * The change `action` made to one object; its object type is the action's
+ * prefix (`vlan` of `vlan.update`). `before` is null for a create, `after`
+ * for a delete.
+ */
+export function buildChange(action: `${string}.${string}`, objectId: string, before: unknown, after: unknown): AuditChange {
+  return { action, objectType: action.slice(0, action.indexOf('.')), objectId, before, after };
+}
+
 /** A change and the company whose audit log it goes to. */
 export interface CompanyChange {
   readonly companyId: number;
@@ -62,11 +70,19 @@ export interface AuditEntry {
 }
 
 /**
+ * How the audit log finds a company by its slug (the company service does it);
+ * throws NOT_FOUND when there is none. A port, so audit never imports company.
+ */
+export interface CompanyLookup {
+  getBySlug(slug: string): Promise<{ readonly id: number }>;
+}
+
+/**
  * The audit log: who changed what, when. Every write goes through `record`,
  * which writes the entry in the same transaction as the change, so a change
  * is never committed without its entry, nor an entry without its change.
  */
-export function createAuditService(store: Store, companies: Pick<CompanyService, 'getBySlug'>, now: () => Date = () => new Date()) {
+export function createAuditService(store: Store, companies: CompanyLookup, now: () => Date = () => new Date()) {
   /** Writes entries in the transaction `tx`: the one of the change they describe. */
   async function recordIn(tx: SqlContext, actor: Actor, entries: readonly CompanyChange[]): Promise<void> {
     const repository = createAuditRepository(tx);

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
-import type { Actor } from '../audit/audit.service.js';
+import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
+import { unique } from '../write/write.rules.js';
 import { createCompanyRepository } from './company.repository.js';
 import type { CompanyRow } from './company.repository.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
-/** Rules of companies; `now` is the clock of creation times and the audit log. */
-export function createCompanyService(store: Store, now: () => Date = () => new Date()) {
+/** Rules of companies; `audit` records their creation, `now` is the clock of creation times. */
+export function createCompanyService(store: Store, audit: Pick<AuditService, 'recordIn'>, now: () => Date = () => new Date()) {
   const repository = createCompanyRepository(store);
-  const service = {
+  return {
     /**
      * Creates a company; the slug must be valid and unused. Recorded as
      * `company.create` in the new company's audit log, in the same transaction.
@@ -23,22 +24,15 @@ export function createCompanyService(store: Store, now: () => Date = () => new D
       if (name === '' || name.length > 200) {
         throw new AppError('BAD_USER_INPUT', 'name must be 1 to 200 characters.', { field: 'name' });
       }
-      if (await repository.findBySlug(input.slug)) {
-        throw new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
-      }
-      try {
-        return await store.transaction(async (tx) => {
-          const company = await createCompanyRepository(tx).insert({ uuid: randomUUID(), slug: input.slug, name, createdAt: now().toISOString() });
-          const change = { action: 'company.create', objectType: 'company', objectId: company.uuid, before: null, after: { slug: company.slug, name: company.name } };
-          await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
-          return company;
-        });
-      } catch (error) {
-        if (store.dialect.isUniqueViolation(error)) {
-          throw new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
-        }
-        throw error;
-      }
+      const taken = () => new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });
+      if (await repository.findBySlug(input.slug)) throw taken();
+      const created = store.transaction(async (tx) => {
+        const company = await createCompanyRepository(tx).insert({ uuid: randomUUID(), slug: input.slug, name, createdAt: now().toISOString() });
+        const change = buildChange('company.create', company.uuid, null, { slug: company.slug, name: company.name });
+        await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
+        return company;
+      });
+      return unique(store, created, taken);
     },
 
     /** The company with this slug; NOT_FOUND when there is none. */
@@ -61,9 +55,6 @@ export function createCompanyService(store: Store, now: () => Date = () => new D
       return (await repository.count()) === 0;
     },
   };
-  // the audit log finds companies through this service; create() uses it only once both exist
-  const audit = createAuditService(store, service, now);
-  return service;
 }
 
 export type CompanyService = ReturnType<typeof createCompanyService>;

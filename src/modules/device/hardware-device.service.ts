@@ -1,6 +1,7 @@
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
+import { buildChange } from '../audit/audit.service.js';
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
 import { DEVICE_TYPES } from '../import/import.schema.js';
 import { notFound, requireOneOf, requireText, requireUuid } from '../write/write.rules.js';
@@ -44,7 +45,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         if (await hardware.isSerialRegistered(serialNumber)) throw conflict();
         await writes.unique(hardware.insert(caller.companyId, values), conflict);
         const created: HardwareDeviceSnapshot = { ...values, virtualDeviceUUID: null };
-        return { result: created, change: hardwareChange('hardware_device.register', serialNumber, null, created) };
+        return { result: created, change: buildChange('hardware_device.register', serialNumber, null, created) };
       });
     },
 
@@ -56,7 +57,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         await createHardwareDeviceRepository(tx).updateModel(row.id, deviceModel);
         const before = toSnapshot(row);
         const after = { ...before, deviceModel };
-        return { result: after, change: hardwareChange('hardware_device.update', row.serialNumber, before, after) };
+        return { result: after, change: buildChange('hardware_device.update', row.serialNumber, before, after) };
       });
     },
 
@@ -71,7 +72,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         }
         await createHardwareDeviceRepository(tx).delete(row.id);
         const before = toSnapshot(row);
-        return { result: before, change: hardwareChange('hardware_device.delete', row.serialNumber, before, null) };
+        return { result: before, change: buildChange('hardware_device.delete', row.serialNumber, before, null) };
       });
     },
 
@@ -91,7 +92,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         const conflict = () => hasHardware(deviceUuid, null);
         await writes.unique(createHardwareDeviceRepository(tx).setVirtualDevice(row.id, device.id), conflict);
         const after = { ...before, virtualDeviceUUID: deviceUuid };
-        return { result: after, change: hardwareChange('hardware_device.assign', row.serialNumber, before, after) };
+        return { result: after, change: buildChange('hardware_device.assign', row.serialNumber, before, after) };
       });
     },
 
@@ -103,7 +104,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         const after = { ...before, virtualDeviceUUID: null };
         if (row.virtualDeviceId === null) return { result: { before, after }, change: null };
         await createHardwareDeviceRepository(tx).setVirtualDevice(row.id, null);
-        return { result: { before, after }, change: hardwareChange('hardware_device.unassign', row.serialNumber, before, after) };
+        return { result: { before, after }, change: buildChange('hardware_device.unassign', row.serialNumber, before, after) };
       });
     },
   };
@@ -162,8 +163,4 @@ function notRegistrable(serial: string): AppError {
 
 function toSnapshot(row: HardwareDeviceRow): HardwareDeviceSnapshot {
   return { serialNumber: row.serialNumber, deviceType: row.deviceType, deviceModel: row.deviceModel, virtualDeviceUUID: row.virtualDeviceUuid };
-}
-
-function hardwareChange(action: string, serial: string, before: HardwareDeviceSnapshot | null, after: HardwareDeviceSnapshot | null) {
-  return { action, objectType: 'hardware_device', objectId: serial, before, after };
 }

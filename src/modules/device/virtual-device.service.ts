@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
+import { buildChange } from '../audit/audit.service.js';
 import { VIRTUAL_DEVICE_TYPES } from '../import/import.schema.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import { isGiven, notFound, requireOneOf, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
@@ -44,7 +45,7 @@ export function createVirtualDeviceService(writes: WriteService) {
         const uuid = randomUUID();
         await createVirtualDeviceRepository(tx).insert(caller.companyId, network.id, uuid, values);
         const created: VirtualDeviceSnapshot = { UUID: uuid, networkUUID: network.uuid, ...values, hardwareSerialNumber: null };
-        return { result: created, change: deviceChange('virtual_device.create', uuid, null, created) };
+        return { result: created, change: buildChange('virtual_device.create', uuid, null, created) };
       });
     },
 
@@ -74,7 +75,7 @@ export function createVirtualDeviceService(writes: WriteService) {
         await devices.update(row.id, values);
         const before = toSnapshot(row);
         const after: VirtualDeviceSnapshot = { ...before, ...values };
-        return { result: after, change: deviceChange('virtual_device.update', uuid, before, after) };
+        return { result: after, change: buildChange('virtual_device.update', uuid, before, after) };
       });
     },
 
@@ -87,7 +88,7 @@ export function createVirtualDeviceService(writes: WriteService) {
         if (!row) throw notFound('virtualDeviceUUID');
         await devices.delete(row.id);
         const before = toSnapshot(row);
-        return { result: before, change: deviceChange('virtual_device.delete', uuid, before, null) };
+        return { result: before, change: buildChange('virtual_device.delete', uuid, before, null) };
       });
     },
   };
@@ -112,8 +113,4 @@ function toSnapshot(row: VirtualDeviceRow): VirtualDeviceSnapshot {
     deviceModel: row.deviceModel,
     hardwareSerialNumber: row.hardwareSerialNumber,
   };
-}
-
-function deviceChange(action: string, uuid: string, before: VirtualDeviceSnapshot | null, after: VirtualDeviceSnapshot | null) {
-  return { action, objectType: 'virtual_device', objectId: uuid, before, after };
 }

@@ -1,4 +1,4 @@
-import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../../graphql/scalars.js';
+import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
 import { SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug } from '../company/company.rules.js';
 
 export const DEVICE_TYPES = ['ACCESS_POINT', 'CELLULAR_GATEWAY', 'CONTROLLER', 'POWER_DISTRIBUTION_UNIT', 'SWITCH'] as const;

@@ -1,7 +1,8 @@
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { CLI_ACTOR } from '../audit/audit.service.js';
+import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
+import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';
 import type { ImportCounts } from './import.repository.js';
 import { validateImport } from './import.schema.js';
@@ -23,23 +24,19 @@ export function createImportService(store: Store, audit: AuditService) {
       if (!document) throw importRejected(problems);
       const conflicts = await findConflicts(document);
       if (conflicts.length > 0) throw importRejected(conflicts);
-      try {
-        return await repository.insertDocument(document, (tx, companies) =>
-          audit.recordIn(
-            tx,
-            actor,
-            companies.map(({ id, uuid, company }) => ({
-              companyId: id,
-              change: { action: 'company.import', objectType: 'company', objectId: uuid, before: null, after: importedOf(company) },
-            })),
-          ),
-        );
-      } catch (error) {
-        if (store.dialect.isUniqueViolation(error)) {
-          throw new AppError('CONFLICT', 'Import rejected: another write added one of its slugs, UUIDs or serial numbers meanwhile; nothing was written. Run it again.');
-        }
-        throw error;
-      }
+      const raced = () =>
+        new AppError('CONFLICT', 'Import rejected: another write added one of its slugs, UUIDs or serial numbers meanwhile; nothing was written. Run it again.');
+      const inserted = repository.insertDocument(document, (tx, companies) =>
+        audit.recordIn(
+          tx,
+          actor,
+          companies.map(({ id, uuid, company }) => ({
+            companyId: id,
+            change: buildChange('company.import', uuid, null, importedOf(company)),
+          })),
+        ),
+      );
+      return unique(store, inserted, raced);
     },
 
     /** Everything of one company (or all), in the import format, lists in the API's order. */

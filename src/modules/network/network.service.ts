@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
+import { buildChange } from '../audit/audit.service.js';
 import { SLUG_RULE, isSlug } from '../company/company.rules.js';
 import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';
 import { createSsidRepository } from '../ssid/ssid.repository.js';
@@ -81,7 +82,7 @@ export function createNetworkService(writes: WriteService) {
           vlans: await inOrder(vlans, (vlan, i) => insertVlan(tx, writes, network, vlan, `vlans[${i}].`)),
           ssids: await inOrder(ssids, (ssid, i) => insertSsid(tx, writes, network, ssid, `ssids[${i}].`)),
         };
-        return { result: created, change: networkChange('network.create', uuid, null, created) };
+        return { result: created, change: buildChange('network.create', uuid, null, created) };
       });
     },
 
@@ -104,7 +105,7 @@ export function createNetworkService(writes: WriteService) {
         if (await networks.isSlugTaken(caller.companyId, values.slug, row.id)) throw conflict();
         await writes.unique(networks.update(row.id, values), conflict);
         const after = toSnapshot(uuid, values);
-        return { result: after, change: networkChange('network.update', uuid, before, after) };
+        return { result: after, change: buildChange('network.update', uuid, before, after) };
       });
     },
 
@@ -122,7 +123,7 @@ export function createNetworkService(writes: WriteService) {
         const before = await describeContents(tx, row);
         await networks.delete(row.id);
         const result = { ...rowSnapshot(row), hardwareReturnedToSpare: before.hardwareReturnedToSpare };
-        return { result, change: networkChange('network.delete', uuid, before, null) };
+        return { result, change: buildChange('network.delete', uuid, before, null) };
       });
     },
   };
@@ -197,8 +198,4 @@ function toSnapshot(uuid: string, values: NetworkValues): NetworkSnapshot {
 
 function rowSnapshot(row: NetworkRow): NetworkSnapshot {
   return toSnapshot(row.uuid, row);
-}
-
-function networkChange(action: string, uuid: string, before: object | null, after: object | null) {
-  return { action, objectType: 'network', objectId: uuid, before, after };
 }

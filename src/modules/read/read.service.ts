@@ -1,6 +1,6 @@
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { isUuid } from '../../graphql/scalars.js';
+import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug } from '../company/company.rules.js';
 import { compileRead, runRead } from './read.repository.js';

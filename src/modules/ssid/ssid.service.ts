@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
+import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import { isGiven, notFound, requireBoolean, requireSomeChange, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
@@ -67,7 +68,7 @@ export function createSsidService(writes: WriteService) {
         const network = await createNetworkRepository(tx).findByUuid(caller.companyId, networkUuid);
         if (!network) throw notFound('networkUUID');
         const created = await insertSsid(tx, writes, network, values);
-        return { result: created, change: ssidChange('ssid.create', created.UUID, null, created) };
+        return { result: created, change: buildChange('ssid.create', created.UUID, null, created) };
       });
     },
 
@@ -88,7 +89,7 @@ export function createSsidService(writes: WriteService) {
         if (await ssids.isNameTaken(row.networkId, values.ssid, row.id)) throw conflict();
         await writes.unique(ssids.update(row.id, values), conflict);
         const after: SsidSnapshot = { ...before, ssid: values.ssid, isEnabled: values.isEnabled };
-        return { result: after, change: ssidChange('ssid.update', uuid, before, after) };
+        return { result: after, change: buildChange('ssid.update', uuid, before, after) };
       });
     },
 
@@ -101,7 +102,7 @@ export function createSsidService(writes: WriteService) {
         if (!row) throw notFound('ssidUUID');
         await ssids.delete(row.id);
         const before = toSnapshot(row);
-        return { result: before, change: ssidChange('ssid.delete', uuid, before, null) };
+        return { result: before, change: buildChange('ssid.delete', uuid, before, null) };
       });
     },
   };
@@ -112,8 +113,4 @@ export type SsidService = ReturnType<typeof createSsidService>;
 /** A stored SSID as the API shows it. */
 export function toSnapshot(row: SsidRow): SsidSnapshot {
   return { UUID: row.uuid, networkUUID: row.networkUuid, ssid: row.ssid, isEnabled: row.isEnabled };
-}
-
-function ssidChange(action: string, uuid: string, before: SsidSnapshot | null, after: SsidSnapshot | null) {
-  return { action, objectType: 'ssid', objectId: uuid, before, after };
 }

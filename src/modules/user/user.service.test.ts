@@ -4,11 +4,10 @@ import type { TestDatabase } from '../../../test/helpers/stores.js';
 import { storeKinds } from '../../../test/helpers/stores.js';
 import { parseDatabaseUrl } from '../../config.js';
 import { migrateToLatest } from '../../db/migrate.js';
-import { openStore } from '../../db/store.js';
+import { openStore } from '../../db/open-store.js';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { createCompanyService } from '../company/company.service.js';
-import { createUserService } from './user.service.js';
+import { createServices } from '../../services.js';
 import type { UserService } from './user.service.js';
 import { csrfTokenFor, hashSessionToken } from './user.session.js';
 
@@ -46,7 +45,7 @@ describe.each(storeKinds())('the user service on %s', (kind) => {
     const target = parseDatabaseUrl(database.url);
     stores = [await openStore(target, { poolSize: 2 }), await openStore(target, { poolSize: 2 })];
     await migrateToLatest(stores[0] as Store);
-    const companies = createCompanyService(stores[0] as Store);
+    const { companies } = createServices(stores[0] as Store);
     await companies.create({ slug: 'acme', name: 'Acme' });
     await companies.create({ slug: 'globex', name: 'Globex' });
   });
@@ -58,7 +57,7 @@ describe.each(storeKinds())('the user service on %s', (kind) => {
     n += 1;
     clock = createClock(Date.UTC(2026, 10, 22, 9, 0, 0) + n * 3600_000);
     const make = (store: Store) =>
-      createUserService(store, createCompanyService(store), { now: clock.now, sessionTtlMs: 60 * MINUTE, passwordParams: CHEAP });
+      createServices(store, { now: clock.now, users: { now: clock.now, sessionTtlMs: 60 * MINUTE, passwordParams: CHEAP } }).users;
     users = make(stores[0] as Store);
     otherProcess = make(stores[1] as Store);
     await users.create({ companySlug: 'acme', email: email(), role: 'admin', password: PASSWORD });

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import { CLI_ACTOR, createAuditService } from '../audit/audit.service.js';
-import type { Actor } from '../audit/audit.service.js';
+import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
+import type { Actor, AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
+import { unique } from '../write/write.rules.js';
 import { ACCOUNT_LOCKOUT, ADDRESS_LOCKOUT, accountSubject, addressSubject, lockedForMs } from './user.lockout.js';
 import type { LockoutPolicy } from './user.lockout.js';
 import { MAX_PASSWORD_LENGTH, PASSWORD_PARAMS, generatePassword, hashPassword, passwordProblem, unusableHash, verifyPassword } from './user.password.js';
@@ -60,13 +61,12 @@ export interface UserServiceOptions {
  * per-account and per-address lockout (kept in the store, so it holds across
  * processes), and sessions that expire. Session tokens are stored as hashes.
  */
-export function createUserService(store: Store, companies: CompanyService, options: UserServiceOptions = {}) {
+export function createUserService(store: Store, companies: CompanyService, audit: AuditService, options: UserServiceOptions = {}) {
   const repository = createUserRepository(store);
   const now = options.now ?? (() => new Date());
   const sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
   const passwordParams = options.passwordParams ?? PASSWORD_PARAMS;
   const dummyHash = unusableHash(passwordParams);
-  const audit = createAuditService(store, companies, now);
 
   async function retryAfterMs(subject: string, policy: LockoutPolicy, at: Date): Promise<number> {
     const since = new Date(at.getTime() - policy.windowMs).toISOString();
@@ -118,16 +118,12 @@ export function createUserService(store: Store, companies: CompanyService, optio
       const uuid = randomUUID();
       const createdAt = now().toISOString();
       const passwordHash = await hashPassword(password, passwordParams);
-      try {
-        await store.transaction(async (tx) => {
-          await createUserRepository(tx).insertUser({ uuid, companyId: company.id, email, role, passwordHash, createdAt });
-          const change = { action: 'user.create', objectType: 'user', objectId: uuid, before: null, after: { email, role } };
-          await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
-        });
-      } catch (error) {
-        if (store.dialect.isUniqueViolation(error)) throw taken();
-        throw error;
-      }
+      const created = store.transaction(async (tx) => {
+        await createUserRepository(tx).insertUser({ uuid, companyId: company.id, email, role, passwordHash, createdAt });
+        const change = buildChange('user.create', uuid, null, { email, role });
+        await audit.recordIn(tx, actor, [{ companyId: company.id, change }]);
+      });
+      await unique(store, created, taken);
       const user: UserInfo = { id: uuid, email, role, company: company.slug, companyName: company.name, createdAt };
       return { user, generatedPassword };
     },
@@ -207,7 +203,7 @@ export function createUserService(store: Store, companies: CompanyService, optio
         const users = createUserRepository(tx);
         await users.updatePasswordHash(user.id, passwordHash);
         await users.deleteSessionsOfUser(user.id);
-        const change = { action: 'user.password_change', objectType: 'user', objectId: user.uuid, before: null, after: null };
+        const change = buildChange('user.password_change', user.uuid, null, null);
         await audit.recordIn(tx, actor, [{ companyId: user.companyId, change }]);
       });
       await repository.deleteFailures(subjects.account);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
+import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import { isGiven, notFound, requireBoolean, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
@@ -71,7 +72,7 @@ export function createVlanService(writes: WriteService) {
         const network = await createNetworkRepository(tx).findByUuid(caller.companyId, networkUuid);
         if (!network) throw notFound('networkUUID');
         const created = await insertVlan(tx, writes, network, values);
-        return { result: created, change: vlanChange('vlan.create', created.UUID, null, created) };
+        return { result: created, change: buildChange('vlan.create', created.UUID, null, created) };
       });
     },
 
@@ -93,7 +94,7 @@ export function createVlanService(writes: WriteService) {
         if (await vlans.isVlanIdTaken(row.networkId, values.vlanId, row.id)) throw conflict();
         await writes.unique(vlans.update(row.id, values), conflict);
         const after: VlanSnapshot = { ...before, name: values.name, vlanID: values.vlanId, isEnabled: values.isEnabled };
-        return { result: after, change: vlanChange('vlan.update', uuid, before, after) };
+        return { result: after, change: buildChange('vlan.update', uuid, before, after) };
       });
     },
 
@@ -106,7 +107,7 @@ export function createVlanService(writes: WriteService) {
         if (!row) throw notFound('vlanUUID');
         await vlans.delete(row.id);
         const before = toSnapshot(row);
-        return { result: before, change: vlanChange('vlan.delete', uuid, before, null) };
+        return { result: before, change: buildChange('vlan.delete', uuid, before, null) };
       });
     },
   };
@@ -117,8 +118,4 @@ export type VlanService = ReturnType<typeof createVlanService>;
 /** A stored VLAN as the API shows it. */
 export function toSnapshot(row: VlanRow): VlanSnapshot {
   return { UUID: row.uuid, networkUUID: row.networkUuid, name: row.name, vlanID: row.vlanId, isEnabled: row.isEnabled };
-}
-
-function vlanChange(action: string, uuid: string, before: VlanSnapshot | null, after: VlanSnapshot | null) {
-  return { action, objectType: 'vlan', objectId: uuid, before, after };
 }

@@ -1,5 +1,6 @@
+import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import { isUuid } from '../../graphql/scalars.js';
+import { isUuid } from '../formats/formats.js';
 
 /**
  * Checks of write inputs shared by every feature. Each failure is
@@ -54,4 +55,19 @@ export function isGiven(input: object, field: string): boolean {
  */
 export function notFound(field: string): AppError {
   return new AppError('UNAUTHORIZED', `Not found, or not accessible with this API key: ${field}.`, { field });
+}
+
+/**
+ * Awaits one statement (or a whole transaction) and turns a unique-constraint
+ * violation into the given CONFLICT; other failures pass unchanged. The rules
+ * check uniqueness first; this covers a concurrent write that got there in
+ * between (PostgreSQL).
+ */
+export async function unique<T>(store: Pick<Store, 'dialect'>, statement: Promise<T>, conflict: () => AppError): Promise<T> {
+  try {
+    return await statement;
+  } catch (error) {
+    if (store.dialect.isUniqueViolation(error)) throw conflict();
+    throw error;
+  }
 }

@@ -3,6 +3,7 @@ import { AppError, invariant } from '../../errors.js';
 import { createApiKeyRepository } from '../api-key/api-key.repository.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import type { Actor, AuditService, Recorded } from '../audit/audit.service.js';
+import { unique } from './write.rules.js';
 
 /**
  * What every write by a caller shares: the scope check, one transaction that
@@ -36,21 +37,13 @@ export function createWriteService(store: Store, audit: AuditService, now: () =>
       }
     },
 
-    /**
-     * Awaits one statement and turns a unique-constraint violation into the
-     * given CONFLICT. The rules check uniqueness first; this covers a
-     * concurrent write that got there in between (PostgreSQL).
-     */
-    async unique<T>(statement: Promise<T>, conflict: () => AppError): Promise<T> {
-      try {
-        return await statement;
-      } catch (error) {
-        if (store.dialect.isUniqueViolation(error)) throw conflict();
-        throw error;
-      }
+    /** `unique()` of write.rules.ts on this service's store. */
+    unique<T>(statement: Promise<T>, conflict: () => AppError): Promise<T> {
+      return unique(store, statement, conflict);
     },
   };
 }
+
 
 export type WriteService = ReturnType<typeof createWriteService>;
 

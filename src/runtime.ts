@@ -1,0 +1,33 @@
+import type { Config } from './config.js';
+import { openStore } from './db/open-store.js';
+import type { StoreOptions } from './db/store-options.js';
+import type { Store } from './db/store.js';
+import { createServices } from './services.js';
+import type { Services } from './services.js';
+
+/** What one process runs on: the open store and the services over it. */
+export interface Runtime {
+  readonly store: Store;
+  readonly services: Services;
+  /** Writes pending API key last-used times (their failure is not the caller's), then closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the configured store and builds the process's services over it, with
+ * the configured session lifetime. The server and every CLI command start
+ * here; only the store options differ (the server sizes its pool and sets
+ * timeouts, a command takes one or two connections and no timeout).
+ */
+export async function openRuntime(config: Config, storeOptions: StoreOptions): Promise<Runtime> {
+  const store = await openStore(config.database, storeOptions);
+  const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
+  return {
+    store,
+    services,
+    async close() {
+      await services.apiKeys.stop().catch(() => undefined);
+      await store.close();
+    },
+  };
+}
