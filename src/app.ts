@@ -16,6 +16,7 @@ import { createMutationExecutor } from './graphql/mutate.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
+import { registerReportRoutes } from './ingest/reports.route.js';
 import { createLimitsService } from './modules/limits/limits.service.js';
 import type { Services } from './services.js';
 import { registerDashboard } from './web/dashboard.js';
@@ -154,6 +155,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     classifyError,
     draining: () => draining,
   });
+  const reportLimits = createLimitsService(
+    { ...config.limits, requestsPerWindow: config.ingest.rateLimitReports, windowSeconds: 60, redisKeyPrefix: `${config.limits.redisKeyPrefix}reports:` },
+    { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) },
+  );
+  app.addHook('onClose', async () => reportLimits.close());
+  await reportLimits.ready();
+  registerReportRoutes(app, { apiKeys: services.apiKeys, reports: services.reports, limits: reportLimits, classifyError, onLimited: () => metrics.countRateLimited('reports') });
   const dashboard = await registerDashboard(app, { config, services, schema, classifyError });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -12,6 +12,7 @@ import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/http.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
+import { startReportTasks } from './modules/report/report.tasks.js';
 import { createServices } from './services.js';
 import type { Services } from './services.js';
 
@@ -59,7 +60,11 @@ export async function startServer(
     readBatchBudgetMs: config.readBatchBudgetMs,
     statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
   });
-  const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
+  const clock = options.clock;
+  const services = createServices(store, {
+    users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 },
+    reports: { settings: config.ingest, ...(clock ? { now: () => new Date(clock()) } : {}) },
+  });
   const metrics = createMetrics(store);
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
@@ -81,6 +86,13 @@ export async function startServer(
   };
   // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
   const prepared = prepare();
+  let stopReportTasks: (() => Promise<void>) | undefined;
+  prepared.then(
+    () => {
+      if (!stopped) stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, app.log);
+    },
+    () => undefined,
+  );
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
   await app.listen({ port: config.port, host: config.host });
@@ -97,6 +109,7 @@ export async function startServer(
     async close() {
       stopped = true;
       if (retry) clearTimeout(retry);
+      await stopReportTasks?.();
       await drainAndClose(app);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await services.apiKeys.stop().catch(() => undefined);

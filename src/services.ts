@@ -7,6 +7,8 @@ import { createVirtualDeviceService } from './modules/device/virtual-device.serv
 import { createImportService } from './modules/import/import.service.js';
 import { createNetworkService } from './modules/network/network.service.js';
 import { createReadService } from './modules/read/read.service.js';
+import { DEFAULT_REPORT_SETTINGS, createReportService } from './modules/report/report.service.js';
+import type { ReportSettings } from './modules/report/report.service.js';
 import { createSsidService } from './modules/ssid/ssid.service.js';
 import { createUserService } from './modules/user/user.service.js';
 import type { UserServiceOptions } from './modules/user/user.service.js';
@@ -16,9 +18,13 @@ import { createWriteService } from './modules/write/write.service.js';
 /**
  * The services of one process, over one store. The server, the CLI and tests
  * use the same ones; `users` takes the session lifetime and, in tests, a
- * clock; `now` is the clock of writes and the audit log (tests inject one).
+ * clock; `now` is the clock of writes and the audit log (tests inject one);
+ * `reports` the settings and clock of device reports.
  */
-export function createServices(store: Store, options: { users?: UserServiceOptions; now?: () => Date } = {}) {
+export function createServices(
+  store: Store,
+  options: { users?: UserServiceOptions; now?: () => Date; reports?: { settings: ReportSettings; now?: () => Date } } = {},
+) {
   const now = options.now ?? (() => new Date());
   const companies = createCompanyService(store, now);
   const audit = createAuditService(store, companies, now);
@@ -35,6 +41,7 @@ export function createServices(store: Store, options: { users?: UserServiceOptio
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
     users: createUserService(store, companies, options.users),
+    reports: createReportService(store, options.reports?.settings ?? DEFAULT_REPORT_SETTINGS, options.reports?.now ?? now),
   };
 }
 

@@ -41,6 +41,14 @@ export interface SqlDialect {
   readonly types: MigrationTypes;
   /** True for a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /** True when SELECT ... FOR UPDATE locks rows (PostgreSQL); SQLite has one writer and no such clause. */
+  readonly rowLocks: boolean;
+  /** The smaller of two nullable numeric expressions, NULL only when both are (SQLite's min() would give NULL). */
+  least(a: string, b: string): string;
+  /** The larger of two nullable numeric expressions, NULL only when both are. */
+  greatest(a: string, b: string): string;
+  /** The hidden column that names a row of any table, for deletes in bounded batches: rowid or ctid. */
+  readonly rowLocator: string;
 }
 
 /** The SQL type of a parameter of a compiled read. */
@@ -77,6 +85,10 @@ const sqliteDialect: SqlDialect = {
   },
   isUniqueViolation: (error) =>
     hasCode(error, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(error, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+  rowLocks: false,
+  least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  rowLocator: 'rowid',
 };
 
 const postgresDialect: SqlDialect = {
@@ -104,6 +116,10 @@ const postgresDialect: SqlDialect = {
     id: 'bigint',
   },
   isUniqueViolation: (error) => hasCode(error, '23505'),
+  rowLocks: true,
+  least: (a, b) => `least(${a}, ${b})`,
+  greatest: (a, b) => `greatest(${a}, ${b})`,
+  rowLocator: 'ctid',
 };
 
 /** The dialect object for a store. */

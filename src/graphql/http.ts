@@ -133,6 +133,7 @@ export async function admit(deps: GraphQLRouteDeps, authorization: string | unde
   context.statements += lookups.count;
   if (caller === undefined) return UNAUTHORIZED;
   context.caller = caller;
+  if (caller.scope === 'ingest') return INGEST_KEY_FORBIDDEN;
   // counted before the body is parsed, so a flood over the limit costs no parsing
   const decision = await deps.limits.admitRequest(caller);
   context.limits = decision.state;
@@ -142,6 +143,15 @@ export async function admit(deps: GraphQLRouteDeps, authorization: string | unde
   }
   return undefined;
 }
+
+/** The answer to an ingest key on the GraphQL API: it may only post device reports. */
+const INGEST_KEY_FORBIDDEN: Answer = {
+  status: 403,
+  headers: { 'content-type': JSON_TYPE },
+  body: errorBody([
+    { message: 'This API key has scope ingest: it can only post device reports to /api/v1/reports. Use a read or read_write key for the GraphQL API.', extensions: { code: 'FORBIDDEN' } },
+  ]),
+};
 
 /** What the second step reads of the request besides its context. */
 export interface GraphQLHttpRequest {
