@@ -61,6 +61,12 @@ export async function migrateToLatest(store: Store): Promise<readonly MigrationR
   return results ?? [];
 }
 
+/** Applies the migrations up to and including `name`: for tests of a migration over data of older versions. */
+export async function migrateUpTo(store: Store, name: string): Promise<void> {
+  const { error } = await (await createMigrator(store)).migrateTo(name);
+  if (error) throw error;
+}
+
 /** True when every known migration has been applied. */
 export async function isMigrated(store: Store): Promise<boolean> {
   const applied = await (await createMigrator(store)).getMigrations();
