@@ -4,7 +4,7 @@ import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
-import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 describe.each(storeKinds())('report rules on %s', (kind) => {
