@@ -44,6 +44,7 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
       report(SERIALS.acmeLabAp, now(), { events: [{ type: 'DEVICE_ONLINE', observedAt: now() }] }),
       report(SERIALS.acmeLabAp, now(), { radios: [{ BSSID: '0c:8d:db:00:01:10', radioBand: 'BAND_5G' }, { BSSID: '0C:8D:DB:00:01:10', radioBand: 'BAND_6G' }] }),
       'not an object',
+      report(SERIALS.acmeLabAp, now(), { clients: [{ macAddress: 'aa:bb:cc:dd:ee:01', hostname: 'nul\u0000' }] }),
     ]);
     expect(response.status).toBe(200);
     expect(response.body.accepted).toBe(1);
@@ -62,6 +63,7 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
       '10 BAD_USER_INPUT reports[10].events[0].type',
       '11 BAD_USER_INPUT reports[11].radios[1].BSSID',
       '12 BAD_USER_INPUT reports[12]',
+      '13 BAD_USER_INPUT reports[13].clients[0].hostname',
     ]);
     // an unknown serial and another company's answer alike
     expect(response.body.rejected[5].message).toBe(response.body.rejected[6].message);

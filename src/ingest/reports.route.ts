@@ -1,5 +1,7 @@
+import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
@@ -17,6 +19,7 @@ export const REPORTS_PATH = '/api/v1/reports';
 export const REPORTS_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const gunzipAsync = promisify(gunzip);
 
 /** What the report route is built from. */
 export interface ReportRouteDeps {
@@ -104,28 +107,52 @@ async function admitIngestKey(
   return undefined;
 }
 
-/** The body decompressed as Content-Encoding says; bodyLimit then applies to what comes out. */
-function decode(encoding: string | undefined, payload: Readable): Readable {
+/**
+ * The body decompressed as Content-Encoding says. A gzip body is read whole
+ * (at most the limit, compressed) and inflated with the limit as the most it
+ * may grow to, so a small body that inflates without end costs no more than
+ * the limit; a stream error can never outlive the request.
+ */
+async function decode(encoding: string | undefined, payload: Readable): Promise<Readable> {
   const name = encoding?.trim().toLowerCase();
   if (name === undefined || name === '' || name === 'identity') return payload;
   if (name !== 'gzip') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or left out.');
-  const gunzip = createGunzip();
+  const compressed = await readAtMost(payload, REPORTS_BODY_LIMIT_BYTES);
+  let inflated: Buffer;
+  try {
+    inflated = await gunzipAsync(compressed, { maxOutputLength: REPORTS_BODY_LIMIT_BYTES });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+    throw new AppError('BAD_REQUEST', 'The body is not valid gzip.');
+  }
   // Fastify compares this with Content-Length, which counts the compressed bytes
-  const decoded = Object.assign(gunzip, { receivedEncodedLength: 0 });
-  payload.on('data', (chunk: Buffer) => {
-    decoded.receivedEncodedLength += chunk.length;
-  });
-  payload.on('error', (error) => gunzip.destroy(error));
-  return payload.pipe(decoded);
+  const decoded = Object.assign(new PassThrough(), { receivedEncodedLength: compressed.length });
+  decoded.end(inflated);
+  return decoded;
+}
+
+/** The whole of a stream, or PAYLOAD_TOO_LARGE once it passes `limit` bytes. */
+async function readAtMost(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    const buffer = chunk as Buffer;
+    length += buffer.length;
+    if (length > limit) throw tooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 5 MiB (after decompression): send fewer reports per request.');
 }
 
 /** Errors of reading the body, in this route's terms (its size limit, gzip). */
 function bodyError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 5 MiB (after decompression): send fewer reports per request.');
-  }
-  if (typeof code === 'string' && code.startsWith('Z_')) return new AppError('BAD_REQUEST', 'The body is not valid gzip.');
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('BAD_REQUEST', 'The request body is empty: send {"reports": [...]}.');
   return error;
 }

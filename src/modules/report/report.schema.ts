@@ -274,6 +274,8 @@ function object(value: unknown, at: string): Json {
 function text(value: unknown, at: string, max: number): string {
   if (typeof value !== 'string' || value.trim() === '') throw new Invalid(at, 'is required: a non-empty string');
   if (value.length > max) throw new Invalid(at, `is longer than ${max} characters`);
+  // neither store keeps a NUL in text alike (PostgreSQL refuses it)
+  if (value.includes('\u0000')) throw new Invalid(at, 'must not contain a NUL character');
   return value;
 }
 
@@ -281,6 +283,8 @@ function optionalText(value: unknown, at: string, max: number): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw new Invalid(at, 'must be a string or null');
   if (value.length > max) throw new Invalid(at, `is longer than ${max} characters`);
+  // neither store keeps a NUL in text alike (PostgreSQL refuses it)
+  if (value.includes('\u0000')) throw new Invalid(at, 'must not contain a NUL character');
   return value;
 }
 
