@@ -170,6 +170,8 @@ export async function prepareDatabase(
   print: (line: string) => void,
 ): Promise<void> {
   await migrateToLatest(store);
+  // PostgreSQL: today's partitions of the raw series exist before the first report arrives
+  await services.reports.preparePartitions();
   if (config.demoData) await loadDemoOnFirstStart(services, config, print);
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrate.js';
@@ -72,6 +73,24 @@ describe.each(storeKinds())('retention on %s', (kind) => {
     clock.advance(DAY);
     await reports().expire(2);
     expect(await counts()).toEqual({ samples: 0, observations: 0, counters: 0, uplinkRollups: 0, presence: 0, counterRollups: 0, reportCounts: 0, events: 0, sessions: 0 });
+  });
+
+  it('keeps the raw series of PostgreSQL in day partitions, and drops whole days past the retention', async () => {
+    if (kind !== 'postgres') return;
+    const rowsIn = async (table: string) =>
+      Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(app.server.store.db)).rows[0]?.n);
+    const observedAt = new Date(clock.now()).toISOString();
+    const key = await createScopedKey(app, 'ingest');
+    await postReports(app, key, [report(SERIALS.acmeSwitch, observedAt, { uplinkSamples: [{ portNumber: 1, observedAt, latencyMs: 1 }] })]);
+    const day = `uplink_samples_p${observedAt.slice(0, 10).replaceAll('-', '')}`;
+    expect(await rowsIn(day)).toBe(1);
+    expect(await rowsIn('uplink_samples_default')).toBe(0);
+    // the end of that day plus the raw retention: the whole partition is past it
+    clock.advance(Date.parse(observedAt.slice(0, 10)) + DAY + 48 * HOUR - clock.now() + 1);
+    await reports().expire();
+    await expect(rowsIn(day)).rejects.toThrow(/does not exist/);
+    const ahead = new Date(clock.now() + 2 * DAY).toISOString().slice(0, 10).replaceAll('-', '');
+    expect(await rowsIn(`uplink_samples_p${ahead}`)).toBe(0);
   });
 });
 

@@ -47,8 +47,14 @@ export interface SqlDialect {
   least(a: string, b: string): string;
   /** The larger of two nullable numeric expressions, NULL only when both are. */
   greatest(a: string, b: string): string;
-  /** The hidden column that names a row of any table, for deletes in bounded batches: rowid or ctid. */
+  /**
+   * The hidden columns that name a row of any table, for deletes in bounded
+   * batches: rowid, or tableoid and ctid (a ctid alone repeats across the
+   * partitions of a partitioned table).
+   */
   readonly rowLocator: string;
+  /** True when the raw time series are partitioned by day (PostgreSQL; see db/partitions.ts). */
+  readonly partitionsByTime: boolean;
 }
 
 /** The SQL type of a parameter of a compiled read. */
@@ -89,6 +95,7 @@ const sqliteDialect: SqlDialect = {
   least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   rowLocator: 'rowid',
+  partitionsByTime: false,
 };
 
 const postgresDialect: SqlDialect = {
@@ -119,7 +126,8 @@ const postgresDialect: SqlDialect = {
   rowLocks: true,
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
-  rowLocator: 'ctid',
+  rowLocator: 'tableoid, ctid',
+  partitionsByTime: true,
 };
 
 /** The dialect object for a store. */

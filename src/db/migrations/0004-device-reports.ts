@@ -160,7 +160,11 @@ async function createSeries(db: Kysely<unknown>, dialect: SqlDialect): Promise<v
   const network = (c: ColumnDefinitionBuilder) => c.references('networks.id').onDelete('cascade');
   const device = (c: ColumnDefinitionBuilder) => c.notNull().references('hardware_devices.id').onDelete('cascade');
 
-  await db.schema
+  // PostgreSQL: partitioned by day, so that expiry drops whole partitions (db/partitions.ts); a
+  // DEFAULT partition takes rows of days without their own, which expiry deletes in batches
+  const byDay = <T extends { modifyEnd(modifier: ReturnType<typeof sql>): T }>(builder: T): T =>
+    dialect.partitionsByTime ? builder.modifyEnd(sql`PARTITION BY RANGE (observed_at)`) : builder;
+  await byDay(db.schema
     .createTable('uplink_samples')
     .addColumn('network_id', t.id, network)
     .addColumn('hardware_device_id', t.id, device)
@@ -170,7 +174,7 @@ async function createSeries(db: Kysely<unknown>, dialect: SqlDialect): Promise<v
     .addColumn('jitter_ms', float)
     .addColumn('loss_percent', float)
     .addColumn('rx_bps', float)
-    .addColumn('tx_bps', float)
+    .addColumn('tx_bps', float))
     .execute();
   await db.schema.createIndex('uplink_samples_network_idx').on('uplink_samples').columns(['network_id', 'observed_at']).execute();
   await db.schema.createIndex('uplink_samples_observed_idx').on('uplink_samples').column('observed_at').execute();
@@ -182,7 +186,7 @@ async function createSeries(db: Kysely<unknown>, dialect: SqlDialect): Promise<v
     .addColumn('observed_at', t.timestamp, (c) => c.notNull())
     .addColumn('uptime_seconds', big);
   for (const counter of COUNTERS) counters = counters.addColumn(counter, big, (c) => c.notNull());
-  await counters.execute();
+  await byDay(counters).execute();
   await db.schema
     .createIndex('port_counters_device_idx')
     .on('port_counters')
@@ -190,13 +194,13 @@ async function createSeries(db: Kysely<unknown>, dialect: SqlDialect): Promise<v
     .execute();
   await db.schema.createIndex('port_counters_observed_idx').on('port_counters').column('observed_at').execute();
 
-  await db.schema
+  await byDay(db.schema
     .createTable('client_observations')
     .addColumn('network_id', t.id, (c) => c.notNull().references('networks.id').onDelete('cascade'))
     .addColumn('hardware_device_id', t.id, device)
     .addColumn('observed_at', t.timestamp, (c) => c.notNull())
     .addColumn('mac_address', t.text, (c) => c.notNull())
-    .addColumn('is_wireless', t.boolean, (c) => c.notNull())
+    .addColumn('is_wireless', t.boolean, (c) => c.notNull()))
     .execute();
   await db.schema
     .createIndex('client_observations_network_idx')
@@ -204,7 +208,13 @@ async function createSeries(db: Kysely<unknown>, dialect: SqlDialect): Promise<v
     .columns(['network_id', 'observed_at'])
     .execute();
   await db.schema.createIndex('client_observations_observed_idx').on('client_observations').column('observed_at').execute();
+  if (dialect.partitionsByTime) {
+    for (const table of RAW_SERIES) await sql`CREATE TABLE ${sql.table(`${table}_default`)} PARTITION OF ${sql.table(table)} DEFAULT`.execute(db);
+  }
 }
+
+/** The raw time series, partitioned by day on PostgreSQL. */
+const RAW_SERIES = ['uplink_samples', 'port_counters', 'client_observations'] as const;
 
 /** The six cumulative counters of a port, as columns. */
 const COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'] as const;

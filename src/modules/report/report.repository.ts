@@ -407,7 +407,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     /** Deletes up to `limit` rows whose `column` is below `before`; returns how many went. */
     async deleteBatch(table: keyof Database, column: string, before: string | number, limit: number): Promise<number> {
       const locator = sql.raw(dialect.rowLocator);
-      const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${locator} IN (SELECT ${locator} FROM ${sql.table(table)} WHERE ${sql.ref(column)} < ${before} LIMIT ${limit})`.execute(db);
+      const result = await sql`DELETE FROM ${sql.table(table)} WHERE (${locator}) IN (SELECT ${locator} FROM ${sql.table(table)} WHERE ${sql.ref(column)} < ${before} LIMIT ${limit})`.execute(db);
       return Number(result.numAffectedRows ?? 0);
     },
   };

@@ -23,7 +23,7 @@ export function startReportTasks(reports: ReportService, offlineAfterSeconds: nu
   const running = new Set<Promise<unknown>>();
   const every = (ms: number, name: string, task: () => Promise<unknown>) => {
     let busy = false;
-    return setInterval(() => {
+    const tick = () => {
       if (busy) return;
       busy = true;
       const run = task()
@@ -33,7 +33,10 @@ export function startReportTasks(reports: ReportService, offlineAfterSeconds: nu
           running.delete(run);
         });
       running.add(run);
-    }, ms).unref();
+    };
+    // at once too: on PostgreSQL the first run makes today's partitions before reports fill DEFAULT
+    tick();
+    return setInterval(tick, ms).unref();
   };
   const timers = [
     every(offlineCheckIntervalMs(offlineAfterSeconds), 'device offline check', () => reports.checkOffline()),
