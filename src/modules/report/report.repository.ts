@@ -2,8 +2,10 @@ import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { SqlDialect } from '../../db/dialect.js';
 import type { SqlContext } from '../../db/store.js';
+import { chunks } from './report.rows.js';
 import type { Database, EventTable } from '../../db/tables.js';
-import type { ClientReport, PortReport, RadioReport } from './report.schema.js';
+import { createReportClientRepository } from './report-clients.repository.js';
+import type { PortReport, RadioReport } from './report.schema.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -29,14 +31,13 @@ export interface DeviceUpdate {
 /** Tables ingest appends to in bulk. */
 type BulkTable = 'uplink_samples' | 'port_counters' | 'client_observations' | 'client_presence_rollups' | 'events' | 'report_receipts';
 
-/** Most bound parameters one statement gets: below SQLite's 32,766 and PostgreSQL's 65,535. */
-const MAX_PARAMETERS = 30_000;
-
 const bool = (value: unknown): boolean => value === true || value === 1;
 
 /** The SQL of device reports: the write side of ingest, the offline checker and retention. */
 export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) {
   return {
+    ...createReportClientRepository({ db }),
+
     /**
      * The company's devices with these serial numbers, in id order; on
      * PostgreSQL their rows stay locked until the transaction ends, always
@@ -154,143 +155,6 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
           })),
         )
         .execute();
-    },
-
-    /**
-     * Merges a device's complete client set seen at `observedAt` into its
-     * network: listed clients are connected through it unless a later report
-     * (of any device) listed them; the device's clients missing from the set
-     * are no longer connected. Imported clients (no reporting device) stop
-     * being connected at the network's first client report.
-     */
-    async mergeClients(networkId: number, deviceId: number, clients: readonly ClientReport[], observedAt: string): Promise<void> {
-      await db
-        .updateTable('network_clients')
-        .set({ is_connected: false })
-        .where('network_id', '=', networkId)
-        .where('hardware_device_id', 'is', null)
-        .where('is_connected', '=', true)
-        .execute();
-      const macs = clients.map((c) => c.macAddress);
-      let depart = db
-        .updateTable('network_clients')
-        .set({ is_connected: false })
-        .where('hardware_device_id', '=', deviceId)
-        .where('is_connected', '=', true)
-        .where('last_seen', '<=', observedAt);
-      if (macs.length > 0) depart = depart.where('mac_address', 'not in', macs);
-      await depart.execute();
-      for (const chunk of chunks(clients, 13)) {
-        await db
-          .insertInto('network_clients')
-          .values(
-            chunk.map((c) => ({
-              network_id: networkId,
-              mac_address: c.macAddress,
-              ip: c.ip,
-              last_seen: observedAt,
-              is_connected: true,
-              hostname: c.hostname,
-              is_wireless: c.isWireless,
-              signal: c.signal,
-              vlan_id: c.vlanID,
-              ssid: c.ssid,
-              port_number: c.portNumber,
-              hardware_device_id: deviceId,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(['network_id', 'mac_address'])
-              .doUpdateSet((eb) => ({
-                ip: eb.ref('excluded.ip'),
-                last_seen: eb.ref('excluded.last_seen'),
-                is_connected: eb.ref('excluded.is_connected'),
-                hostname: eb.ref('excluded.hostname'),
-                is_wireless: eb.ref('excluded.is_wireless'),
-                signal: eb.ref('excluded.signal'),
-                vlan_id: eb.ref('excluded.vlan_id'),
-                ssid: eb.ref('excluded.ssid'),
-                port_number: eb.ref('excluded.port_number'),
-                hardware_device_id: eb.ref('excluded.hardware_device_id'),
-              }))
-              .where((eb) =>
-                eb.or([
-                  eb('network_clients.hardware_device_id', 'is', null),
-                  eb('network_clients.last_seen', '<=', eb.ref('excluded.last_seen')),
-                ]),
-              ),
-          )
-          .execute();
-      }
-      await this.recordSessions(networkId, deviceId, clients, observedAt);
-    },
-
-    /**
-     * Client history: a client's session on this device goes on while the
-     * device keeps listing it; it ends when the device's set leaves it out or
-     * it shows up on another device (which opens a new one).
-     */
-    async recordSessions(networkId: number, deviceId: number, clients: readonly ClientReport[], observedAt: string): Promise<void> {
-      const macs = clients.map((c) => c.macAddress);
-      let departed = db
-        .updateTable('client_sessions')
-        .set({ ended_at: observedAt })
-        .where('network_id', '=', networkId)
-        .where('hardware_device_id', '=', deviceId)
-        .where('ended_at', 'is', null)
-        .where('last_seen', '<=', observedAt);
-      if (macs.length > 0) departed = departed.where('mac_address', 'not in', macs);
-      await departed.execute();
-      if (macs.length === 0) return;
-      await db
-        .updateTable('client_sessions')
-        .set({ ended_at: observedAt })
-        .where('network_id', '=', networkId)
-        .where('mac_address', 'in', macs)
-        .where('ended_at', 'is', null)
-        .where('last_seen', '<=', observedAt)
-        .where((eb) => eb.or([eb('hardware_device_id', 'is', null), eb('hardware_device_id', '<>', deviceId)]))
-        .execute();
-      for (const chunk of chunks(clients, 11)) {
-        await db
-          .insertInto('client_sessions')
-          .values(
-            chunk.map((c) => ({
-              network_id: networkId,
-              mac_address: c.macAddress,
-              hardware_device_id: deviceId,
-              ssid: c.ssid,
-              vlan_id: c.vlanID,
-              signal: c.signal,
-              ip: c.ip,
-              hostname: c.hostname,
-              first_seen: observedAt,
-              last_seen: observedAt,
-              ended_at: null,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(['network_id', 'mac_address'])
-              .where('ended_at', 'is', null)
-              .doUpdateSet((eb) => ({
-                last_seen: eb.ref('excluded.last_seen'),
-                ssid: eb.ref('excluded.ssid'),
-                vlan_id: eb.ref('excluded.vlan_id'),
-                signal: eb.ref('excluded.signal'),
-                ip: eb.ref('excluded.ip'),
-                hostname: eb.ref('excluded.hostname'),
-              }))
-              .where((eb) =>
-                eb.and([
-                  eb('client_sessions.hardware_device_id', '=', eb.ref('excluded.hardware_device_id')),
-                  eb('client_sessions.last_seen', '<=', eb.ref('excluded.last_seen')),
-                ]),
-              ),
-          )
-          .execute();
-      }
     },
 
     /** Appends rows, several per statement. */
@@ -429,11 +293,3 @@ export interface OfflineRow {
 export type EventRow = Insertable<EventTable>;
 
 export type ReportRepository = ReturnType<typeof createReportRepository>;
-
-/** Splits rows so that no statement binds more than MAX_PARAMETERS values. */
-function chunks<T>(rows: readonly T[], width: number): T[][] {
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, width)));
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}

@@ -180,3 +180,14 @@ export function eventRow(
     source,
   };
 }
+
+/** Most bound parameters one statement gets: below SQLite's 32,766 and PostgreSQL's 65,535. */
+const MAX_PARAMETERS = 30_000;
+
+/** Splits rows of `width` columns so that no multi-row statement binds more than MAX_PARAMETERS values. */
+export function chunks<T>(rows: readonly T[], width: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, width)));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
