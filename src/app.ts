@@ -21,6 +21,7 @@ import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
+import { registerReportRoutes } from './ingest/reports.route.js';
 import { createLimitsService } from './modules/limits/limits.service.js';
 import type { Services } from './services.js';
 import { registerDashboard } from './web/dashboard.js';
@@ -155,6 +156,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     classifyError,
     draining: () => draining,
   });
+  const reportLimits = createLimitsService(
+    { ...config.limits, requestsPerWindow: config.ingest.rateLimitReports, windowSeconds: 60, redisKeyPrefix: `${config.limits.redisKeyPrefix}reports:` },
+    { log: app.log, ...(deps.clock ? { now: deps.clock } : {}) },
+  );
+  app.addHook('onClose', async () => reportLimits.close());
+  await reportLimits.ready();
+  registerReportRoutes(app, { apiKeys: services.apiKeys, reports: services.reports, limits: reportLimits, classifyError, onLimited: () => metrics.countRateLimited('reports') });
   const dashboard = await registerDashboard(app, { config, services, schema, classifyError });
 
   app.setNotFoundHandler(async (request, reply) => {

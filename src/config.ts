@@ -37,6 +37,22 @@ export interface Config {
   readonly limits: LimitsConfig;
   /** Static limits on a GraphQL document, checked before it is planned. */
   readonly documentLimits: DocumentLimitsConfig;
+  /** Device reports: when a silent device is offline, the report rate limit, how long telemetry is kept. */
+  readonly ingest: IngestConfig;
+}
+
+/** Device reports and their retention (docs/reports.md). */
+export interface IngestConfig {
+  /** A device whose last report is older than this is offline. */
+  readonly offlineAfterSeconds: number;
+  /** Reports one API key may post per minute. */
+  readonly rateLimitReports: number;
+  /** How long raw samples (and report ids, for dedupe) are kept; older reports are refused. */
+  readonly rawRetentionHours: number;
+  /** How long the 5-minute rollups are kept. */
+  readonly rollupRetentionDays: number;
+  /** How long events and client history are kept. */
+  readonly eventRetentionDays: number;
 }
 
 /** The per-key limits (docs/limits.md). */
@@ -110,6 +126,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxDepth: read.integer('MAX_QUERY_DEPTH', 12, 2, 1000),
       maxAliases: read.integer('MAX_QUERY_ALIASES', 50, 0, 100_000),
       maxDirectives: read.integer('MAX_QUERY_DIRECTIVES', 50, 0, 100_000),
+    },
+    ingest: {
+      offlineAfterSeconds: read.integer('DEVICE_OFFLINE_AFTER_SECONDS', 90, 5, 86_400),
+      // a collector speaking for 10,000 devices that report every 30 s posts 20,000 reports a minute
+      rateLimitReports: read.integer('INGEST_RATE_LIMIT_REPORTS', 30_000, 1, 100_000_000),
+      rawRetentionHours: read.integer('TELEMETRY_RAW_RETENTION_HOURS', 48, 1, 8_760),
+      rollupRetentionDays: read.integer('TELEMETRY_ROLLUP_RETENTION_DAYS', 90, 1, 3_650),
+      eventRetentionDays: read.integer('EVENT_RETENTION_DAYS', 90, 1, 3_650),
     },
     ...overrides,
   };

@@ -15,13 +15,18 @@ export interface Runtime {
 
 /**
  * Opens the configured store and builds the process's services over it, with
- * the configured session lifetime. The server and every CLI command start
- * here; only the store options differ (the server sizes its pool and sets
- * timeouts, a command takes one or two connections and no timeout).
+ * the configured session lifetime and device-report settings. The server and
+ * every CLI command start here; only the store options differ (the server
+ * sizes its pool and sets timeouts, a command takes one or two connections
+ * and no timeout). `clock` (ms since the epoch; tests pass their own) drives
+ * device reports' online window and retention.
  */
-export async function openRuntime(config: Config, storeOptions: StoreOptions): Promise<Runtime> {
+export async function openRuntime(config: Config, storeOptions: StoreOptions, clock?: () => number): Promise<Runtime> {
   const store = await openStore(config.database, storeOptions);
-  const services = createServices(store, { users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 } });
+  const services = createServices(store, {
+    users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 },
+    reports: { settings: config.ingest, ...(clock ? { now: () => new Date(clock()) } : {}) },
+  });
   return {
     store,
     services,

@@ -11,6 +11,7 @@ import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
+import { startReportTasks } from './modules/report/report.tasks.js';
 import { openRuntime } from './runtime.js';
 import type { Services } from './services.js';
 
@@ -53,11 +54,15 @@ export async function startServer(
   print: (line: string) => void = console.log,
   options: ServerOptions = {},
 ): Promise<RunningServer> {
-  const runtime = await openRuntime(config, {
-    poolSize: config.databasePoolSize,
-    readBatchBudgetMs: config.readBatchBudgetMs,
-    statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
-  });
+  const runtime = await openRuntime(
+    config,
+    {
+      poolSize: config.databasePoolSize,
+      readBatchBudgetMs: config.readBatchBudgetMs,
+      statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
+    },
+    options.clock,
+  );
   const { store, services } = runtime;
   const metrics = createMetrics(store);
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
@@ -80,6 +85,13 @@ export async function startServer(
   };
   // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
   const prepared = prepare();
+  let stopReportTasks: (() => Promise<void>) | undefined;
+  prepared.then(
+    () => {
+      if (!stopped) stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, app.log);
+    },
+    () => undefined,
+  );
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
   await app.listen({ port: config.port, host: config.host });
@@ -96,6 +108,7 @@ export async function startServer(
     async close() {
       stopped = true;
       if (retry) clearTimeout(retry);
+      await stopReportTasks?.();
       await drainAndClose(app);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await runtime.close();
@@ -155,6 +168,8 @@ export async function prepareDatabase(
   print: (line: string) => void,
 ): Promise<void> {
   await migrateToLatest(store);
+  // PostgreSQL: today's partitions of the raw series exist before the first report arrives
+  await services.reports.preparePartitions();
   if (config.demoData) await loadDemoOnFirstStart(services, config, print);
 }
 

@@ -7,6 +7,8 @@ import { createVirtualDeviceService } from './modules/device/virtual-device.serv
 import { createImportService } from './modules/import/import.service.js';
 import { createNetworkService } from './modules/network/network.service.js';
 import { createReadService } from './modules/read/read.service.js';
+import { DEFAULT_REPORT_SETTINGS, createReportService } from './modules/report/report.service.js';
+import type { ReportSettings } from './modules/report/report.service.js';
 import { createSsidService } from './modules/ssid/ssid.service.js';
 import { createUserService } from './modules/user/user.service.js';
 import type { UserServiceOptions } from './modules/user/user.service.js';
@@ -18,9 +20,13 @@ import { createWriteService } from './modules/write/write.service.js';
  * that every write records into. The server, the CLI and tests use the same
  * ones; `users` takes the session lifetime and, in tests, the clock of
  * sessions and lockouts; `now` is the clock of writes and of the audit log,
- * users' entries included (tests inject one).
+ * users' entries included (tests inject one); `reports` the settings and
+ * clock of device reports.
  */
-export function createServices(store: Store, options: { users?: UserServiceOptions; now?: () => Date } = {}) {
+export function createServices(
+  store: Store,
+  options: { users?: UserServiceOptions; now?: () => Date; reports?: { settings: ReportSettings; now?: () => Date } } = {},
+) {
   const now = options.now ?? (() => new Date());
   // the one audit log of the process: companies record their creation in it, and it finds companies by slug
   const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
@@ -38,6 +44,7 @@ export function createServices(store: Store, options: { users?: UserServiceOptio
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
     users: createUserService(store, companies, audit, options.users),
+    reports: createReportService(store, options.reports?.settings ?? DEFAULT_REPORT_SETTINGS, options.reports?.now ?? now),
   };
 }
 

@@ -262,7 +262,7 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       expect(list).toMatch(/scope-writer<\/td>\s*<td><code[^]*?<\/td>\s*<td><span class="badge badge-warning">Read and write<\/span>/);
       const bad = await client.post(KEYS, { label: 'scope-bad', scope: 'admin' });
       expect(bad.status).toBe(400);
-      expect(bad.text).toContain('scope must be one of read, read_write.');
+      expect(bad.text).toContain('scope must be one of read, read_write, ingest.');
       expect(bad.text).toContain('value="scope-bad"');
     });
 

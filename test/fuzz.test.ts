@@ -4,6 +4,8 @@ import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createFixture } from './helpers/fixture.js';
 import { createRandom, generateRequest } from './helpers/fuzz.js';
+import type { Random } from './helpers/fuzz.js';
+import { generateReportRequest, ingestAnswerProblem } from './helpers/fuzz-reports.js';
 import { sendRaw } from './helpers/raw-http.js';
 import type { RawRequest, RawResponse } from './helpers/raw-http.js';
 import { storeKinds } from './helpers/stores.js';
@@ -29,6 +31,7 @@ export function shapeProblem(request: RawRequest, response: RawResponse): string
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'body is not a JSON object';
   const record = body as Record<string, unknown>;
+  if (request.path === '/api/v1/reports' && response.status === 200) return ingestAnswerProblem(record);
   if ('title' in record) return problemShape(record, response.status);
   return graphqlShape(record, response.status);
 }
@@ -114,38 +117,55 @@ describe.each(storeKinds())('fuzz on %s', (kind) => {
   });
 
   it(`survives ${REQUESTS} generated hostile requests: no 5xx, every body in a documented shape`, async () => {
-    const { hostname, port } = new URL(app.url);
     const seed = SEED + (kind === 'postgres' ? 1 : 0);
-    const random = createRandom(seed);
-    const requests = Array.from({ length: REQUESTS }, () => generateRequest(random, key));
-    const byStatus = new Map<string, number>();
-    const failures: string[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < requests.length) {
-        const index = next++;
-        const request = requests[index] as RawRequest;
-        let outcome: string;
-        try {
-          const response = await sendRaw(hostname, Number(port), request);
-          outcome = String(response.status);
-          const problem = shapeProblem(request, response);
-          if (problem) failures.push(`#${index} ${request.method} ${request.path.slice(0, 60)}: ${problem}\n  body sent: ${JSON.stringify(request.body.subarray(0, 300).toString('utf8'))}\n  answer: ${response.body.subarray(0, 300).toString('utf8')}`);
-        } catch (error) {
-          outcome = 'no answer';
-          failures.push(`#${index}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        byStatus.set(outcome, (byStatus.get(outcome) ?? 0) + 1);
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-
-    const counts = [...byStatus.entries()].sort().map(([status, n]) => `${status}: ${n}`).join(', ');
-    console.log(`fuzz on ${kind}: seed ${seed} (FUZZ_SEED=${SEED}), ${requests.length} requests sent; by status ${counts}`);
+    const failures = await fuzz(app, kind, seed, REQUESTS, (random) => generateRequest(random, key));
     expect(failures.slice(0, 10)).toEqual([]);
 
     const normal = await app.graphql('{ companyBySlug(slug: "acme") { name networks { label } } }', { key });
     expect(normal.status).toBe(200);
     expect(normal.body.data.companyBySlug.networks).toHaveLength(3);
   }, 120_000);
+
+  it(`survives ${REPORT_REQUESTS} generated hostile report batches: no 5xx, every body in a documented shape`, async () => {
+    const keys = {
+      ingest: (await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'fuzz collector', scope: 'ingest' })).key,
+      read: key,
+    };
+    const seed = SEED + (kind === 'postgres' ? 3 : 2);
+    const failures = await fuzz(app, kind, seed, REPORT_REQUESTS, (random) => generateReportRequest(random, keys));
+    expect(failures.slice(0, 10)).toEqual([]);
+  }, 120_000);
 });
+
+const REPORT_REQUESTS = Math.ceil(REQUESTS / 4);
+
+/** Sends `count` generated requests, CONCURRENCY at a time; returns what was wrong with the answers. */
+async function fuzz(app: TestApp, kind: string, seed: number, count: number, generate: (random: Random) => RawRequest): Promise<string[]> {
+  const { hostname, port } = new URL(app.url);
+  const random = createRandom(seed);
+  const requests = Array.from({ length: count }, () => generate(random));
+  const byStatus = new Map<string, number>();
+  const failures: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < requests.length) {
+      const index = next++;
+      const request = requests[index] as RawRequest;
+      let outcome: string;
+      try {
+        const response = await sendRaw(hostname, Number(port), request);
+        outcome = String(response.status);
+        const problem = shapeProblem(request, response);
+        if (problem) failures.push(`#${index} ${request.method} ${request.path.slice(0, 60)}: ${problem}\n  body sent: ${JSON.stringify(request.body.subarray(0, 300).toString('utf8'))}\n  answer: ${response.body.subarray(0, 300).toString('utf8')}`);
+      } catch (error) {
+        outcome = 'no answer';
+        failures.push(`#${index}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      byStatus.set(outcome, (byStatus.get(outcome) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const counts = [...byStatus.entries()].sort().map(([status, n]) => `${status}: ${n}`).join(', ');
+  console.log(`fuzz on ${kind}: seed ${seed} (FUZZ_SEED=${SEED}), ${requests.length} requests to ${requests[0]?.path ?? '-'} sent; by status ${counts}`);
+  return failures;
+}

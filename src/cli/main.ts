@@ -14,7 +14,7 @@ Commands:
   import FILE                                   load a JSON file in the import format (- for stdin), all or nothing
   export [--company SLUG] [--output FILE]       write the import format (all companies, or one)
   company create --slug S --name N              create a company
-  keys create --company SLUG --label L [--scope read|read_write]
+  keys create --company SLUG --label L [--scope read|read_write|ingest]
                                                 create an API key; its value is printed once
   keys list --company SLUG                      list a company's API keys
   keys revoke ID                                revoke an API key at once

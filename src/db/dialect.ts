@@ -41,6 +41,20 @@ export interface SqlDialect {
   readonly types: MigrationTypes;
   /** True for a unique-constraint violation. */
   isUniqueViolation(error: unknown): boolean;
+  /** True when SELECT ... FOR UPDATE locks rows (PostgreSQL); SQLite has one writer and no such clause. */
+  readonly rowLocks: boolean;
+  /** The smaller of two nullable numeric expressions, NULL only when both are (SQLite's min() would give NULL). */
+  least(a: string, b: string): string;
+  /** The larger of two nullable numeric expressions, NULL only when both are. */
+  greatest(a: string, b: string): string;
+  /**
+   * The hidden columns that name a row of any table, for deletes in bounded
+   * batches: rowid, or tableoid and ctid (a ctid alone repeats across the
+   * partitions of a partitioned table).
+   */
+  readonly rowLocator: string;
+  /** True when the raw time series are partitioned by day (PostgreSQL; see db/partitions.ts). */
+  readonly partitionsByTime: boolean;
 }
 
 /** The SQL type of a parameter of a compiled read. */
@@ -77,6 +91,11 @@ const sqliteDialect: SqlDialect = {
   },
   isUniqueViolation: (error) =>
     hasCode(error, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(error, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+  rowLocks: false,
+  least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  rowLocator: 'rowid',
+  partitionsByTime: false,
 };
 
 const postgresDialect: SqlDialect = {
@@ -104,6 +123,11 @@ const postgresDialect: SqlDialect = {
     id: 'bigint',
   },
   isUniqueViolation: (error) => hasCode(error, '23505'),
+  rowLocks: true,
+  least: (a, b) => `least(${a}, ${b})`,
+  greatest: (a, b) => `greatest(${a}, ${b})`,
+  rowLocator: 'tableoid, ctid',
+  partitionsByTime: true,
 };
 
 /** The dialect object for a store. */

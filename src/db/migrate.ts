@@ -4,6 +4,7 @@ import type { SqlDialect } from './dialect.js';
 import * as initial from './migrations/0001-initial.js';
 import * as dashboard from './migrations/0002-dashboard.js';
 import * as auditLog from './migrations/0003-audit-log.js';
+import * as deviceReports from './migrations/0004-device-reports.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0001-initial': initial,
   '0002-dashboard': dashboard,
   '0003-audit-log': auditLog,
+  '0004-device-reports': deviceReports,
 };
 
 /**
@@ -57,6 +59,12 @@ export async function migrateToLatest(store: Store): Promise<readonly MigrationR
   const { error, results } = await (await createMigrator(store)).migrateToLatest();
   if (error) throw error;
   return results ?? [];
+}
+
+/** Applies the migrations up to and including `name`: for tests of a migration over data of older versions. */
+export async function migrateUpTo(store: Store, name: string): Promise<void> {
+  const { error } = await (await createMigrator(store)).migrateTo(name);
+  if (error) throw error;
 }
 
 /** True when every known migration has been applied. */

@@ -18,6 +18,18 @@ export interface Database {
   users: UserTable;
   user_sessions: UserSessionTable;
   sign_in_failures: SignInFailureTable;
+  report_receipts: ReportReceiptTable;
+  device_ports: DevicePortTable;
+  device_radios: DeviceRadioTable;
+  uplink_samples: UplinkSampleTable;
+  port_counters: PortCounterTable;
+  client_observations: ClientObservationTable;
+  uplink_rollups: UplinkRollupTable;
+  client_presence_rollups: ClientPresenceRollupTable;
+  port_counter_rollups: PortCounterRollupTable;
+  report_rollups: ReportRollupTable;
+  client_sessions: ClientSessionTable;
+  events: EventTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -62,6 +74,14 @@ export interface HardwareDeviceTable {
   device_model: string;
   is_connected_to_backend: BoolColumn;
   virtual_device_id: number | null;
+  /** The latest observedAt of the device's reports; null until the first. */
+  last_seen_at: Generated<string | null>;
+  /** Online as the offline checker last saw it; null until the first report (then is_connected_to_backend stands). */
+  reported_online: Generated<BoolColumn | null>;
+  uptime_seconds: Generated<number | null>;
+  mac_address: Generated<string | null>;
+  /** The observedAt of the report the latest state (ports, radios, clients, uptime, MAC) came from. */
+  state_observed_at: Generated<string | null>;
 }
 
 export interface VlanTable {
@@ -88,6 +108,14 @@ export interface NetworkClientTable {
   ip: string | null;
   last_seen: string;
   is_connected: BoolColumn;
+  hostname: Generated<string | null>;
+  is_wireless: Generated<BoolColumn>;
+  signal: Generated<number | null>;
+  vlan_id: Generated<number | null>;
+  ssid: Generated<string | null>;
+  port_number: Generated<number | null>;
+  /** The device whose report listed the client last; null for imported clients. */
+  hardware_device_id: Generated<number | null>;
 }
 
 export interface ApiKeyTable {
@@ -145,4 +173,163 @@ export interface SignInFailureTable {
   id: Generated<number>;
   subject: string;
   failed_at: string;
+}
+
+/** One stored report, by its reportId: what makes a retry a duplicate. */
+export interface ReportReceiptTable {
+  id: Generated<number>;
+  company_id: number;
+  report_id: string;
+  hardware_device_id: number;
+  observed_at: string;
+  received_at: string;
+}
+
+/** A device's port as its latest report with interfaces listed it. */
+export interface DevicePortTable {
+  id: Generated<number>;
+  uuid: string;
+  hardware_device_id: number;
+  port_number: number;
+  label: string | null;
+  port_type: string | null;
+  is_enabled: BoolColumn;
+  is_connected: BoolColumn;
+  is_uplink: BoolColumn;
+  is_uplink_active: BoolColumn | null;
+  is_trunk_port: BoolColumn;
+  port_speed_mbps: number | null;
+  native_vlan_id: number | null;
+  observed_at: string;
+}
+
+/** A device's radio (BSSID) as its latest report with radios listed it. */
+export interface DeviceRadioTable {
+  id: Generated<number>;
+  hardware_device_id: number;
+  bssid: string;
+  radio_band: string;
+  ssid: string | null;
+  is_active: BoolColumn;
+  observed_at: string;
+}
+
+export interface UplinkSampleTable {
+  network_id: number | null;
+  hardware_device_id: number;
+  port_number: number;
+  observed_at: string;
+  latency_ms: number | null;
+  jitter_ms: number | null;
+  loss_percent: number | null;
+  rx_bps: number | null;
+  tx_bps: number | null;
+}
+
+/** The six cumulative counters of a port reading. */
+export interface CounterColumns {
+  rx_bytes: number;
+  tx_bytes: number;
+  rx_packets: number;
+  tx_packets: number;
+  rx_errors: number;
+  tx_errors: number;
+}
+
+export interface PortCounterTable extends CounterColumns {
+  hardware_device_id: number;
+  port_number: number;
+  observed_at: string;
+  uptime_seconds: number | null;
+}
+
+export interface ClientObservationTable {
+  network_id: number;
+  hardware_device_id: number;
+  observed_at: string;
+  mac_address: string;
+  is_wireless: BoolColumn;
+}
+
+/** Count, sum, min and max of each uplink metric over one 5-minute bucket. */
+export interface UplinkRollupTable {
+  network_id: number | null;
+  hardware_device_id: number;
+  port_number: number;
+  /** The bucket's start, in seconds since the epoch, a multiple of 300. */
+  bucket: number;
+  latency_ms_count: number;
+  latency_ms_sum: number;
+  latency_ms_min: number | null;
+  latency_ms_max: number | null;
+  jitter_ms_count: number;
+  jitter_ms_sum: number;
+  jitter_ms_min: number | null;
+  jitter_ms_max: number | null;
+  loss_percent_count: number;
+  loss_percent_sum: number;
+  loss_percent_min: number | null;
+  loss_percent_max: number | null;
+  rx_bps_count: number;
+  rx_bps_sum: number;
+  rx_bps_min: number | null;
+  rx_bps_max: number | null;
+  tx_bps_count: number;
+  tx_bps_sum: number;
+  tx_bps_min: number | null;
+  tx_bps_max: number | null;
+}
+
+export interface ClientPresenceRollupTable {
+  network_id: number;
+  bucket: number;
+  mac_address: string;
+  is_wireless: BoolColumn;
+}
+
+/** The last counter reading of a port in one 5-minute bucket. */
+export interface PortCounterRollupTable extends CounterColumns {
+  hardware_device_id: number;
+  port_number: number;
+  bucket: number;
+  observed_at: string;
+  uptime_seconds: number | null;
+}
+
+export interface ReportRollupTable {
+  network_id: number;
+  bucket: number;
+  report_count: number;
+}
+
+/** One stretch of a client on one device of a network; ended_at null while it lasts. */
+export interface ClientSessionTable {
+  id: Generated<number>;
+  network_id: number;
+  mac_address: string;
+  hardware_device_id: number | null;
+  ssid: string | null;
+  vlan_id: number | null;
+  signal: number | null;
+  ip: string | null;
+  hostname: string | null;
+  first_seen: string;
+  last_seen: string;
+  ended_at: string | null;
+}
+
+/** One entry of a network's event log: a device's own, or DEVICE_ONLINE / DEVICE_OFFLINE from netgraph. */
+export interface EventTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  network_id: number | null;
+  hardware_device_id: number | null;
+  virtual_device_id: number | null;
+  type: string;
+  observed_at: string;
+  /** JSON text, or null. */
+  details: string | null;
+  /** device or netgraph. */
+  source: string;
 }

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, ERROR_CODES } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
-import { errorBody } from '../http/answer.js';
+import { JSON_TYPE, errorBody } from '../http/answer.js';
+import { bearerToken } from '../http/bearer-token.js';
 import type { Answer } from '../http/answer.js';
 import { UNAUTHORIZED, tooManyRequests } from '../http/meter-answers.js';
 import type { RequestContext } from '../http/request-context.js';
@@ -38,6 +39,7 @@ export async function admit(deps: GraphQLRouteDeps, authorization: string | unde
   context.statements += lookups.count;
   if (caller === undefined) return UNAUTHORIZED;
   context.caller = caller;
+  if (caller.scope === 'ingest') return INGEST_KEY_FORBIDDEN;
   // counted before the body is parsed, so a flood over the limit costs no parsing
   const decision = await deps.limits.admitRequest(caller);
   context.limits = decision.state;
@@ -47,6 +49,19 @@ export async function admit(deps: GraphQLRouteDeps, authorization: string | unde
   }
   return undefined;
 }
+
+/** The answer to an ingest key on the GraphQL API: it may only post device reports. */
+const INGEST_KEY_FORBIDDEN: Answer = {
+  status: ERROR_CODES.FORBIDDEN,
+  headers: { 'content-type': JSON_TYPE },
+  body: errorBody([
+    {
+      message:
+        'This API key has scope ingest: it can only post device reports to /api/v1/reports. Use a read or read_write key for the GraphQL API.',
+      extensions: { code: 'FORBIDDEN' },
+    },
+  ]),
+};
 
 /** What the second step reads of the request besides its context. */
 export interface GraphQLHttpRequest {
@@ -130,11 +145,4 @@ function throttled(type: string, cost: number, state: LimitState, retryAt: numbe
       },
     ]),
   };
-}
-
-/** The token of an `Authorization: Bearer <token>` header, or undefined. */
-function bearerToken(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^Bearer +([^\s]+) *$/i.exec(header);
-  return match?.[1];
 }

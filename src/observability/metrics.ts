@@ -7,7 +7,7 @@ export interface Metrics {
   /** Records one finished request. `operation` is the GraphQL operation name, or "-" for none / other routes. */
   observeRequest(route: string, operation: string, status: number, seconds: number): void;
   /** Counts a request refused by a rate or complexity limit. */
-  countRateLimited(limit: 'requests' | 'complexity'): void;
+  countRateLimited(limit: 'requests' | 'complexity' | 'reports'): void;
   /** The Prometheus text exposition. */
   render(): Promise<string>;
   readonly contentType: string;

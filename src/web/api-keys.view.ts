@@ -44,7 +44,7 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
   return html`<tr${key.revokedAt ? raw(' class="row-muted"') : ''} data-key-id="${key.id}">
   <td class="strong">${key.label}</td>
   <td><code class="key-prefix">${key.prefix}…</code></td>
-  <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : badge('neutral', 'Read only')}</td>
+  <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : key.scope === 'ingest' ? badge('neutral', 'Ingest') : badge('neutral', 'Read only')}</td>
   <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>
   <td>${timeCell(key.lastUsedAt, now, 'Never')}</td>
   <td>${key.revokedAt ? html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>` : badge('success', 'Active')}</td>
@@ -73,7 +73,7 @@ function addForm(session: ActiveSession, form: KeyForm): SafeHtml {
   </label>
   <label class="field">
     <span class="field-label">Scope</span>
-    <select name="scope">${scopeOption('read', 'Read only', form)}${scopeOption('read_write', 'Read and write', form)}</select>
+    <select name="scope">${scopeOption('read', 'Read only', form)}${scopeOption('read_write', 'Read and write', form)}${scopeOption('ingest', 'Ingest (device reports)', form)}</select>
   </label>
   <button type="submit" class="btn btn-primary">Add API key</button>
 </form>`;
@@ -125,7 +125,7 @@ export function renderCreatedKey(key: ApiKeyInfo & { key: string }): SafeHtml {
   return html`${pageHeader({ title: 'API key created', crumbs: CRUMBS })}
 ${notice('warning', html`<strong>Copy the key now.</strong> This is the only time it is shown: netgraph keeps only a hash of it, so it cannot be shown again. Store it in your secret manager.`)}
 <div class="card new-key">
-  <p class="field-label">New ${key.scope === 'read_write' ? 'read and write' : 'read-only'} key for <strong>${key.label}</strong></p>
+  <p class="field-label">New ${key.scope === 'read_write' ? 'read and write' : key.scope === 'ingest' ? 'ingest' : 'read-only'} key for <strong>${key.label}</strong></p>
   <div class="copy-row">
     <input type="text" id="new-key" class="key-value" value="${key.key}" readonly aria-label="The new API key" autocomplete="off" spellcheck="false">
     <button type="button" class="btn btn-primary" data-copy-target="new-key">Copy</button>

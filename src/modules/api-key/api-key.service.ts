@@ -8,7 +8,7 @@ import { createApiKeyRepository } from './api-key.repository.js';
 import type { ApiKeyRow } from './api-key.repository.js';
 import { generateKey, hashKey, isWellFormedKey } from './api-key.token.js';
 
-export const KEY_SCOPES = ['read', 'read_write'] as const;
+export const KEY_SCOPES = ['read', 'read_write', 'ingest'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
 /** Who is calling, and for which company. Every read and write is scoped by it. */

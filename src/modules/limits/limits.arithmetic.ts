@@ -60,13 +60,14 @@ export interface Charge {
 }
 
 /**
- * Counts one request. A new window starts with the first request after the
+ * Counts one request, or `weight` units of one (device reports count one per
+ * report). A new window starts with the first request after the
  * previous window ended; requests over the limit are counted too, but never
  * move the window, so retrying early does not push the reset back.
  */
-export function countRequest(state: WindowState | undefined, now: number, policy: WindowPolicy): WindowState {
-  if (state === undefined || now >= state.start + policy.windowMs) return { start: now, count: 1 };
-  return { start: state.start, count: state.count + 1 };
+export function countRequest(state: WindowState | undefined, now: number, policy: WindowPolicy, weight = 1): WindowState {
+  if (state === undefined || now >= state.start + policy.windowMs) return { start: now, count: weight };
+  return { start: state.start, count: state.count + weight };
 }
 
 /** The budget's level at `now`: the saved level plus what refilled since, never above capacity. */

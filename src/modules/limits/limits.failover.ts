@@ -42,7 +42,7 @@ export function createFailoverLimitStore(shared: LimitStore, local: LimitStore, 
   }
 
   return {
-    admit: (key, now) => use((store) => store.admit(key, now)),
+    admit: (key, now, weight) => use((store) => store.admit(key, now, weight)),
     charge: (key, cost, now) => use((store) => store.charge(key, cost, now)),
     mode: () => mode,
     async close() {

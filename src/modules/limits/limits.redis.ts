@@ -17,19 +17,20 @@ local function level_at(key, now, capacity, refill_ms)
 end
 `;
 
-/** KEYS: window, bucket. ARGV: now, windowMs, capacity, refillMs. Returns {start, count, level}. */
+/** KEYS: window, bucket. ARGV: now, windowMs, capacity, refillMs, weight. Returns {start, count, level}. */
 const ADMIT_LUA = `${BUCKET_LEVEL_LUA}
 local now = tonumber(ARGV[1])
 local window_ms = tonumber(ARGV[2])
+local weight = tonumber(ARGV[5])
 local start = tonumber(redis.call('HGET', KEYS[1], 's'))
 local count
 if start == nil or now >= start + window_ms then
   start = now
-  count = 1
-  redis.call('HSET', KEYS[1], 's', string.format('%.17g', start), 'c', 1)
+  count = weight
+  redis.call('HSET', KEYS[1], 's', string.format('%.17g', start), 'c', weight)
   redis.call('PEXPIRE', KEYS[1], window_ms)
 else
-  count = redis.call('HINCRBY', KEYS[1], 'c', 1)
+  count = redis.call('HINCRBY', KEYS[1], 'c', weight)
 end
 local level = level_at(KEYS[2], now, tonumber(ARGV[3]), tonumber(ARGV[4]))
 return { string.format('%.17g', start), count, string.format('%.17g', level) }
@@ -57,6 +58,7 @@ declare module 'ioredis' {
       windowMs: number,
       capacity: number,
       refillMs: number,
+      weight: number,
     ): Result<[string, number, string], Context>;
     netgraphCharge(bucketKey: string, now: number, cost: number, capacity: number, refillMs: number): Result<[number, string], Context>;
   }
@@ -97,7 +99,7 @@ export function createRedisLimitStore(url: string, prefix: string, policies: Lim
   const { requests, budget } = policies;
 
   return {
-    async admit(key, now) {
+    async admit(key, now, weight = 1) {
       const [start, count, level] = await redis.netgraphAdmit(
         windowKey(key),
         bucketKey(key),
@@ -105,6 +107,7 @@ export function createRedisLimitStore(url: string, prefix: string, policies: Lim
         requests.windowMs,
         budget.capacity,
         budget.refillMs,
+        weight,
       );
       return {
         requests: { count: Number(count), resetAt: Number(start) + requests.windowMs },

@@ -56,10 +56,13 @@ export function createLimitsService(config: LimitsConfig, deps: LimitsDeps) {
       if (redis) await redis.connected(REDIS_STARTUP_WAIT_MS);
     },
 
-    /** Counts a request of the caller's key; refused once the window's requests are used up. */
-    async admitRequest(caller: Caller): Promise<LimitDecision> {
+    /**
+     * Counts a request of the caller's key (as `weight` requests: a batch of
+     * device reports counts each report); refused once the window is used up.
+     */
+    async admitRequest(caller: Caller, weight = 1): Promise<LimitDecision> {
       const at = now();
-      const admission = await store.admit(limitKey(caller), at);
+      const admission = await store.admit(limitKey(caller), at, weight);
       const state: LimitState = {
         now: at,
         requests: {

@@ -7,8 +7,8 @@ import type { Admission, BucketState, Charge, LimitPolicies, WindowState } from 
  * arithmetic (limits.arithmetic.ts) at the time the caller passes in.
  */
 export interface LimitStore {
-  /** Counts one request of `key` and reads its budget's level, in one step. */
-  admit(key: string, now: number): Promise<Admission>;
+  /** Counts one request of `key` (or `weight` units) and reads its budget's level, in one step. */
+  admit(key: string, now: number, weight?: number): Promise<Admission>;
   /** Takes `cost` points from `key`'s budget when it holds them. */
   charge(key: string, cost: number, now: number): Promise<Charge>;
   close(): Promise<void>;
@@ -41,9 +41,9 @@ export function createMemoryLimitStore(policies: LimitPolicies): LimitStore {
   };
 
   return {
-    async admit(key, now) {
+    async admit(key, now, weight = 1) {
       const state = stateOf(key, now);
-      state.window = countRequest(state.window, now, policies.requests);
+      state.window = countRequest(state.window, now, policies.requests, weight);
       return {
         requests: { count: state.window.count, resetAt: state.window.start + policies.requests.windowMs },
         budget: { level: bucketLevel(state.bucket, now, policies.budget), at: now },

@@ -1,0 +1,188 @@
+import { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { AppError, ERROR_CODES } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { JSON_TYPE, errorBody, sendAnswer } from '../http/answer.js';
+import type { Answer } from '../http/answer.js';
+import { bearerToken } from '../http/bearer-token.js';
+import { answerForError } from '../http/error-answer.js';
+import { UNAUTHORIZED, tooManyRequests } from '../http/meter-answers.js';
+import type { ApiKeyService, Caller } from '../modules/api-key/api-key.service.js';
+import { httpDate, secondsUntil } from '../modules/limits/limits.headers.js';
+import type { LimitState } from '../modules/limits/limits.headers.js';
+import type { LimitsService } from '../modules/limits/limits.service.js';
+import { MAX_REPORTS_PER_REQUEST } from '../modules/report/report.schema.js';
+import type { ReportService } from '../modules/report/report.service.js';
+
+export const REPORTS_PATH = '/api/v1/reports';
+/** The largest body, after decompression. */
+export const REPORTS_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+const gunzipAsync = promisify(gunzip);
+
+/** What the report route is built from. */
+export interface ReportRouteDeps {
+  readonly apiKeys: ApiKeyService;
+  readonly reports: ReportService;
+  /** The per-key report limit: one unit per report. */
+  readonly limits: LimitsService;
+  readonly classifyError: (error: unknown) => unknown;
+  readonly onLimited?: () => void;
+}
+
+/**
+ * POST /api/v1/reports (docs/reports.md): an ingest key, then its report
+ * limit, then the batch. The key and its scope are checked before the body
+ * is read; the answer comes once every accepted report is committed.
+ */
+export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  app.route({
+    method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: REPORTS_PATH,
+    exposeHeadRoute: false,
+    handler: async (request, reply) =>
+      sendAnswer(reply, failure('METHOD_NOT_ALLOWED', `${request.method} is not allowed here: post reports with POST.`, { allow: 'POST' })),
+  });
+
+  app.route({
+    method: 'POST',
+    url: REPORTS_PATH,
+    bodyLimit: REPORTS_BODY_LIMIT_BYTES,
+    onRequest: async (request, reply) => {
+      const refused = await admitIngestKey(deps.apiKeys, request.headers.authorization, request.netgraph);
+      return refused === undefined ? undefined : sendAnswer(reply, refused);
+    },
+    preParsing: async (request, _reply, payload) => decode(request.headers['content-encoding'], payload),
+    onSend: async (request, reply, payload) => {
+      const state = request.netgraph.limits;
+      if (state !== undefined && reply.statusCode !== 401) reply.headers(reportLimitHeaders(state, deps.limits));
+      return payload;
+    },
+    errorHandler: (error, request, reply) =>
+      sendAnswer(reply, answerForError(bodyError(error), { requestId: request.id, log: request.log, classify: deps.classifyError })),
+    handler: async (request, reply) => {
+      const reports = readReports(request.body);
+      const caller = request.netgraph.caller;
+      if (caller === undefined) return sendAnswer(reply, UNAUTHORIZED);
+      const decision = await deps.limits.admitRequest(caller, reports.length);
+      request.netgraph.limits = decision.state;
+      if (!decision.allowed) {
+        deps.onLimited?.();
+        return sendAnswer(reply, tooManyRequests(decision.retryAt));
+      }
+      const result = await deps.reports.ingest(caller, reports);
+      return reply.code(200).type(JSON_TYPE).send(JSON.stringify(result));
+    },
+  });
+}
+
+/** 401 for no, an unknown or a revoked key; 403 for a key of another scope than ingest. */
+async function admitIngestKey(
+  apiKeys: ApiKeyService,
+  authorization: string | undefined,
+  context: { caller?: Caller; statements: number },
+): Promise<Answer | undefined> {
+  const token = bearerToken(authorization);
+  const lookups = { count: 0 };
+  const caller = token === undefined ? undefined : await apiKeys.authenticate(token, lookups);
+  context.statements += lookups.count;
+  if (caller === undefined || caller.keyId === null) return UNAUTHORIZED;
+  // a cached key may have been revoked since: revocation holds for the very next request
+  if (lookups.count === 0) {
+    context.statements += 1;
+    if (!(await apiKeys.isActive(caller.keyId))) {
+      apiKeys.forget(caller.keyId);
+      return UNAUTHORIZED;
+    }
+  }
+  if (caller.scope !== 'ingest') {
+    return failure('FORBIDDEN', `This API key has scope ${caller.scope}: reports need a key created with --scope ingest.`);
+  }
+  context.caller = caller;
+  return undefined;
+}
+
+/**
+ * The body decompressed as Content-Encoding says. A gzip body is read whole
+ * (at most the limit, compressed) and inflated with the limit as the most it
+ * may grow to, so a small body that inflates without end costs no more than
+ * the limit; a stream error can never outlive the request.
+ */
+async function decode(encoding: string | undefined, payload: Readable): Promise<Readable> {
+  const name = encoding?.trim().toLowerCase();
+  if (name === undefined || name === '' || name === 'identity') return payload;
+  if (name !== 'gzip') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip or left out.');
+  const compressed = await readAtMost(payload, REPORTS_BODY_LIMIT_BYTES);
+  let inflated: Buffer;
+  try {
+    inflated = await gunzipAsync(compressed, { maxOutputLength: REPORTS_BODY_LIMIT_BYTES });
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
+    throw new AppError('BAD_REQUEST', 'The body is not valid gzip.');
+  }
+  // Fastify compares this with Content-Length, which counts the compressed bytes
+  const decoded = Object.assign(new PassThrough(), { receivedEncodedLength: compressed.length });
+  decoded.end(inflated);
+  return decoded;
+}
+
+/** The whole of a stream, or PAYLOAD_TOO_LARGE once it passes `limit` bytes. */
+async function readAtMost(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    const buffer = chunk as Buffer;
+    length += buffer.length;
+    if (length > limit) throw tooLarge();
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than 5 MiB (after decompression): send fewer reports per request.');
+}
+
+/** Errors of reading the body, in this route's terms (its size limit, gzip). */
+function bodyError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return tooLarge();
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('BAD_REQUEST', 'The request body is empty: send {"reports": [...]}.');
+  return error;
+}
+
+/** The reports of a body `{"reports": [...]}` with 1 to 500 of them; BAD_REQUEST otherwise. */
+function readReports(body: unknown): unknown[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('BAD_REQUEST', 'The request body must be a JSON object: {"reports": [...]}.');
+  }
+  const reports = (body as { reports?: unknown }).reports;
+  if (!Array.isArray(reports)) throw new AppError('BAD_REQUEST', 'The body has no "reports" list: send {"reports": [...]}.');
+  if (reports.length === 0 || reports.length > MAX_REPORTS_PER_REQUEST) {
+    throw new AppError('BAD_REQUEST', `"reports" holds ${reports.length} reports; send 1 to ${MAX_REPORTS_PER_REQUEST} per request.`);
+  }
+  return reports;
+}
+
+/** An error answer in the GraphQL error shape of docs/errors.md. */
+function failure(code: ErrorCode, message: string, headers: Record<string, string> = {}): Answer {
+  return { status: ERROR_CODES[code], headers: { 'content-type': JSON_TYPE, ...headers }, body: errorBody([{ message, extensions: { code } }]) };
+}
+
+/**
+ * The request-limit headers of the API's responses, for the report limit:
+ * Meter's X-RateLimit-* and the IETF RateLimit fields, whose policy counts reports.
+ */
+function reportLimitHeaders(state: LimitState, limits: LimitsService): Record<string, string> {
+  const { limit, windowMs } = limits.policies.requests;
+  return {
+    'x-ratelimit-remaining': String(state.requests.remaining),
+    'x-ratelimit-reset': httpDate(state.requests.resetAt),
+    'ratelimit-policy': `"reports";q=${limit};w=${windowMs / 1000}`,
+    ratelimit: `"reports";r=${state.requests.remaining};t=${secondsUntil(state.requests.resetAt, state.now)}`,
+  };
+}

@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { IngestConfig } from '../../config.js';
+import type { Kysely } from 'kysely';
+import { dropPartitionsBefore, ensureDailyPartitions } from '../../db/partitions.js';
+import type { Store } from '../../db/store.js';
+import type { Caller } from '../api-key/api-key.service.js';
+import { createReportReads } from './report-reads.repository.js';
+import { createReportRepository } from './report.repository.js';
+import type { DeviceRow, DeviceUpdate, EventRow, ReportRepository } from './report.repository.js';
+import { buildSeriesRows, eventRow } from './report.rows.js';
+import type { FreshReport } from './report.rows.js';
+import { MAX_CLOCK_AHEAD_MS, isRejection, parseReport } from './report.schema.js';
+import type { DeviceReport, Rejection } from './report.schema.js';
+
+/** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
+export interface IngestResult {
+  readonly accepted: number;
+  readonly duplicates: number;
+  readonly rejected: readonly Rejection[];
+}
+
+/** What the report service needs of the configuration. */
+export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'eventRetentionDays'>;
+
+/** The defaults of IngestConfig, for processes without a server config (the CLI, unit tests). */
+export const DEFAULT_REPORT_SETTINGS: ReportSettings = {
+  offlineAfterSeconds: 90,
+  rawRetentionHours: 48,
+  rollupRetentionDays: 90,
+  eventRetentionDays: 90,
+};
+
+/** The raw time series, partitioned by day on PostgreSQL. */
+const RAW_SERIES = ['uplink_samples', 'port_counters', 'client_observations'] as const;
+/** How far ahead day partitions are made: a missed day or two of maintenance still finds its partition. */
+const PARTITIONS_AHEAD_MS = 2 * 86_400_000;
+
+const UNKNOWN_SERIAL = 'No hardware device with this serial number belongs to the company of this API key.';
+
+/**
+ * Device reports: ingest (docs/reports.md), the offline checker and the
+ * reads the GraphQL layer publishes. `now` is the clock of every rule that
+ * looks at time (the observedAt window, online and offline, retention).
+ */
+export function createReportService(store: Store, settings: ReportSettings, now: () => Date = () => new Date()) {
+  const offlineMs = settings.offlineAfterSeconds * 1000;
+  const preparePartitions = async (): Promise<void> => {
+    if (!store.dialect.partitionsByTime) return;
+    const at = now().getTime();
+    for (const table of RAW_SERIES) {
+      await ensureDailyPartitions(store.db as Kysely<unknown>, table, at - settings.rawRetentionHours * 3_600_000, at + PARTITIONS_AHEAD_MS);
+    }
+  };
+
+  return {
+    ...createReportReads(store.db, offlineMs, now),
+
+    /**
+     * Validates and stores a batch for the caller's company, in one
+     * transaction that resolves only once committed. Each report is stored
+     * whole or refused whole; a reportId stored before is a duplicate and
+     * changes nothing.
+     */
+    async ingest(caller: Caller, reports: readonly unknown[]): Promise<IngestResult> {
+      const at = now().getTime();
+      const window = { earliest: at - settings.rawRetentionHours * 3_600_000, latest: at + MAX_CLOCK_AHEAD_MS };
+      const rejected: Rejection[] = [];
+      const valid: { index: number; report: DeviceReport }[] = [];
+      reports.forEach((value, index) => {
+        const parsed = parseReport(value, index, window);
+        if (isRejection(parsed)) rejected.push(parsed);
+        else valid.push({ index, report: parsed });
+      });
+      const outcome = await store.transaction(async (tx) => {
+        const repository = createReportRepository(tx, store.dialect);
+        const devices = await repository.lockDevices(caller.companyId, [...new Set(valid.map((v) => v.report.serialNumber))]);
+        const bySerial = new Map(devices.map((d) => [d.serialNumber, d]));
+        const known: FreshReport[] = [];
+        const unknown: Rejection[] = [];
+        for (const { index, report } of valid) {
+          const device = bySerial.get(report.serialNumber);
+          if (device === undefined) unknown.push({ index, code: 'UNAUTHORIZED', path: `reports[${index}].serialNumber`, message: UNKNOWN_SERIAL });
+          else known.push({ report, device });
+        }
+        const fresh = await storeReceipts(repository, caller.companyId, known, new Date(at).toISOString());
+        await applyReports(repository, caller.companyId, fresh, at, offlineMs);
+        return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown };
+      });
+      rejected.push(...outcome.unknown);
+      rejected.sort((a, b) => a.index - b.index);
+      return { accepted: outcome.accepted, duplicates: outcome.duplicates, rejected };
+    },
+
+    /**
+     * Marks devices silent for longer than the offline window offline and
+     * records DEVICE_OFFLINE for each, once across every process (on
+     * PostgreSQL one runner at a time holds an advisory lock; the state
+     * change is conditional, so a late second runner finds nothing).
+     * Returns how many devices went offline.
+     */
+    async checkOffline(): Promise<number> {
+      const cutoff = new Date(now().getTime() - offlineMs).toISOString();
+      return store.transaction(async (tx) => {
+        const repository = createReportRepository(tx, store.dialect);
+        if (!(await repository.tryCheckerLock())) return 0;
+        const silent = await repository.markOffline(cutoff);
+        const events = silent.map((d) =>
+          eventRow(d.companyId, d, 'DEVICE_OFFLINE', new Date(Date.parse(d.lastSeenAt) + offlineMs).toISOString(), null, 'netgraph'),
+        );
+        await repository.insertMany('events', events);
+        return silent.length;
+      });
+    },
+
+    /** PostgreSQL: makes the day partitions of the raw series from the retention's start to two days ahead; a no-op on SQLite. */
+    preparePartitions,
+
+    /**
+     * Deletes what is past its retention, `batchSize` rows per statement,
+     * each statement on its own so ingest and reads wait at most for one
+     * batch. On PostgreSQL the raw series are partitioned by day: partitions
+     * for the coming days are made here, and whole days past the retention
+     * dropped (each counting as one); the batches then take the rest.
+     * Returns how many rows (or partitions) went.
+     */
+    async expire(batchSize = 5_000): Promise<number> {
+      const at = now().getTime();
+      const raw = new Date(at - settings.rawRetentionHours * 3_600_000).toISOString();
+      const rollup = Math.floor((at - settings.rollupRetentionDays * 86_400_000) / 1000);
+      const history = new Date(at - settings.eventRetentionDays * 86_400_000).toISOString();
+      const targets = [
+        ['uplink_samples', 'observed_at', raw],
+        ['port_counters', 'observed_at', raw],
+        ['client_observations', 'observed_at', raw],
+        ['report_receipts', 'observed_at', raw],
+        ['uplink_rollups', 'bucket', rollup],
+        ['client_presence_rollups', 'bucket', rollup],
+        ['port_counter_rollups', 'bucket', rollup],
+        ['report_rollups', 'bucket', rollup],
+        ['events', 'observed_at', history],
+        ['client_sessions', 'last_seen', history],
+      ] as const;
+      const repository = createReportRepository({ db: store.db }, store.dialect);
+      let deleted = 0;
+      await preparePartitions();
+      if (store.dialect.partitionsByTime) {
+        for (const table of RAW_SERIES) deleted += await dropPartitionsBefore(store.db as Kysely<unknown>, table, Date.parse(raw));
+      }
+      for (const [table, column, before] of targets) {
+        for (;;) {
+          const count = await repository.deleteBatch(table, column, before, batchSize);
+          deleted += count;
+          if (count < batchSize) break;
+          // let requests waiting behind this batch run before the next
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      return deleted;
+    },
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;
+
+/**
+ * Stores the receipts of the known reports and returns those that are new:
+ * the first of a reportId in the batch, when no earlier request stored it.
+ */
+async function storeReceipts(repository: ReportRepository, companyId: number, known: readonly FreshReport[], receivedAt: string): Promise<FreshReport[]> {
+  const first = new Map<string, FreshReport>();
+  for (const entry of known) if (!first.has(entry.report.reportId)) first.set(entry.report.reportId, entry);
+  const stored = await repository.insertReceipts(
+    [...first.values()].map(({ report, device }) => ({
+      company_id: companyId,
+      report_id: report.reportId,
+      hardware_device_id: device.id,
+      observed_at: report.observedAt,
+      received_at: receivedAt,
+    })),
+  );
+  return [...first.values()].filter((entry) => stored.has(entry.report.reportId));
+}
+
+/** Applies stored reports: each device's latest state and online state, then every time series and event. */
+async function applyReports(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[], at: number, offlineMs: number): Promise<void> {
+  const byDevice = new Map<number, { device: DeviceRow; reports: DeviceReport[] }>();
+  for (const { report, device } of fresh) {
+    const group = byDevice.get(device.id) ?? { device, reports: [] };
+    group.reports.push(report);
+    byDevice.set(device.id, group);
+  }
+  const transitions: EventRow[] = [];
+  // id order, as the rows were locked
+  for (const { device, reports } of [...byDevice.values()].sort((a, b) => a.device.id - b.device.id)) {
+    reports.sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : 0));
+    const update: DeviceUpdate = { ...onlineUpdate(companyId, device, reports, at, offlineMs, transitions), ...(await applyState(repository, device, reports)) };
+    await repository.updateDevice(device.id, update);
+  }
+  const rows = buildSeriesRows(companyId, fresh);
+  await repository.insertMany('uplink_samples', rows.uplinkSamples);
+  await repository.insertMany('port_counters', rows.portCounters);
+  await repository.insertMany('client_observations', rows.clientObservations);
+  await repository.insertMany('client_presence_rollups', rows.clientPresence);
+  await repository.upsertUplinkRollups(rows.uplinkRollups);
+  await repository.upsertCounterRollups(rows.counterRollups);
+  await repository.upsertReportRollups(rows.reportRollups);
+  await repository.insertMany('events', [...rows.events, ...transitions]);
+}
+
+/**
+ * The device's last-seen time and online state after these reports (sorted
+ * by observedAt). A report inside the offline window brings an offline
+ * device online with DEVICE_ONLINE; a device imported online records
+ * nothing; a stale report changes no online state. When the checker has not
+ * yet recorded that the device fell silent, its DEVICE_OFFLINE comes first.
+ */
+function onlineUpdate(companyId: number, device: DeviceRow, reports: readonly DeviceReport[], at: number, offlineMs: number, events: EventRow[]): DeviceUpdate {
+  const newest = reports[reports.length - 1]?.observedAt;
+  if (newest === undefined) return {};
+  const lastSeenAt = device.lastSeenAt !== null && device.lastSeenAt > newest ? device.lastSeenAt : newest;
+  if (Date.parse(newest) < at - offlineMs) return { lastSeenAt };
+  const marked = device.reportedOnline ?? device.isConnectedToBackend;
+  const silent = device.lastSeenAt !== null && Date.parse(device.lastSeenAt) < at - offlineMs;
+  if (marked && !silent) return { lastSeenAt, reportedOnline: true };
+  if (marked && device.lastSeenAt !== null) {
+    const fellSilentAt = new Date(Date.parse(device.lastSeenAt) + offlineMs).toISOString();
+    events.push(eventRow(companyId, device, 'DEVICE_OFFLINE', fellSilentAt, null, 'netgraph'));
+  }
+  events.push(eventRow(companyId, device, 'DEVICE_ONLINE', newest, null, 'netgraph'));
+  return { lastSeenAt, reportedOnline: true };
+}
+
+/**
+ * Applies the reports newer than the device's stored state, oldest first, so
+ * that each section ends as the newest report that has it says; older
+ * reports change none of it.
+ */
+async function applyState(repository: ReportRepository, device: DeviceRow, reports: readonly DeviceReport[]): Promise<DeviceUpdate> {
+  const newer = reports.filter((r) => device.stateObservedAt === null || r.observedAt > device.stateObservedAt);
+  const newest = newer[newer.length - 1];
+  if (newest === undefined) return {};
+  const latest = <K extends keyof DeviceReport>(key: K): DeviceReport | undefined => newer.findLast((r) => r[key] !== undefined);
+  const ports = latest('interfaces');
+  if (ports?.interfaces) await repository.replacePorts(device.id, ports.interfaces, ports.observedAt, randomUUID);
+  const radios = latest('radios');
+  if (radios?.radios) await repository.replaceRadios(device.id, radios.radios, radios.observedAt);
+  const clients = latest('clients');
+  if (clients?.clients && device.networkId !== null) {
+    await repository.mergeClients(device.networkId, device.id, clients.clients, clients.observedAt);
+  }
+  const uptime = latest('uptimeSeconds');
+  const mac = latest('macAddress');
+  return {
+    stateObservedAt: newest.observedAt,
+    ...(uptime ? { uptimeSeconds: uptime.uptimeSeconds ?? null } : {}),
+    ...(mac ? { macAddress: mac.macAddress ?? null } : {}),
+  };
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from './helpers/app.js';
+import type { TestApp } from './helpers/app.js';
+import { createTestClock } from './helpers/clock.js';
+import type { TestClock } from './helpers/clock.js';
+import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
+import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { storeKinds } from './helpers/stores.js';
+
+const FULL_REPORT = {
+  reportId: '8d7e0c1a-5b7f-4c38-9a43-0d1f6a2b9c11',
+  serialNumber: SERIALS.acmeSwitch,
+  observedAt: '2026-11-24T10:00:00Z',
+  uptimeSeconds: 86400,
+  macAddress: '0C:8D:DB:00:00:01',
+  interfaces: [
+    {
+      portNumber: 1, label: 'WAN 1', portType: 'COPPER', isEnabled: true, isConnected: true,
+      isUplink: true, isUplinkActive: true, isTrunkPort: false, portSpeedMbps: 1000, nativeVLANID: 1,
+      counters: { rxBytes: 1200, txBytes: 3400, rxPackets: 12, txPackets: 34, rxErrors: 0, txErrors: 1 },
+    },
+    { portNumber: 2, label: 'LAN 2', portType: 'SFP', isEnabled: false, isConnected: false, isUplink: false, isTrunkPort: true, portSpeedMbps: null, nativeVLANID: 10 },
+  ],
+  uplinkSamples: [
+    { portNumber: 1, observedAt: '2026-11-24T09:59:30Z', latencyMs: 12.5, jitterMs: 1.2, lossPercent: 0.0, rxBitsPerSecond: 1234567, txBitsPerSecond: 234567 },
+    { portNumber: 1, observedAt: '2026-11-24T09:59:50Z', latencyMs: 7.5, jitterMs: 0.8, lossPercent: 10, rxBitsPerSecond: 1000, txBitsPerSecond: 2000 },
+  ],
+  radios: [{ BSSID: '0C:8D:DB:00:01:10', radioBand: 'BAND_5G', ssid: 'Acme-Corp', isActive: true }],
+  clients: [
+    { macAddress: '3C:22:FB:12:34:56', ip: '10.0.10.23', hostname: 'alice-laptop', isWireless: true, signal: -54, vlanID: 10, ssid: 'Acme-Corp', portNumber: null },
+    { macAddress: '3c:22:fb:00:00:02', ip: '10.0.10.24', hostname: null, isWireless: false, signal: null, vlanID: 999, ssid: null, portNumber: 2 },
+  ],
+  events: [{ type: 'DEVICE_BOOT', observedAt: '2026-11-24T09:58:00Z', details: { rebootReason: 'power' } }],
+};
+
+describe.each(storeKinds())('device reports on %s', (kind) => {
+  let app: TestApp;
+  let clock: TestClock;
+  let ingestKey: string;
+  let companyId: number;
+  const reports = () => app.server.services.reports;
+
+  beforeAll(async () => {
+    clock = createTestClock(REPORT_EPOCH);
+    app = await startTestApp(kind, { data: createFixture(), clock: clock.now });
+    ingestKey = await createScopedKey(app, 'ingest');
+    companyId = (await app.server.services.companies.getBySlug('acme')).id;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('stores every field of a report where it belongs', async () => {
+    const response = await postReports(app, ingestKey, [FULL_REPORT]);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+
+    const state = await reports().deviceState(companyId, SERIALS.acmeSwitch);
+    expect(state).toMatchObject({
+      isConnectedToBackend: true,
+      lastSeenAt: '2026-11-24T10:00:00.000Z',
+      stateObservedAt: '2026-11-24T10:00:00.000Z',
+      uptimeSeconds: 86400,
+      macAddress: '0c:8d:db:00:00:01',
+      radios: [{ bssid: '0c:8d:db:00:01:10', radioBand: 'BAND_5G', ssid: 'Acme-Corp', isActive: true }],
+    });
+    expect(state?.ports).toEqual([
+      {
+        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), portNumber: 1, label: 'WAN 1', portType: 'COPPER', isEnabled: true, isConnected: true,
+        isUplink: true, isUplinkActive: true, isTrunkPort: false, portSpeedMbps: 1000, nativeVLANID: 1, observedAt: '2026-11-24T10:00:00.000Z',
+      },
+      {
+        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), portNumber: 2, label: 'LAN 2', portType: 'SFP', isEnabled: false, isConnected: false,
+        isUplink: false, isUplinkActive: null, isTrunkPort: true, portSpeedMbps: null, nativeVLANID: 10, observedAt: '2026-11-24T10:00:00.000Z',
+      },
+    ]);
+
+    const clients = await reports().connectedClients(companyId, IDS.acmeHq);
+    // the network's imported clients are no longer connected once a device reports clients
+    expect(clients).toEqual([
+      { macAddress: '3c:22:fb:00:00:02', ip: '10.0.10.24', hostname: null, isWireless: false, signal: null, vlanID: 999, ssid: null, portNumber: 2, lastSeen: '2026-11-24T10:00:00.000Z', serialNumber: SERIALS.acmeSwitch },
+      { macAddress: '3c:22:fb:12:34:56', ip: '10.0.10.23', hostname: 'alice-laptop', isWireless: true, signal: -54, vlanID: 10, ssid: 'Acme-Corp', portNumber: null, lastSeen: '2026-11-24T10:00:00.000Z', serialNumber: SERIALS.acmeSwitch },
+    ]);
+
+    const log = await reports().events(companyId, IDS.acmeHq, { limit: 10 });
+    expect(log.total).toBe(2);
+    expect(log.events).toMatchObject([
+      // imported offline, reporting now: online
+      { type: 'DEVICE_ONLINE', observedAt: '2026-11-24T10:00:00.000Z', details: null, source: 'netgraph', serialNumber: SERIALS.acmeSwitch, virtualDeviceUUID: IDS.acmeSwitch },
+      { type: 'DEVICE_BOOT', observedAt: '2026-11-24T09:58:00.000Z', details: '{"rebootReason":"power"}', source: 'device', serialNumber: SERIALS.acmeSwitch },
+    ]);
+
+    const series = await reports().networkTelemetry(companyId, IDS.acmeHq);
+    expect(series.uplinkSamples).toMatchObject([
+      { port_number: 1, observed_at: '2026-11-24T09:59:30.000Z', latency_ms: 12.5, jitter_ms: 1.2, loss_percent: 0, rx_bps: 1234567, tx_bps: 234567 },
+      { port_number: 1, observed_at: '2026-11-24T09:59:50.000Z', latency_ms: 7.5, jitter_ms: 0.8, loss_percent: 10, rx_bps: 1000, tx_bps: 2000 },
+    ]);
+    const bucket = Math.floor(Date.parse('2026-11-24T09:59:30Z') / 300_000) * 300;
+    expect(series.uplinkRollups).toMatchObject([
+      { bucket, port_number: 1, latency_ms_count: 2, latency_ms_sum: 20, latency_ms_min: 7.5, latency_ms_max: 12.5, loss_percent_count: 2, loss_percent_sum: 10, loss_percent_max: 10 },
+    ]);
+    expect(series.clientObservations.map((o) => [o.mac_address, Boolean(o.is_wireless), o.observed_at])).toEqual([
+      ['3c:22:fb:00:00:02', false, '2026-11-24T10:00:00.000Z'],
+      ['3c:22:fb:12:34:56', true, '2026-11-24T10:00:00.000Z'],
+    ]);
+    expect(series.clientPresence).toHaveLength(2);
+    expect(series.reportCounts).toMatchObject([{ bucket: REPORT_EPOCH / 1000, report_count: 1 }]);
+
+    const counters = await reports().deviceTelemetry(companyId, SERIALS.acmeSwitch);
+    expect(counters.portCounters).toMatchObject([
+      { port_number: 1, observed_at: '2026-11-24T10:00:00.000Z', uptime_seconds: 86400, rx_bytes: 1200, tx_bytes: 3400, rx_packets: 12, tx_packets: 34, rx_errors: 0, tx_errors: 1 },
+    ]);
+    expect(counters.counterRollups).toMatchObject([{ port_number: 1, bucket: REPORT_EPOCH / 1000, rx_bytes: 1200, tx_errors: 1 }]);
+
+    const history = await reports().clientSessions(companyId, IDS.acmeHq);
+    expect(history).toMatchObject([
+      { macAddress: '3c:22:fb:00:00:02', serialNumber: SERIALS.acmeSwitch, firstSeen: '2026-11-24T10:00:00.000Z', endedAt: null, vlanID: 999 },
+      { macAddress: '3c:22:fb:12:34:56', serialNumber: SERIALS.acmeSwitch, ssid: 'Acme-Corp', signal: -54, hostname: 'alice-laptop', endedAt: null },
+    ]);
+  });
+
+  it('acknowledges a duplicate without changing anything, within a batch and across requests', async () => {
+    const again = await postReports(app, ingestKey, [FULL_REPORT, { ...FULL_REPORT, uptimeSeconds: 1 }]);
+    expect(again.body).toEqual({ accepted: 0, duplicates: 2, rejected: [] });
+    expect((await reports().deviceState(companyId, SERIALS.acmeSwitch))?.uptimeSeconds).toBe(86400);
+    const twice = report(SERIALS.acmeSwitch, at(1));
+    expect((await postReports(app, ingestKey, [twice, twice])).body).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
+    expect((await reports().networkTelemetry(companyId, IDS.acmeHq)).uplinkSamples).toHaveLength(2);
+  });
+});
