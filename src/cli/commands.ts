@@ -11,6 +11,7 @@ import type { UserInfo } from '../modules/user/user.service.js';
 import { createServices } from '../services.js';
 import type { Services } from '../services.js';
 import { serve } from './serve.js';
+import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
 
 /** Where a command writes: stdout and stderr, one call per line block. */
 export interface CliIo {
@@ -269,6 +270,7 @@ export const COMMANDS: readonly Command[] = [
       return 0;
     },
   },
+  { path: ['simulate'], options: SIMULATE_OPTIONS, run: (context) => simulate(context, withServices) },
   {
     path: ['audit', 'list'],
     options: { json, company: { type: 'string' }, since: { type: 'string' } },
