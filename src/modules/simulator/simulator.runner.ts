@@ -79,20 +79,30 @@ function createDelivery(options: RunSimulatorOptions) {
   return { totals, deliver };
 }
 
-/** Sends the reports of `ticks` in chunks, with progress after each. */
+/**
+ * Sends the reports of `ticks` in chunks, with progress after each; the next
+ * chunk is built while the one before is on its way.
+ */
 async function backfill(options: RunSimulatorOptions, ticks: readonly number[], delivery: ReturnType<typeof createDelivery>): Promise<void> {
   const total = ticks.reduce((n, t) => n + options.fleet.reportCountAt(t), 0);
   let pending: Report[] = [];
+  let inFlight: Promise<boolean> = Promise.resolve(true);
   for (const [i, t] of ticks.entries()) {
-    if (options.signal.aborted) return;
+    if (options.signal.aborted) break;
     pending.push(...options.fleet.reportsAt(t));
     if (pending.length < (options.chunkSize ?? 1000) && i < ticks.length - 1) continue;
-    const sent = pending;
+    const chunk = pending;
     pending = [];
-    if (!(await delivery.deliver(sent))) return;
-    delivery.totals.backfillReports += sent.length;
-    options.onProgress?.({ phase: 'backfill', sent: delivery.totals.backfillReports, total, at: t });
+    if (!(await inFlight)) return;
+    inFlight = delivery.deliver(chunk).then((delivered) => {
+      if (delivered) {
+        delivery.totals.backfillReports += chunk.length;
+        options.onProgress?.({ phase: 'backfill', sent: delivery.totals.backfillReports, total, at: t });
+      }
+      return delivered;
+    });
   }
+  await inFlight;
 }
 
 /**
