@@ -162,7 +162,7 @@ describe.each(storeKinds())('netgraph simulate on %s', (kind) => {
     [['simulate', '--company', 'nobody', '--key', KEY], /No company with slug "nobody"/],
   ] as const)('%j fails and says what to do', async (args, message) => {
     const result = await runNetgraph(args, env());
-    expect(result.code).toBe(1);
     expect(result.stderr).toMatch(message);
+    expect(result.code).toBe(1);
   });
 });
