@@ -1,8 +1,7 @@
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { ImportCompany } from '../modules/import/import.schema.js';
 import type { RejectedReport } from '../modules/simulator/report.protocol.js';
-import { createFleet } from '../modules/simulator/simulator.fleet.js';
+import { createFleet, fleetNetworksOf } from '../modules/simulator/simulator.fleet.js';
 import type { FleetNetworkInput } from '../modules/simulator/simulator.fleet.js';
 import { runSimulator } from '../modules/simulator/simulator.runner.js';
 import type { SimulatorProgress, SimulatorSummary } from '../modules/simulator/simulator.runner.js';
@@ -41,18 +40,6 @@ export function parseDuration(value: string, option: string): number {
   return seconds;
 }
 
-/** A company's networks as the fleet takes them: enabled VLANs and SSIDs, hardware of virtual devices. */
-function fleetNetworks(company: ImportCompany): FleetNetworkInput[] {
-  return company.networks.map((n) => ({
-    id: n.UUID,
-    vlans: n.vlans.filter((v) => v.isEnabled).map((v) => ({ vlanID: v.vlanID, name: v.name })),
-    ssids: n.ssids.filter((s) => s.isEnabled).map((s) => s.ssid),
-    devices: n.virtualDevices.flatMap((d) =>
-      d.hardwareDevice ? [{ serialNumber: d.hardwareDevice.serialNumber, deviceType: d.hardwareDevice.deviceType, deviceModel: d.hardwareDevice.deviceModel }] : [],
-    ),
-  }));
-}
-
 interface SimulatedCompany {
   readonly slug: string;
   readonly networks: FleetNetworkInput[];
@@ -67,7 +54,7 @@ async function loadCompanies(config: Config, withServices: WithServices, slug: s
   return withServices(config, async (services) => {
     const document = await services.imports.export(slug);
     const companies = document.companies
-      .map((c) => ({ slug: c.slug, networks: fleetNetworks(c) }))
+      .map((c) => ({ slug: c.slug, networks: fleetNetworksOf(c) }))
       .filter((c) => c.networks.some((n) => n.devices.length > 0));
     if (companies.length === 0) {
       throw new AppError('NOT_FOUND', `${slug === undefined ? 'No company' : `Company "${slug}"`} has hardware devices assigned to virtual devices: nothing to simulate.`);
@@ -112,6 +99,21 @@ function createRejectionPrinter(io: CliIo) {
   };
 }
 
+/** One HTTP sink per company, with its key, behind a sink that routes each report by serial number; retries go to `io` when given. */
+function createSink(companies: readonly SimulatedCompany[], url: string, signal: AbortSignal, io: CliIo | undefined): ReportSink {
+  const routes = new Map<string, ReportSink>();
+  for (const company of companies) {
+    const sink = createHttpSink({
+      url,
+      key: company.key,
+      signal,
+      ...(io ? { onRetry: ({ reason, waitMs }) => io.err(`retrying in ${(waitMs / 1000).toFixed(1)} s (${reason})`) } : {}),
+    });
+    for (const network of company.networks) for (const device of network.devices) routes.set(device.serialNumber, sink);
+  }
+  return createRoutingSink(routes);
+}
+
 /** An AbortController aborted by SIGINT or SIGTERM, and how to stop listening. */
 function abortOnSignals(): { controller: AbortController; release: () => void } {
   const controller = new AbortController();
@@ -142,21 +144,11 @@ export async function simulate(context: CommandContext, withServices: WithServic
   const terminal = !quiet && process.stderr.isTTY === true;
   const { controller, release } = abortOnSignals();
   try {
-    const routes = new Map<string, ReportSink>();
-    for (const company of companies) {
-      const sink = createHttpSink({
-        url,
-        key: company.key,
-        signal: controller.signal,
-        ...(quiet ? {} : { onRetry: ({ reason, waitMs }) => io.err(`retrying in ${(waitMs / 1000).toFixed(1)} s (${reason})`) }),
-      });
-      for (const network of company.networks) for (const device of network.devices) routes.set(device.serialNumber, sink);
-    }
     const fleet = createFleet(companies.flatMap((c) => c.networks), { seed, intervalSeconds });
     if (!quiet) io.err(`netgraph simulate: ${fleet.serialNumbers.length} devices report to ${url} every ${intervalSeconds} s (seed ${seed}); Ctrl-C stops.`);
     const summary = await runSimulator({
       fleet,
-      sink: createRoutingSink(routes),
+      sink: createSink(companies, url, controller.signal, quiet ? undefined : io),
       backfillSeconds,
       signal: controller.signal,
       ...(terminal ? { onProgress: (p: SimulatorProgress) => process.stderr.write(`\r${progressLine(p)}\u001b[K`) } : {}),

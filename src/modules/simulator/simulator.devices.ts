@@ -4,6 +4,7 @@ import type { Wave } from './simulator.noise.js';
 
 /** The hardware device types the simulator knows. */
 export const HARDWARE_TYPES = ['ACCESS_POINT', 'CELLULAR_GATEWAY', 'CONTROLLER', 'POWER_DISTRIBUTION_UNIT', 'SWITCH'] as const;
+/** One of HARDWARE_TYPES. */
 export type HardwareType = (typeof HARDWARE_TYPES)[number];
 
 /** A port as built: fixed facts plus its traffic rates (bytes per second; undefined when nothing is plugged in). */

@@ -1,3 +1,4 @@
+import type { ImportCompany } from '../import/import.schema.js';
 import type { Report } from './report.protocol.js';
 import { createWirelessClients, createWiredClients } from './simulator.clients.js';
 import type { ClientSite, SimClient, SimVlan } from './simulator.clients.js';
@@ -74,6 +75,22 @@ export interface Fleet {
   reportsAt(t: number): Report[];
   /** How many reports `reportsAt(t)` returns, without building them. */
   reportCountAt(t: number): number;
+}
+
+/**
+ * A company's networks (in the import format, as `imports.export()` gives
+ * them) as the fleet takes them: enabled VLANs and SSIDs, and the hardware
+ * of virtual devices (spare hardware does not report).
+ */
+export function fleetNetworksOf(company: ImportCompany): FleetNetworkInput[] {
+  return company.networks.map((n) => ({
+    id: n.UUID,
+    vlans: n.vlans.filter((v) => v.isEnabled).map((v) => ({ vlanID: v.vlanID, name: v.name })),
+    ssids: n.ssids.filter((s) => s.isEnabled).map((s) => s.ssid),
+    devices: n.virtualDevices.flatMap((d) =>
+      d.hardwareDevice ? [{ serialNumber: d.hardwareDevice.serialNumber, deviceType: d.hardwareDevice.deviceType, deviceModel: d.hardwareDevice.deviceModel }] : [],
+    ),
+  }));
 }
 
 function isHardwareType(type: string): type is HardwareType {
