@@ -11,6 +11,7 @@ import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
 import type { CliIo, Command, CommandContext } from './io.js';
 import { serve } from './serve.js';
+import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
@@ -245,6 +246,7 @@ export const COMMANDS: readonly Command[] = [
       return 0;
     },
   },
+  { path: ['simulate'], options: SIMULATE_OPTIONS, run: (context) => simulate(context, withServices) },
   {
     path: ['audit', 'list'],
     options: { json, company: { type: 'string' }, since: { type: 'string' } },

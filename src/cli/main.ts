@@ -23,6 +23,9 @@ Commands:
                                                 stdin when piped, else generated and printed once
   users list --company SLUG                     list a company's dashboard users
   audit list [--company SLUG] [--since TIME]    who changed what, oldest first (TIME: RFC 3339)
+  simulate [--company SLUG] [--interval SECONDS] [--seed N] [--url URL --key KEY] [--backfill DURATION]
+                                                the company's (or every company's) devices post simulated
+                                                reports: history first (DURATION: 30m, 24h, 7d), then live
 
 Every command takes --json for output meant for scripts.
 Configuration comes from the environment (DATABASE_URL, PORT, HOST, LOG_LEVEL, ...): see README.md.`;

@@ -7,7 +7,8 @@ import type { CommandContext } from './io.js';
 
 const MAX_WORKERS = 64;
 
-function integerOption(value: string | boolean | undefined, name: string, min: number, max: number): number | undefined {
+/** The value of an integer option from `min` to `max`, or undefined when absent; BAD_USER_INPUT naming the option otherwise. */
+export function integerOption(value: string | boolean | undefined, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < min || n > max) {

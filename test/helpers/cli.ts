@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -13,22 +14,29 @@ export interface CliResult {
 }
 
 /**
- * Runs the real `netgraph` command (the built dist/, as a user runs it) in a
- * child process with the given environment and optional stdin.
+ * Starts the real `netgraph` command (the built dist/, as a user runs it) in
+ * a child process with the given environment and optional stdin; `result`
+ * resolves when it exits.
  */
-export function runNetgraph(args: readonly string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+export function startNetgraph(args: readonly string[], env: Record<string, string>, stdin?: string): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
   });
+  child.stdin.end(stdin ?? '');
+  return { child, result };
+}
+
+/** Runs the real `netgraph` command to its end; see startNetgraph. */
+export function runNetgraph(args: readonly string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
+  return startNetgraph(args, env, stdin).result;
 }

@@ -1,0 +1,178 @@
+import type { ImportCompany } from '../import/import.schema.js';
+import type { Report } from './report.protocol.js';
+import { createWirelessClients, createWiredClients } from './simulator.clients.js';
+import type { ClientSite, SimClient, SimVlan } from './simulator.clients.js';
+import {
+  HARDWARE_TYPES,
+  accessPointPorts,
+  accessPointRadios,
+  cellularPorts,
+  controllerPorts,
+  deviceMac,
+  pduPorts,
+  switchPortCount,
+  switchPorts,
+} from './simulator.devices.js';
+import type { HardwareType, PortContext, PortSpec, RadioSpec } from './simulator.devices.js';
+import { hash32, hashString } from './simulator.noise.js';
+import { deviceReport, wirelessByAccessPoint } from './simulator.report.js';
+import { isOffline } from './simulator.schedule.js';
+import type { TrafficDevice } from './simulator.traffic.js';
+
+/** A hardware device to simulate. Types other than the five hardware types are left out. */
+export interface FleetDeviceInput {
+  readonly serialNumber: string;
+  readonly deviceType: string;
+  /** Sizes switches (`SW-24P`: 24 ports) and access points' bands (`…6E`, `…7`: 6 GHz too). */
+  readonly deviceModel?: string;
+}
+
+/** A network to simulate: its hardware devices, VLANs and (enabled) SSID names. */
+export interface FleetNetworkInput {
+  /** Any id stable for the network (its UUID); it keys the network's clients. */
+  readonly id: string;
+  /** The network's offset from UTC, for its office hours; UTC when absent. */
+  readonly utcOffsetMinutes?: number;
+  readonly vlans: readonly SimVlan[];
+  readonly ssids: readonly string[];
+  readonly devices: readonly FleetDeviceInput[];
+}
+
+/** The seed (same seed, same fleet) and the time between two reports of a device. */
+export interface FleetOptions {
+  readonly seed: number;
+  readonly intervalSeconds: number;
+}
+
+/** A simulated device: its traffic model, and where it sits. */
+export interface SimDevice extends TrafficDevice {
+  readonly serialNumber: string;
+  readonly type: HardwareType;
+  readonly macAddress: string;
+  readonly radios: readonly RadioSpec[];
+  readonly network: SimNetwork;
+  /** Its index among its network's access points; null for other types. */
+  readonly apIndex: number | null;
+  readonly wiredClients: readonly SimClient[];
+}
+
+/** A simulated network: the site its clients come from, its devices and wireless clients. */
+export interface SimNetwork extends ClientSite {
+  readonly devices: SimDevice[];
+  readonly accessPoints: SimDevice[];
+  readonly wireless: SimClient[];
+}
+
+/** A fleet: the reports of all its devices at any time. */
+export interface Fleet {
+  readonly intervalSeconds: number;
+  /** Serial numbers of the simulated devices, in input order. */
+  readonly serialNumbers: readonly string[];
+  /**
+   * The report of every device that is up at `t` (Unix seconds, truncated to
+   * whole seconds), in input order; a pure function of the seed, the input and `t`.
+   */
+  reportsAt(t: number): Report[];
+  /** How many reports `reportsAt(t)` returns, without building them. */
+  reportCountAt(t: number): number;
+}
+
+/**
+ * A company's networks (in the import format, as `imports.export()` gives
+ * them) as the fleet takes them: enabled VLANs and SSIDs, and the hardware
+ * of virtual devices (spare hardware does not report).
+ */
+export function fleetNetworksOf(company: ImportCompany): FleetNetworkInput[] {
+  return company.networks.map((n) => ({
+    id: n.UUID,
+    vlans: n.vlans.filter((v) => v.isEnabled).map((v) => ({ vlanID: v.vlanID, name: v.name })),
+    ssids: n.ssids.filter((s) => s.isEnabled).map((s) => s.ssid),
+    devices: n.virtualDevices.flatMap((d) =>
+      d.hardwareDevice ? [{ serialNumber: d.hardwareDevice.serialNumber, deviceType: d.hardwareDevice.deviceType, deviceModel: d.hardwareDevice.deviceModel }] : [],
+    ),
+  }));
+}
+
+function isHardwareType(type: string): type is HardwareType {
+  return (HARDWARE_TYPES as readonly string[]).includes(type);
+}
+
+function portsFor(type: HardwareType, context: PortContext, input: FleetDeviceInput, wired: readonly SimClient[]): PortSpec[] {
+  switch (type) {
+    case 'ACCESS_POINT':
+      return accessPointPorts(context);
+    case 'SWITCH':
+      return switchPorts(context, switchPortCount(input.deviceModel, context.key), new Map(wired.map((c) => [c.wiredPort ?? 0, c.vlanID])));
+    case 'CONTROLLER':
+      return controllerPorts(context);
+    case 'CELLULAR_GATEWAY':
+      return cellularPorts(context);
+    case 'POWER_DISTRIBUTION_UNIT':
+      return pduPorts(context);
+  }
+}
+
+function buildNetwork(input: FleetNetworkInput, seed: number): SimNetwork {
+  const utcOffsetSeconds = (input.utcOffsetMinutes ?? 0) * 60;
+  const network: SimNetwork = {
+    key: hash32(hashString(input.id), seed),
+    vlans: input.vlans,
+    ssids: input.ssids,
+    utcOffsetSeconds,
+    devices: [],
+    accessPoints: [],
+    wireless: [],
+  };
+  // office hours peak at 14:00 local time
+  const peakSecond = (((14 * 3600 - utcOffsetSeconds) % 86_400) + 86_400) % 86_400;
+  let clientIndex = 0;
+  for (const deviceInput of input.devices) {
+    const type = deviceInput.deviceType;
+    if (!isHardwareType(type)) continue;
+    const key = hash32(hashString(deviceInput.serialNumber), seed);
+    const wiredClients = type === 'SWITCH' ? createWiredClients(network, key, switchPortCount(deviceInput.deviceModel, key), clientIndex) : [];
+    clientIndex += wiredClients.length;
+    const device: SimDevice = {
+      key,
+      serialNumber: deviceInput.serialNumber,
+      type,
+      macAddress: deviceMac(deviceInput.serialNumber),
+      ports: portsFor(type, { key, peakSecond }, deviceInput, wiredClients),
+      cellular: type === 'CELLULAR_GATEWAY',
+      radios: type === 'ACCESS_POINT' ? accessPointRadios(deviceInput.serialNumber, deviceInput.deviceModel, input.ssids) : [],
+      network,
+      apIndex: type === 'ACCESS_POINT' ? network.accessPoints.length : null,
+      wiredClients,
+    };
+    network.devices.push(device);
+    if (type === 'ACCESS_POINT') network.accessPoints.push(device);
+  }
+  network.wireless.push(...createWirelessClients(network, network.accessPoints.length, clientIndex));
+  return network;
+}
+
+/**
+ * Builds a simulated fleet from networks with their hardware devices. Nothing
+ * is random at run time: a device's state at any time follows from the seed,
+ * its serial number and network, so a backfill followed by live reporting is
+ * one continuous history, and the same seed gives byte-identical reports.
+ */
+export function createFleet(networks: readonly FleetNetworkInput[], options: FleetOptions): Fleet {
+  const built = networks.map((n) => buildNetwork(n, options.seed));
+  const devices = built.flatMap((n) => n.devices);
+  return {
+    intervalSeconds: options.intervalSeconds,
+    serialNumbers: devices.map((d) => d.serialNumber),
+    reportsAt(time) {
+      const t = Math.floor(time);
+      const wireless = new Map(built.map((n) => [n, wirelessByAccessPoint(n, t)]));
+      return devices
+        .filter((d) => !isOffline(d.key, t))
+        .map((d) => deviceReport(d, t, options, wireless.get(d.network)?.[d.apIndex ?? -1] ?? []));
+    },
+    reportCountAt(time) {
+      const t = Math.floor(time);
+      return devices.reduce((count, d) => count + (isOffline(d.key, t) ? 0 : 1), 0);
+    },
+  };
+}

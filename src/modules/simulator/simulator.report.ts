@@ -1,0 +1,94 @@
+import type { ClientReport, EventReport, PortReport, Report, UplinkSample } from './report.protocol.js';
+import { formatTime } from './report.protocol.js';
+import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
+import type { PortSpec } from './simulator.devices.js';
+import type { FleetOptions, SimDevice, SimNetwork } from './simulator.fleet.js';
+import { uuidOf } from './simulator.noise.js';
+import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
+import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
+
+/** Most uplink samples of one port in one report. */
+const MAX_SAMPLES = 20;
+
+/** The wireless clients each access point of the network sees at `t`, by access point index. */
+export function wirelessByAccessPoint(network: SimNetwork, t: number): ClientReport[][] {
+  const up = network.accessPoints.map((ap) => !isOffline(ap.key, t));
+  const byAp: ClientReport[][] = network.accessPoints.map(() => []);
+  for (const client of network.wireless) {
+    const ap = associatedAp(client, network, up, t);
+    if (ap !== undefined) byAp[ap]?.push(clientReport(client, signalAt(client, ap, t)));
+  }
+  return byAp;
+}
+
+function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, primaryDown: boolean): PortReport {
+  const linkDown = port.wan === 'primary' && primaryDown;
+  const active = port.wan === 'backup' ? primaryDown : port.wan === 'primary' ? !primaryDown : port.isConnected;
+  return {
+    portNumber: port.portNumber,
+    label: port.label,
+    portType: port.portType,
+    isEnabled: true,
+    isConnected: port.isConnected && !linkDown,
+    isUplink: port.isUplink,
+    isUplinkActive: port.isUplink && active,
+    isTrunkPort: port.isTrunk,
+    portSpeedMbps: port.speedMbps,
+    nativeVLANID: port.nativeVlanId,
+    counters: portCounters(device, port, boot, t),
+  };
+}
+
+/**
+ * Times of the uplink samples in a report at `t`: every 30 seconds over the
+ * interval before it (at most 20, spread evenly), none before the boot.
+ */
+function sampleTimes(intervalSeconds: number, boot: number, t: number): number[] {
+  const spacing = intervalSeconds <= 30 ? intervalSeconds : Math.max(30, Math.ceil(intervalSeconds / MAX_SAMPLES));
+  const count = Math.max(1, Math.floor(intervalSeconds / spacing));
+  const times: number[] = [];
+  for (let k = count - 1; k >= 0; k--) if (t - k * spacing >= boot) times.push(t - k * spacing);
+  return times;
+}
+
+function uplinkSamples(device: SimDevice, boot: number, t: number, intervalSeconds: number): UplinkSample[] {
+  const wanPorts = device.ports.filter((p) => p.wan !== null);
+  return sampleTimes(intervalSeconds, boot, t).flatMap((s) => wanPorts.map((p) => uplinkSample(device, p, s)));
+}
+
+function events(device: SimDevice, boot: { end: number; reason: string }, t: number, intervalSeconds: number): EventReport[] {
+  const from = t - intervalSeconds;
+  const found = wanEvents(device, from, t);
+  if (from < boot.end && boot.end <= t) {
+    found.unshift({ type: 'DEVICE_BOOT', observedAt: formatTime(boot.end), details: { rebootReason: boot.reason } });
+  }
+  return found;
+}
+
+function wiredClients(device: SimDevice, t: number): ClientReport[] {
+  return device.wiredClients.filter((c) => isOnSite(c, device.network.utcOffsetSeconds, t)).map((c) => clientReport(c, null));
+}
+
+/**
+ * The report of one device that is up at `t`: ports with counters since its
+ * last boot, uplink samples and radios where it has them, the clients it sees
+ * (access points and switches), and the events of the interval before `t`.
+ */
+export function deviceReport(device: SimDevice, t: number, options: FleetOptions, wireless: readonly ClientReport[]): Report {
+  const boot = lastBoot(device.key, t);
+  const primaryDown = isPrimaryDown(device, t);
+  const found = events(device, boot, t, options.intervalSeconds);
+  const samples = uplinkSamples(device, boot.end, t, options.intervalSeconds);
+  return {
+    reportId: uuidOf(device.key, t),
+    serialNumber: device.serialNumber,
+    observedAt: formatTime(t),
+    uptimeSeconds: t - boot.end,
+    macAddress: device.macAddress,
+    interfaces: device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)),
+    ...(samples.length > 0 ? { uplinkSamples: samples } : {}),
+    ...(device.type === 'ACCESS_POINT' ? { radios: device.radios.map((r) => ({ BSSID: r.bssid, radioBand: r.band, ssid: r.ssid, isActive: true })) } : {}),
+    ...(device.type === 'ACCESS_POINT' ? { clients: [...wireless] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
+    ...(found.length > 0 ? { events: found } : {}),
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * A small, independent checker of the report protocol of issue 15
+ * (docs/reports.md), written from the contract, not from the simulator, so
+ * that the simulator's reports are checked against the protocol itself.
+ */
+
+/** One way a report breaks the protocol, at its path (`reports[0].clients[2].signal`). */
+export interface ProtocolProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+type Json = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const EVENT_TYPE = /^[A-Z][A-Z0-9_]*$/;
+const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'];
+const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
+const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events'];
+const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isCount = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+const isVlan = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 4094;
+
+function checker(problems: ProtocolProblem[]) {
+  const rule = (ok: boolean, path: string, message: string) => {
+    if (!ok) problems.push({ path, message });
+  };
+  const list = (value: unknown, path: string, each: (item: Json, path: string) => void) => {
+    if (value === undefined) return;
+    if (!Array.isArray(value)) return rule(false, path, 'must be a list');
+    value.forEach((item, i) => (isObject(item) ? each(item, `${path}[${i}]`) : rule(false, `${path}[${i}]`, 'must be an object')));
+  };
+  return { rule, list };
+}
+
+/** Every problem of one report; [] when it follows the protocol. */
+export function checkReport(report: unknown, path = 'report'): ProtocolProblem[] {
+  const problems: ProtocolProblem[] = [];
+  const { rule, list } = checker(problems);
+  if (!isObject(report)) return [{ path, message: 'must be an object' }];
+  for (const key of Object.keys(report)) rule(REPORT_KEYS.includes(key), `${path}.${key}`, 'is not a field of the protocol');
+  rule(typeof report.reportId === 'string' && UUID.test(report.reportId), `${path}.reportId`, 'must be a UUID');
+  rule(typeof report.serialNumber === 'string' && report.serialNumber !== '', `${path}.serialNumber`, 'is required');
+  rule(typeof report.observedAt === 'string' && TIME.test(report.observedAt), `${path}.observedAt`, 'must be an RFC 3339 time');
+  if (report.uptimeSeconds !== undefined) rule(isCount(report.uptimeSeconds), `${path}.uptimeSeconds`, 'must be a whole number ≥ 0');
+  if (report.macAddress !== undefined) rule(typeof report.macAddress === 'string' && MAC.test(report.macAddress), `${path}.macAddress`, 'must be a lowercase MAC');
+  list(report.interfaces, `${path}.interfaces`, (p, at) => {
+    rule(Number.isInteger(p.portNumber) && (p.portNumber as number) >= 1, `${at}.portNumber`, 'must be a whole number ≥ 1');
+    rule(typeof p.label === 'string', `${at}.label`, 'must be a string');
+    rule(PORT_TYPES.includes(p.portType as string), `${at}.portType`, `must be one of ${PORT_TYPES.join(', ')}`);
+    for (const flag of ['isEnabled', 'isConnected', 'isUplink', 'isUplinkActive', 'isTrunkPort']) rule(typeof p[flag] === 'boolean', `${at}.${flag}`, 'must be a boolean');
+    rule(isCount(p.portSpeedMbps), `${at}.portSpeedMbps`, 'must be a whole number ≥ 0');
+    rule(isVlan(p.nativeVLANID), `${at}.nativeVLANID`, 'must be 1 to 4094');
+    const counters = isObject(p.counters) ? p.counters : {};
+    for (const c of COUNTERS) rule(isCount(counters[c]), `${at}.counters.${c}`, 'must be a whole number ≥ 0');
+  });
+  list(report.uplinkSamples, `${path}.uplinkSamples`, (s, at) => {
+    rule(Number.isInteger(s.portNumber), `${at}.portNumber`, 'must be a whole number');
+    rule(typeof s.observedAt === 'string' && TIME.test(s.observedAt), `${at}.observedAt`, 'must be an RFC 3339 time');
+    for (const f of ['latencyMs', 'jitterMs']) rule(s[f] === null || (typeof s[f] === 'number' && (s[f] as number) >= 0), `${at}.${f}`, 'must be a number ≥ 0 or null');
+    rule(typeof s.lossPercent === 'number' && s.lossPercent >= 0 && s.lossPercent <= 100, `${at}.lossPercent`, 'must be 0 to 100');
+    for (const f of ['rxBitsPerSecond', 'txBitsPerSecond']) rule(isCount(s[f]), `${at}.${f}`, 'must be a whole number ≥ 0');
+  });
+  list(report.radios, `${path}.radios`, (r, at) => {
+    rule(typeof r.BSSID === 'string' && MAC.test(r.BSSID), `${at}.BSSID`, 'must be a lowercase MAC');
+    rule(BANDS.includes(r.radioBand as string), `${at}.radioBand`, `must be one of ${BANDS.join(', ')}`);
+    rule(typeof r.ssid === 'string', `${at}.ssid`, 'must be a string');
+    rule(typeof r.isActive === 'boolean', `${at}.isActive`, 'must be a boolean');
+  });
+  list(report.clients, `${path}.clients`, (c, at) => {
+    rule(typeof c.macAddress === 'string' && MAC.test(c.macAddress), `${at}.macAddress`, 'must be a lowercase MAC');
+    rule(c.ip === null || typeof c.ip === 'string', `${at}.ip`, 'must be a string or null');
+    rule(c.hostname === null || typeof c.hostname === 'string', `${at}.hostname`, 'must be a string or null');
+    rule(typeof c.isWireless === 'boolean', `${at}.isWireless`, 'must be a boolean');
+    const signalOk = c.isWireless ? Number.isInteger(c.signal) && (c.signal as number) >= -90 && (c.signal as number) <= -30 : c.signal === null;
+    rule(signalOk, `${at}.signal`, 'must be dBm from -90 to -30 for a wireless client, null for a wired one');
+    rule(c.vlanID === null || isVlan(c.vlanID), `${at}.vlanID`, 'must be 1 to 4094');
+    rule(c.ssid === null || typeof c.ssid === 'string', `${at}.ssid`, 'must be a string or null');
+    rule(c.portNumber === null || Number.isInteger(c.portNumber), `${at}.portNumber`, 'must be a whole number or null');
+  });
+  list(report.events, `${path}.events`, (e, at) => {
+    rule(typeof e.type === 'string' && EVENT_TYPE.test(e.type), `${at}.type`, 'must be an upper-case name');
+    rule(typeof e.observedAt === 'string' && TIME.test(e.observedAt), `${at}.observedAt`, 'must be an RFC 3339 time');
+    rule(e.details === undefined || isObject(e.details), `${at}.details`, 'must be an object');
+  });
+  return problems;
+}

@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import type { Report } from '../src/modules/simulator/report.protocol.js';
+import { createFleet } from '../src/modules/simulator/simulator.fleet.js';
+import type { FleetNetworkInput } from '../src/modules/simulator/simulator.fleet.js';
+import { runSimulator } from '../src/modules/simulator/simulator.runner.js';
+import type { ReportSink } from '../src/modules/simulator/simulator.sink.js';
+import { checkReport } from './helpers/report-protocol.js';
+
+const NETWORKS: FleetNetworkInput[] = [
+  {
+    id: '11111111-1111-4111-8111-111111111111',
+    vlans: [
+      { vlanID: 10, name: 'Corp' },
+      { vlanID: 20, name: 'Guest' },
+    ],
+    ssids: ['Acme-Corp', 'Acme-Guest'],
+    devices: [
+      { serialNumber: 'M1A3-AP00-0001', deviceType: 'ACCESS_POINT', deviceModel: 'AP-W7' },
+      { serialNumber: 'M1A3-AP00-0002', deviceType: 'ACCESS_POINT', deviceModel: 'AP-W6' },
+      { serialNumber: 'M1A3-AP00-0003', deviceType: 'ACCESS_POINT' },
+      { serialNumber: 'M1A3-SW00-0001', deviceType: 'SWITCH', deviceModel: 'SW-24P' },
+      { serialNumber: 'M1A3-NC00-0001', deviceType: 'CONTROLLER', deviceModel: 'NC-200' },
+      { serialNumber: 'M1A3-CG00-0001', deviceType: 'CELLULAR_GATEWAY' },
+      { serialNumber: 'M1A3-PD00-0001', deviceType: 'POWER_DISTRIBUTION_UNIT' },
+    ],
+  },
+  {
+    // a network eight hours behind UTC, with no VLANs or SSIDs
+    id: '11111111-1111-4111-8111-111111111112',
+    utcOffsetMinutes: -480,
+    vlans: [],
+    ssids: [],
+    devices: [{ serialNumber: 'M1A3-SW00-0002', deviceType: 'SWITCH', deviceModel: 'SW-48P' }],
+  },
+];
+
+/** Tuesday 2026-11-24 00:00 UTC. */
+const DAY_START = Date.parse('2026-11-24T00:00:00Z') / 1000;
+const HOUR = 3600;
+
+function reportsOver(seed: number, from: number, hours: number, interval: number): Report[] {
+  const fleet = createFleet(NETWORKS, { seed, intervalSeconds: interval });
+  const out: Report[] = [];
+  for (let t = from; t < from + hours * HOUR; t += interval) out.push(...fleet.reportsAt(t));
+  return out;
+}
+
+const clientCount = (reports: readonly Report[], serials: readonly string[]) =>
+  reports.filter((r) => serials.includes(r.serialNumber)).reduce((n, r) => n + (r.clients?.length ?? 0), 0);
+
+describe('the fleet simulator', () => {
+  it('gives byte-identical reports for the same seed, whatever was asked before, and others for another seed', () => {
+    const a = JSON.stringify(reportsOver(7, DAY_START, 6, 300));
+    const b = JSON.stringify(reportsOver(7, DAY_START, 6, 300));
+    expect(b).toBe(a);
+    expect(JSON.stringify(reportsOver(8, DAY_START, 6, 300))).not.toBe(a);
+    // the state at a time is a function of the seed and the time alone
+    const fleet = createFleet(NETWORKS, { seed: 7, intervalSeconds: 300 });
+    const late = DAY_START + 5 * HOUR;
+    const fresh = JSON.stringify(fleet.reportsAt(late));
+    fleet.reportsAt(DAY_START);
+    expect(JSON.stringify(createFleet(NETWORKS, { seed: 7, intervalSeconds: 300 }).reportsAt(late))).toBe(fresh);
+  });
+
+  it('sends only reports that follow the protocol, each with its own reportId, lowercase MACs, signals from -90 to -30', () => {
+    const reports = reportsOver(3, DAY_START, 48, 300);
+    expect(reports.length).toBeGreaterThan(4000);
+    expect(reports.flatMap((r, i) => checkReport(r, `reports[${i}]`)).slice(0, 5)).toEqual([]);
+    expect(new Set(reports.map((r) => r.reportId)).size).toBe(reports.length);
+    const signals = reports.flatMap((r) => r.clients ?? []).filter((c) => c.isWireless).map((c) => c.signal as number);
+    expect(Math.min(...signals)).toBeGreaterThanOrEqual(-90);
+    expect(Math.max(...signals)).toBeLessThanOrEqual(-30);
+    expect(new Set(signals).size).toBeGreaterThan(10);
+  });
+
+  it('has fewer clients at night than by day, by the network local time', () => {
+    const fleet = createFleet(NETWORKS, { seed: 3, intervalSeconds: 300 });
+    const aps = ['M1A3-AP00-0001', 'M1A3-AP00-0002', 'M1A3-AP00-0003', 'M1A3-SW00-0001'];
+    for (let day = 0; day < 3; day++) {
+      const at = (utcHour: number) => clientCount(fleet.reportsAt(DAY_START + day * 24 * HOUR + utcHour * HOUR), aps);
+      expect(at(3)).toBeLessThan(at(14));
+      expect(at(3)).toBeGreaterThan(0); // printers, cameras and sensors stay
+      // 14:00 in UTC-8 is 22:00 UTC; 03:00 there is 11:00 UTC
+      const west = (utcHour: number) => clientCount(fleet.reportsAt(DAY_START + day * 24 * HOUR + utcHour * HOUR), ['M1A3-SW00-0002']);
+      expect(west(11)).toBeLessThan(west(22));
+    }
+  });
+
+  it('moves wireless clients between access points, with a signal that changes', () => {
+    const reports = reportsOver(3, DAY_START + 8 * HOUR, 10, 60);
+    const apsOf = new Map<string, Set<string>>();
+    const signalsOf = new Map<string, Set<number | null>>();
+    for (const r of reports) {
+      for (const c of r.clients ?? []) {
+        if (!c.isWireless) continue;
+        apsOf.set(c.macAddress, (apsOf.get(c.macAddress) ?? new Set()).add(r.serialNumber));
+        signalsOf.set(c.macAddress, (signalsOf.get(c.macAddress) ?? new Set()).add(c.signal));
+      }
+    }
+    expect([...apsOf.values()].filter((aps) => aps.size > 1).length).toBeGreaterThan(3);
+    expect([...signalsOf.values()].every((s) => s.size > 1)).toBe(true);
+  });
+
+  it('keeps counters growing between reboots, and a reboot resets them and the uptime, with DEVICE_BOOT', () => {
+    const interval = 300;
+    const reports = reportsOver(5, DAY_START, 8 * 24, interval);
+    const bySerial = new Map<string, Report[]>();
+    for (const r of reports) bySerial.set(r.serialNumber, bySerial.get(r.serialNumber) ?? []).get(r.serialNumber)?.push(r);
+    let boots = 0;
+    let offlineGaps = 0;
+    const wrong: string[] = [];
+    for (const series of bySerial.values()) {
+      for (let i = 1; i < series.length; i++) {
+        const [before, after] = [series[i - 1] as Report, series[i] as Report];
+        const elapsed = (Date.parse(after.observedAt) - Date.parse(before.observedAt)) / 1000;
+        if (elapsed > interval) offlineGaps++;
+        const booted = (after.uptimeSeconds as number) !== (before.uptimeSeconds as number) + elapsed;
+        if (booted !== (after.events?.some((e) => e.type === 'DEVICE_BOOT') ?? false)) wrong.push(`${after.serialNumber} ${after.observedAt}: uptime without DEVICE_BOOT`);
+        if (booted && (after.uptimeSeconds as number) >= elapsed) wrong.push(`${after.serialNumber} ${after.observedAt}: uptime not reset`);
+        if (booted) boots++;
+        for (const [p, port] of (after.interfaces ?? []).entries()) {
+          const previous = before.interfaces?.[p]?.counters;
+          for (const [name, value] of Object.entries(port.counters)) {
+            const old = previous?.[name as keyof typeof port.counters] as number;
+            if (booted ? old > 0 && value >= old : value < old) wrong.push(`${after.serialNumber} ${after.observedAt} port ${port.portNumber} ${name}: ${old} -> ${value}`);
+          }
+        }
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(boots).toBeGreaterThanOrEqual(bySerial.size); // at least the weekly firmware update of each
+    expect(offlineGaps).toBeGreaterThan(0);
+  });
+
+  it('has WAN incidents: a link down with WAN_DOWN and WAN_UP, and loss spikes', () => {
+    const reports = reportsOver(5, DAY_START, 8 * 24, 300);
+    const types = new Set(reports.flatMap((r) => r.events ?? []).map((e) => e.type));
+    expect([...types].sort()).toEqual(['DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP']);
+    const samples = reports.flatMap((r) => r.uplinkSamples ?? []);
+    expect(samples.some((s) => s.lossPercent === 100 && s.latencyMs === null)).toBe(true);
+    expect(samples.some((s) => s.lossPercent > 1 && s.lossPercent < 100)).toBe(true);
+    expect(samples.filter((s) => s.lossPercent === 0).length).toBeGreaterThan(samples.length * 0.8);
+  });
+
+  it('runs a backfill and then live ticks on the interval grid, the same for the same start time', async () => {
+    const run = async () => {
+      const sent: Report[][] = [];
+      const sink: ReportSink = { send: async (reports) => (sent.push([...reports]), { accepted: reports.length, duplicates: 0, rejected: [] }) };
+      let clock = (DAY_START + 10 * HOUR + 17) * 1000;
+      const summary = await runSimulator({
+        fleet: createFleet(NETWORKS, { seed: 9, intervalSeconds: 30 }),
+        sink,
+        backfillSeconds: 3600,
+        signal: new AbortController().signal,
+        maxLiveTicks: 3,
+        now: () => clock,
+        sleep: async (ms) => void (clock += Math.max(0, ms)),
+        chunkSize: 500,
+      });
+      return { summary, sent };
+    };
+    const first = await run();
+    expect(JSON.stringify((await run()).sent)).toBe(JSON.stringify(first.sent));
+    const times = [...new Set(first.sent.flat().map((r) => r.observedAt))];
+    expect(times).toHaveLength(120 + 3);
+    expect(times[0]).toBe('2026-11-24T09:00:30Z');
+    expect(times.at(-1)).toBe('2026-11-24T10:01:30Z');
+    expect(first.summary).toMatchObject({ devices: 8, reports: first.sent.flat().length, accepted: first.sent.flat().length, rejected: 0 });
+    expect(first.summary.backfillReports).toBe(first.sent.slice(0, -3).flat().length);
+  });
+});
