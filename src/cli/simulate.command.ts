@@ -8,7 +8,7 @@ import type { SimulatorProgress, SimulatorSummary } from '../modules/simulator/s
 import { createHttpSink, createRoutingSink } from '../modules/simulator/simulator.sink.js';
 import type { ReportSink } from '../modules/simulator/simulator.sink.js';
 import type { Services } from '../services.js';
-import type { CliIo, CommandContext } from './commands.js';
+import type { CliIo, CommandContext } from './io.js';
 import { integerOption } from './serve.js';
 
 /** How a command gets the services: the CLI's `withServices`, handed in so this file does not import commands.ts. */

@@ -101,9 +101,6 @@ export interface SendResult {
   readonly rejected: readonly RejectedReport[];
 }
 
-/** The most reports one request may carry. */
-export const MAX_REPORTS_PER_REQUEST = 500;
-
 /** A time in the protocol's format: RFC 3339 in UTC, whole seconds (`2026-11-24T10:00:00Z`). */
 export function formatTime(seconds: number): string {
   return new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z');

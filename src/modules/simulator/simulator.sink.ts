@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { AppError } from '../../errors.js';
-import { MAX_REPORTS_PER_REQUEST } from './report.protocol.js';
+import { MAX_REPORTS_PER_REQUEST } from '../report/report.schema.js';
 import type { RejectedReport, Report, SendResult } from './report.protocol.js';
 
 const gzipAsync = promisify(gzip);
