@@ -1,4 +1,5 @@
 import type { Store } from './db/store.js';
+import { createReadModel } from './graphql/read-model.js';
 import { createApiKeyService } from './modules/api-key/api-key.service.js';
 import { createAuditService } from './modules/audit/audit.service.js';
 import { createCompanyService } from './modules/company/company.service.js';
@@ -35,7 +36,7 @@ export function createServices(
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
-    reads: createReadService(store),
+    reads: createReadService(store, createReadModel()),
     imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),

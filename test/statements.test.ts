@@ -1,14 +1,12 @@
-import type { GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { getDialect } from '../src/db/dialect.js';
 import type { DialectName } from '../src/db/dialect.js';
 import { generateDataset } from '../src/demo/dataset.js';
-import { DocumentCache } from '../src/graphql/document.js';
-import { planOperation } from '../src/graphql/plan.js';
+import { compileDocument } from '../src/graphql/compile.js';
+import { FEATURES } from '../src/graphql/features.js';
+import type { QueryRootName } from '../src/graphql/features.js';
 import { createSchema } from '../src/graphql/schema.js';
-import { compileRead } from '../src/modules/read/read.repository.js';
-import type { CompiledRead, RootName, RootRead } from '../src/modules/read/read.repository.js';
+import type { CompiledRead } from '../src/modules/read/read.repository.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { storeKinds } from './helpers/stores.js';
@@ -17,7 +15,7 @@ const NESTED = `{ companyBySlug(slug: "$SLUG") { name networks { UUID label isAc
   virtualDevices { label deviceType hardwareDevice { serialNumber isConnectedToBackend } } vlans { name vlanID isEnabled } ssids { ssid isEnabled } } } }`;
 
 /** The six queries of the spec with the selections the spec shows. */
-const SEED_QUERIES: Record<RootName, string> = {
+const SEED_QUERIES: Record<QueryRootName, string> = {
   virtualDevice: '{ virtualDevice(UUID: "$DEVICE") { UUID label isOnline } }',
   hardwareDevice: '{ hardwareDevice(serialNumber: "$SERIAL") { serialNumber deviceType deviceModel isConnectedToBackend } }',
   networksForCompany: '{ networksForCompany(companySlug: "$SLUG") { UUID label slug } }',
@@ -80,8 +78,6 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
 
 describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping change shows up as a diff)', () => {
   const schema = createSchema();
-  const config = loadConfig({});
-  const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
 
   function compile(dialect: DialectName, template: string): CompiledRead {
     const query = template
@@ -89,12 +85,7 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
       .replace('$NETWORK', '11111111-1111-4111-8111-111111111111')
       .replace('$DEVICE', '22222222-2222-4222-8222-222222222222')
       .replace('$SERIAL', 'M1A3-AP00-0001');
-    const prepared = documents.get(query);
-    expect(prepared.errors).toEqual([]);
-    const operation = [...prepared.operations.values()][0]!;
-    const plan = planOperation(schema, operation, schema.getQueryType() as GraphQLObjectType, prepared.fragments, {});
-    const reads: RootRead[] = plan.fields.map((f) => ({ root: f.name as RootName, selection: f.selection! }));
-    return compileRead(getDialect(dialect), reads, true);
+    return compileDocument(schema, FEATURES, getDialect(dialect), query);
   }
 
   it.each(['sqlite', 'postgres'] as const)('%s', async (dialect) => {

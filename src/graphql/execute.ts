@@ -3,13 +3,17 @@ import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNo
 import { invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
-import type { CompiledRead, RootRead } from '../modules/read/read.repository.js';
-import { isRootName } from '../modules/read/read.service.js';
+import type { RootDefinition, RootRead } from '../modules/read/read.model.js';
+import type { CompiledRead } from '../modules/read/read.repository.js';
+import { checkRootArgument } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
+import { planReads } from './compile.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
 import type { MutationExecutor, MutationRequestContext } from './mutate.js';
 import { planOperation } from './plan.js';
 import type { OperationPlan, PlannedRootField } from './plan.js';
+import { checkAssembly } from './assemble.js';
+import { mutationResolversOf } from './schema.js';
 import { coerceVariables } from './variables.js';
 import { toWireError } from './wire.js';
 import type { ExecutedOutcome, WireError } from './wire.js';
@@ -82,6 +86,9 @@ const NO_REQUEST: MutationRequestContext = { requestId: '-', onUnexpectedError: 
 export function createExecutor(deps: ExecutorDeps) {
   const { schema, documents, reads, mutations } = deps;
   const queryType = schema.getQueryType() as GraphQLObjectType;
+  // the read model the reads compile with must cover this schema, or a field would fail only when first selected
+  checkAssembly(schema, reads.model, mutationResolversOf(schema));
+  const roots: ReadonlyMap<string, RootDefinition> = new Map(Object.entries(reads.model.roots));
 
   function planFor(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Record<string, unknown>, withKeyCheck: boolean): CachedPlan {
     const memoKey = `${operation.name?.value ?? ''}\u0000${withKeyCheck ? 'k' : 'u'}`;
@@ -94,13 +101,8 @@ export function createExecutor(deps: ExecutorDeps) {
   }
 
   function compilePlan(plan: OperationPlan, withKeyCheck: boolean, exclude: ReadonlySet<number> = new Set()): CachedPlan {
-    const readList: RootRead[] = [];
-    const readIndex = plan.fields.map((field, i) => {
-      if (field.name === '__typename' || exclude.has(i) || !isRootName(field.name) || !field.selection) return -1;
-      readList.push({ root: field.name, selection: field.selection });
-      return readList.length - 1;
-    });
-    return { plan, reads: readList, readIndex, compiled: reads.compile(readList, withKeyCheck) };
+    const planned = planReads(plan, roots, exclude);
+    return { plan, ...planned, compiled: reads.compile(planned.reads, withKeyCheck) };
   }
 
   /**
@@ -162,11 +164,12 @@ export function createExecutor(deps: ExecutorDeps) {
 
   function checkArguments(cached: CachedPlan, variables: Record<string, unknown>, caller: Caller): CheckedPlan {
     const errors: WireError[] = [];
-    const values = cached.plan.fields.map((field) => rootArgument(field, variables, reads));
+    const values = cached.plan.fields.map((field) => rootArgument(field, roots.get(field.name), variables));
     const invalid = new Set<number>();
     cached.plan.fields.forEach((field, i) => {
-      if (cached.readIndex[i] === -1 || !isRootName(field.name)) return;
-      const problem = reads.checkArgument(field.name, values[i]);
+      const root = roots.get(field.name);
+      if (cached.readIndex[i] === -1 || root === undefined) return;
+      const problem = checkRootArgument(field.name, root, values[i]);
       if (problem) {
         invalid.add(i);
         errors.push(fieldError(problem.message, 'BAD_USER_INPUT', field, { argument: problem.details.field }));
@@ -193,13 +196,8 @@ export function createExecutor(deps: ExecutorDeps) {
         const index = cached.readIndex[i] as number;
         value = index === -1 ? 'null' : (result.roots[index] ?? 'null');
         if (index !== -1 && result.roots[index] === null) {
-          errors.push(
-            fieldError(
-              `Not found, or not accessible with this API key: ${field.name}(${reads.argumentName(field.name as never)}).`,
-              'UNAUTHORIZED',
-              field,
-            ),
-          );
+          const argument = (roots.get(field.name) as RootDefinition).argument.name;
+          errors.push(fieldError(`Not found, or not accessible with this API key: ${field.name}(${argument}).`, 'UNAUTHORIZED', field));
         }
       }
       data += `${i === 0 ? '' : ','}"${field.key}":${value}`;
@@ -222,10 +220,10 @@ function requestError(
 
 export type Executor = ReturnType<typeof createExecutor>;
 
-function rootArgument(field: PlannedRootField, variables: Record<string, unknown>, reads: ReadService): unknown {
-  if (!field.definition || !isRootName(field.name)) return undefined;
+function rootArgument(field: PlannedRootField, root: RootDefinition | undefined, variables: Record<string, unknown>): unknown {
+  if (!field.definition || root === undefined) return undefined;
   const node = field.nodes[0] as FieldNode;
-  const name = reads.argumentName(field.name);
+  const name = root.argument.name;
   // the usual `virtualDevice(UUID: $id)`: a variable's coerced value is the argument's, as getArgumentValues finds it
   const only = node.arguments?.length === 1 ? node.arguments[0] : undefined;
   if (only?.name.value === name && only.value.kind === Kind.VARIABLE) {

@@ -3,9 +3,10 @@ import type { DocumentNode, FragmentDefinitionNode, GraphQLFieldResolver, GraphQ
 import { AppError, invariant, isAppError } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
-import { MUTATION_RESOLVERS, MutationPayload } from './mutations.js';
-import type { ObjectReference, WriteServices } from './mutations.js';
+import type { MutationPayload, ObjectReference } from '../modules/read/read.model.js';
+import type { Services } from '../services.js';
 import { planSelection } from './plan.js';
+import { mutationResolversOf } from './schema.js';
 import { toWireError } from './wire.js';
 import type { ExecutedOutcome, WireError } from './wire.js';
 
@@ -14,6 +15,11 @@ export interface MutationRequestContext {
   readonly requestId: string;
   /** Logs an error that is not an AppError; the client sees only INTERNAL_SERVER_ERROR and the request id. */
   onUnexpectedError(error: unknown): void;
+}
+
+/** A resolver's payload as the source of the payload's fields; the class tells them from the objects read back below. */
+class PayloadSource {
+  constructor(readonly payload: MutationPayload) {}
 }
 
 interface ResolverContext {
@@ -29,10 +35,11 @@ interface ResolverContext {
  * statement, scoped by company like every read). The query path never comes
  * here.
  */
-export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: ReadService; services: WriteServices }) {
+export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: ReadService; services: Services }) {
   const { schema, reads, services } = deps;
   const mutationType = schema.getMutationType();
   invariant(mutationType, 'mutate-no-mutation-type');
+  const resolvers = mutationResolversOf(schema);
 
   async function readBack(reference: ObjectReference, info: GraphQLResolveInfo, context: ResolverContext): Promise<unknown> {
     const type = getNamedType(info.returnType);
@@ -49,14 +56,15 @@ export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: Rea
   /** Mutation fields call their resolver; payload fields give values or read back; below that, the compiled JSON is keyed by response key. */
   const fieldResolver: GraphQLFieldResolver<unknown, ResolverContext> = (source, args, context, info) => {
     if (info.parentType === mutationType) {
-      const resolve = MUTATION_RESOLVERS[info.fieldName];
+      const resolve = Object.hasOwn(resolvers, info.fieldName) ? resolvers[info.fieldName] : undefined;
       invariant(resolve !== undefined, `mutate-no-resolver:${info.fieldName}`);
       context.statements += 1;
-      return resolve(services, context.caller, args.input as Record<string, unknown>);
+      return resolve(services, context.caller, args.input as Record<string, unknown>).then((payload) => new PayloadSource(payload));
     }
-    if (source instanceof MutationPayload) {
-      if (!Object.hasOwn(source.objects, info.fieldName)) return source.values[info.fieldName];
-      const reference = source.objects[info.fieldName];
+    if (source instanceof PayloadSource) {
+      const { values = {}, objects = {} } = source.payload;
+      if (!Object.hasOwn(objects, info.fieldName)) return values[info.fieldName];
+      const reference = objects[info.fieldName];
       return reference ? readBack(reference, info, context) : null;
     }
     return (source as Record<string, unknown> | null | undefined)?.[info.path.key as string];

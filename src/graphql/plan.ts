@@ -16,7 +16,7 @@ import type {
   SelectionSetNode,
 } from 'graphql';
 import { invariant } from '../errors.js';
-import type { Selection, SelectedField } from '../modules/read/read.repository.js';
+import type { Selection, SelectedField } from '../modules/read/read.model.js';
 
 /** A root field of an operation, with every node that contributes to it (for locations and arguments). */
 export interface PlannedRootField {

@@ -1,14 +1,29 @@
-import { buildSchema, printSchema } from 'graphql';
-import type { GraphQLSchema, GraphQLScalarType } from 'graphql';
-import { MUTATION_SDL } from './mutation-schema.js';
+import { buildASTSchema, parse, printSchema, GraphQLSchema } from 'graphql';
+import type { GraphQLScalarType } from 'graphql';
+import { invariant } from '../errors.js';
+import type { GraphQLFeature, MutationResolver } from '../modules/read/read.model.js';
+import type { Services } from '../services.js';
+import { assembleDocument, checkAssembly, mergeFeatures } from './assemble.js';
+import { COMPLEXITY_WEIGHTS } from './complexity.js';
+import { FEATURES } from './features.js';
 import { DateTimeScalar, IPScalar, MacAddressScalar, UUIDScalar } from './scalars.js';
 
+declare module 'graphql' {
+  interface GraphQLSchemaExtensions {
+    /** The mutation resolvers assembled with the schema (createSchema). */
+    readonly netgraph?: { readonly mutations: MutationResolvers };
+  }
+}
+
 /**
- * The public contract. Fields and types may be added; the ones here are never
- * renamed or retyped. `schema.graphql` at the repository root is this SDL as
- * printed by graphql-js, and a test fails when they drift.
+ * The frame of the public contract: the scalars and the two root types with
+ * their descriptions. Every other type and every root field comes from a
+ * feature's `<feature>.graphql.ts` (graphql/features.ts lists them). Fields
+ * and types may be added; the published ones are never renamed or retyped.
+ * `schema.graphql` at the repository root is the assembled schema as printed
+ * by graphql-js, and a test fails when they drift.
  */
-export const SCHEMA_SDL = /* GraphQL */ `
+const FRAME_SDL = /* GraphQL */ `
 """
 RFC 4122 UUID in canonical lowercase form, e.g. \`3f0e6a5c-1a2b-4c3d-8e9f-0a1b2c3d4e5f\`.
 """
@@ -29,149 +44,61 @@ An IPv4 or IPv6 address literal, e.g. \`10.0.10.23\` or \`2001:db8::1\`.
 """
 scalar IP
 
-"""The kind of a physical device."""
-enum DeviceType {
-  ACCESS_POINT
-  CELLULAR_GATEWAY
-  CONTROLLER
-  POWER_DISTRIBUTION_UNIT
-  SWITCH
-}
-
-"""
-The kind of a virtual device: the slot a network has for a physical device.
-OBSERVER has no hardware of its own.
-"""
-enum VirtualDeviceType {
-  ACCESS_POINT
-  CELLULAR_GATEWAY
-  CONTROLLER
-  OBSERVER
-  POWER_DISTRIBUTION_UNIT
-  SWITCH
-}
-
 """
 Every read. Each field answers only for the company of the API key: an id or
 slug of another company, or one that does not exist, answers \`null\` with an
 UNAUTHORIZED error at that field's path, and the other fields still answer.
 """
-type Query {
-  """One virtual device by its UUID."""
-  virtualDevice("The virtual device's UUID." UUID: UUID!): VirtualDevice
+type Query
 
-  """One hardware device by its serial number."""
-  hardwareDevice(
-    "Letters, digits, \`.\`, \`_\` and \`-\`, 1 to 64 characters, e.g. \`M1A3-7GKQ-2J4T\`; anything else is BAD_USER_INPUT."
-    serialNumber: String!
-  ): HardwareDevice
+"""
+Every write. Needs an API key with scope \`read_write\`: with a read-only key
+the whole request is refused with 403 FORBIDDEN and nothing runs.
 
-  """The company's networks, ordered by label, then UUID."""
-  networksForCompany(
-    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
-    companySlug: String!
-  ): [Network!]
+The fields of a mutation run one after another, in document order. Each is
+one transaction of its own, recorded exactly once in the audit log when it
+changes something, and sees what the fields before it changed. Input rules are checked by the server;
+a field that breaks one changes nothing and answers \`null\` with an error at
+its path whose \`extensions.code\` says why and \`extensions.field\` names the
+input field (e.g. \`input.slug\`, \`input.vlans[1].vlanID\`, or \`input\` itself).
 
-  """The network's virtual devices, ordered by label, then UUID."""
-  virtualDevicesForNetwork("The network's UUID." networkUUID: UUID!): [VirtualDevice!]
+The payload fields are nullable on purpose: one failing field nulls only
+itself, and the fields before it stay done, so a client sees exactly which
+succeeded. An id of another company answers exactly like one that does not
+exist: UNAUTHORIZED, as for reads.
 
-  """The clients currently connected to the network, ordered by MAC address."""
-  networkClients("The network's UUID." networkUUID: UUID!): [NetworkClient!]
+Update inputs change only the fields they give: an absent field stays as it
+is; \`null\` clears a field that may be empty (\`mailingAddress\`) and is
+BAD_USER_INPUT for any other. \`isOnline\` and \`isConnectedToBackend\` are
+reported by devices and cannot be written: new devices start offline and
+not connected.
 
-  """One company with everything below it."""
-  companyBySlug(
-    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
-    slug: String!
-  ): Company
-}
-
-"""A customer account. An API key belongs to exactly one company."""
-type Company {
-  uuid: UUID!
-  name: String!
-  """Short, URL-safe name, unique across the service."""
-  slug: String!
-  """Ordered by label, then UUID."""
-  networks: [Network!]!
-}
-
-"""A site: one physical location with its devices, VLANs and SSIDs."""
-type Network {
-  UUID: UUID!
-  label: String!
-  """Short, URL-safe name, unique within the company."""
-  slug: String!
-  isActive: Boolean!
-  """Null when the network has no address."""
-  mailingAddress: MailingAddress
-  """Ordered by label, then UUID."""
-  virtualDevices: [VirtualDevice!]!
-  """Ordered by name, then vlanID."""
-  vlans: [VLAN!]!
-  """Ordered by ssid."""
-  ssids: [SSID!]!
-}
-
-"""Where a network is."""
-type MailingAddress {
-  city: String
-  """The region code, e.g. an ISO 3166-2 subdivision such as \`CA\`."""
-  subdivisionCode: String
-}
-
-"""A device slot on a network, with the hardware assigned to it, if any."""
-type VirtualDevice {
-  UUID: UUID!
-  label: String!
-  deviceType: VirtualDeviceType!
-  deviceModel: String!
-  """Reported by the device; read-only."""
-  isOnline: Boolean!
-  """Null when no hardware is assigned."""
-  hardwareDevice: HardwareDevice
-}
-
-"""A physical device of the company's inventory."""
-type HardwareDevice {
-  """Unique across the service."""
-  serialNumber: String!
-  deviceType: DeviceType!
-  deviceModel: String!
-  """Reported by the device; read-only."""
-  isConnectedToBackend: Boolean!
-}
-
-"""A client currently connected to a network."""
-type NetworkClient {
-  macAddress: MacAddress!
-  """Null when the client has no address yet."""
-  ip: IP
-  lastSeen: DateTime!
-}
-
-"""A VLAN of a network."""
-type VLAN {
-  UUID: UUID!
-  name: String!
-  """1 to 4094, unique within the network."""
-  vlanID: Int!
-  isEnabled: Boolean!
-}
-
-"""A wireless network broadcast by a network's access points."""
-type SSID {
-  UUID: UUID!
-  """1 to 32 bytes, unique within the network."""
-  ssid: String!
-  isEnabled: Boolean!
-}
+Complexity: each mutation field costs ${COMPLEXITY_WEIGHTS.mutation} points plus what its payload
+selection costs as a read (docs/limits.md).
+"""
+type Mutation
 `;
+
+/**
+ * The Query fields of the first published contract print first, in its
+ * order (schema.graphql has always shown them so); fields added later print
+ * after them, in feature order.
+ */
+const FIRST_QUERY_FIELDS = ['virtualDevice', 'hardwareDevice', 'networksForCompany', 'virtualDevicesForNetwork', 'networkClients', 'companyBySlug'];
 
 const SCALARS: readonly GraphQLScalarType[] = [UUIDScalar, DateTimeScalar, MacAddressScalar, IPScalar];
 
-/** Builds the executable schema: reads and writes, with the scalars' parsing attached. */
-export function createSchema(): GraphQLSchema {
-  const schema = buildSchema(SCHEMA_SDL + MUTATION_SDL);
+/**
+ * Builds the executable schema from the features: reads and writes, with
+ * the scalars' parsing attached, and the mutation resolvers in its
+ * extensions (mutationResolversOf). Throws, naming each problem, when a
+ * feature's SDL, read model, roots and resolvers do not match.
+ */
+export function createSchema(features: readonly GraphQLFeature<Services>[] = FEATURES): GraphQLSchema {
+  const assembled = mergeFeatures(features);
+  const document = assembleDocument(parse(FRAME_SDL), features, FIRST_QUERY_FIELDS);
+  const schema = new GraphQLSchema({ ...buildASTSchema(document).toConfig(), extensions: { netgraph: { mutations: assembled.mutations } } });
+  checkAssembly(schema, assembled.readModel, assembled.mutations);
   for (const scalar of SCALARS) {
     const type = schema.getType(scalar.name) as GraphQLScalarType;
     type.serialize = scalar.serialize;
@@ -179,6 +106,16 @@ export function createSchema(): GraphQLSchema {
     type.parseLiteral = scalar.parseLiteral;
   }
   return schema;
+}
+
+/** The resolver of each Mutation field, by field name. */
+export type MutationResolvers = Readonly<Record<string, MutationResolver<Services>>>;
+
+/** The mutation resolvers the schema was built with. */
+export function mutationResolversOf(schema: GraphQLSchema): MutationResolvers {
+  const assembled = schema.extensions.netgraph;
+  invariant(assembled !== undefined, 'schema-not-assembled');
+  return assembled.mutations;
 }
 
 /** The schema reference served at GET /api/v1/schema.graphql and committed as schema.graphql. */

@@ -1,42 +1,9 @@
 import type { ParamType, SqlDialect } from '../../db/dialect.js';
 import type { Row, Store } from '../../db/store.js';
 import { invariant } from '../../errors.js';
+import type { FieldMapping, ListMapping, ReadModel, RootDefinition, RootRead, ScalarType, Selection, SelectedField } from './read.model.js';
 
-/**
- * What to read, independent of GraphQL: for an object type, the fields to
- * return under their response keys, in order. Built by graphql/plan.ts.
- */
-export interface Selection {
-  readonly typeName: string;
-  readonly fields: readonly SelectedField[];
-}
-
-/** One field of a selection: `__typename`, a column, or a nested selection. */
-export interface SelectedField {
-  readonly key: string;
-  readonly name: string;
-  readonly selection?: Selection;
-}
-
-/** One root field to read: which root, its response key and what to select below it. */
-export interface RootRead {
-  readonly root: RootName | InternalRootName;
-  readonly selection: Selection;
-}
-
-export type RootName =
-  | 'virtualDevice'
-  | 'hardwareDevice'
-  | 'networksForCompany'
-  | 'virtualDevicesForNetwork'
-  | 'networkClients'
-  | 'companyBySlug';
-
-/**
- * Roots that are not Query fields: mutations read the object they changed
- * back through these, scoped by company like every other root.
- */
-export type InternalRootName = 'networkByUUID' | 'vlanByUUID' | 'ssidByUUID';
+export type { Selection } from './read.model.js';
 
 /**
  * A compiled read: one SQL statement answering every root field of a document,
@@ -70,165 +37,6 @@ export interface ReadResult {
   readonly roots: readonly (string | null)[];
 }
 
-type ScalarType = 'string' | 'boolean' | 'integer' | 'datetime';
-
-type FieldMapping =
-  | { readonly kind: 'scalar'; readonly column: string; readonly type: ScalarType; readonly nullable?: boolean }
-  | { readonly kind: 'embedded'; readonly nullWhen: (alias: string) => string }
-  | {
-      readonly kind: 'object' | 'list';
-      readonly table: string;
-      readonly join: (child: string, parent: string) => string;
-      readonly orderBy?: (child: string) => string;
-    };
-
-type ListMapping = FieldMapping & { readonly kind: 'list' };
-
-const NETWORKS_OF_COMPANY: ListMapping = {
-  kind: 'list',
-  table: 'networks',
-  join: (n, c) => `${n}.company_id = ${c}.id`,
-  orderBy: (n) => `${n}.label, ${n}.uuid`,
-};
-const DEVICES_OF_NETWORK: ListMapping = {
-  kind: 'list',
-  table: 'virtual_devices',
-  join: (v, n) => `${v}.network_id = ${n}.id`,
-  orderBy: (v) => `${v}.label, ${v}.uuid`,
-};
-const CONNECTED_CLIENTS_OF_NETWORK: ListMapping = {
-  kind: 'list',
-  table: 'network_clients',
-  join: (cl, n) => `${cl}.network_id = ${n}.id AND ${cl}.is_connected`,
-  orderBy: (cl) => `${cl}.mac_address`,
-};
-
-const text = (column: string, nullable = false): FieldMapping => ({ kind: 'scalar', column, type: 'string', nullable });
-const bool = (column: string): FieldMapping => ({ kind: 'scalar', column, type: 'boolean' });
-
-/**
- * How each GraphQL field maps to the tables. List orders are part of the
- * contract (documented in the schema): label then UUID, name then vlanID,
- * ssid, MAC address; text compares by code point on both stores.
- */
-const READ_MODEL: Record<string, Record<string, FieldMapping>> = {
-  Company: {
-    uuid: text('uuid'),
-    name: text('name'),
-    slug: text('slug'),
-    networks: NETWORKS_OF_COMPANY,
-  },
-  Network: {
-    UUID: text('uuid'),
-    label: text('label'),
-    slug: text('slug'),
-    isActive: bool('is_active'),
-    mailingAddress: {
-      kind: 'embedded',
-      nullWhen: (n) => `${n}.mailing_city IS NULL AND ${n}.mailing_subdivision_code IS NULL`,
-    },
-    virtualDevices: DEVICES_OF_NETWORK,
-    vlans: {
-      kind: 'list',
-      table: 'vlans',
-      join: (l, n) => `${l}.network_id = ${n}.id`,
-      orderBy: (l) => `${l}.name, ${l}.vlan_id`,
-    },
-    ssids: {
-      kind: 'list',
-      table: 'ssids',
-      join: (s, n) => `${s}.network_id = ${n}.id`,
-      orderBy: (s) => `${s}.ssid`,
-    },
-  },
-  MailingAddress: {
-    city: text('mailing_city', true),
-    subdivisionCode: text('mailing_subdivision_code', true),
-  },
-  VirtualDevice: {
-    UUID: text('uuid'),
-    label: text('label'),
-    deviceType: text('device_type'),
-    deviceModel: text('device_model'),
-    isOnline: bool('is_online'),
-    hardwareDevice: {
-      kind: 'object',
-      table: 'hardware_devices',
-      join: (h, v) => `${h}.virtual_device_id = ${v}.id`,
-    },
-  },
-  HardwareDevice: {
-    serialNumber: text('serial_number'),
-    deviceType: text('device_type'),
-    deviceModel: text('device_model'),
-    isConnectedToBackend: bool('is_connected_to_backend'),
-  },
-  NetworkClient: {
-    macAddress: text('mac_address'),
-    ip: text('ip', true),
-    lastSeen: { kind: 'scalar', column: 'last_seen', type: 'datetime' },
-  },
-  VLAN: {
-    UUID: text('uuid'),
-    name: text('name'),
-    vlanID: { kind: 'scalar', column: 'vlan_id', type: 'integer' },
-    isEnabled: bool('is_enabled'),
-  },
-  SSID: {
-    UUID: text('uuid'),
-    ssid: text('ssid'),
-    isEnabled: bool('is_enabled'),
-  },
-};
-
-/**
- * Each root field: the row it starts from (looked up by its argument inside
- * the caller's company) and, for lists, the relation listed below that row.
- * Company scoping lives here, once, for every read.
- */
-const ROOTS: Record<
-  RootName | InternalRootName,
-  { table: string; argType: ParamType; where: (t: string, arg: string, company: string) => string; list?: ListMapping }
-> = {
-    virtualDevice: { table: 'virtual_devices', argType: 'uuid', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
-    hardwareDevice: {
-      table: 'hardware_devices',
-      argType: 'text',
-      where: (t, a, c) => `${t}.serial_number = ${a} AND ${t}.company_id = ${c}`,
-    },
-    companyBySlug: { table: 'companies', argType: 'text', where: (t, a, c) => `${t}.slug = ${a} AND ${t}.id = ${c}` },
-    networksForCompany: {
-      table: 'companies',
-      argType: 'text',
-      where: (t, a, c) => `${t}.slug = ${a} AND ${t}.id = ${c}`,
-      list: NETWORKS_OF_COMPANY,
-    },
-    virtualDevicesForNetwork: {
-      table: 'networks',
-      argType: 'uuid',
-      where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}`,
-      list: DEVICES_OF_NETWORK,
-    },
-    networkClients: {
-      table: 'networks',
-      argType: 'uuid',
-      where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}`,
-      list: CONNECTED_CLIENTS_OF_NETWORK,
-    },
-    networkByUUID: { table: 'networks', argType: 'uuid', where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.company_id = ${c}` },
-    // VLANs and SSIDs belong to a company through their network
-    vlanByUUID: {
-      table: 'vlans',
-      argType: 'uuid',
-      where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${c})`,
-    },
-    ssidByUUID: {
-      table: 'ssids',
-      argType: 'uuid',
-      where: (t, a, c) => `${t}.uuid = ${a} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${c})`,
-    },
-  };
-
 /**
  * Builds SQL text for one dialect; aliases and parameters are numbered as it
  * goes. `reference` writes parameter n (1-based) into the text: a placeholder,
@@ -240,6 +48,7 @@ class ReadCompiler {
 
   constructor(
     private readonly dialect: SqlDialect,
+    private readonly model: ReadModel,
     private readonly reference: (index: number) => string = (index) => dialect.placeholder(index),
   ) {}
 
@@ -253,7 +62,7 @@ class ReadCompiler {
   }
 
   root(read: RootRead, index: number): string {
-    const root = ROOTS[read.root];
+    const root = rootOf(this.model, read);
     const t = this.alias();
     const where = root.where(t, this.param({ kind: 'arg', root: index }), this.param({ kind: 'company' }));
     if (root.list === undefined) {
@@ -264,7 +73,7 @@ class ReadCompiler {
 
   /** JSON object text of `selection` for the row aliased `t`. */
   object(selection: Selection, t: string): string {
-    const model = READ_MODEL[selection.typeName];
+    const model = this.model.types[selection.typeName];
     invariant(model !== undefined, 'read-model-type');
     const parts: string[] = [];
     let literal = '{';
@@ -325,6 +134,14 @@ class ReadCompiler {
   }
 }
 
+/** The definition of a read's root: a Query field's, or an internal one. */
+function rootOf(model: ReadModel, read: RootRead): RootDefinition {
+  const name = read.root;
+  const root = Object.hasOwn(model.roots, name) ? model.roots[name] : Object.hasOwn(model.internalRoots, name) ? model.internalRoots[name] : undefined;
+  invariant(root !== undefined, `read-root:${name}`);
+  return root;
+}
+
 /** A SQL string literal; the text never holds a quote (keys are GraphQL names). */
 function sqlLiteral(value: string): string {
   invariant(!value.includes("'"), 'read-literal-quote');
@@ -336,15 +153,15 @@ function sqlLiteral(value: string): string {
  * column says whether the API key is still active, so revocation needs no
  * cache invalidation: it is read in the same statement as the data.
  */
-export function compileRead(dialect: SqlDialect, reads: readonly RootRead[], withKeyCheck: boolean): CompiledRead {
-  const compiler = new ReadCompiler(dialect);
+export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readonly RootRead[], withKeyCheck: boolean): CompiledRead {
+  const compiler = new ReadCompiler(dialect, model);
   const text = `SELECT ${selectList(compiler, reads, withKeyCheck)}`;
   const { slots } = compiler;
   if (dialect.batchOf === undefined) return { text, slots };
   // the same select list, each parameter read from the row of one caller
-  const batchCompiler = new ReadCompiler(dialect, (index) => `b.p${index}`);
+  const batchCompiler = new ReadCompiler(dialect, model, (index) => `b.p${index}`);
   const batchColumns = selectList(batchCompiler, reads, withKeyCheck);
-  const types = slots.map((slot): ParamType => (slot.kind === 'arg' ? ROOTS[(reads[slot.root] as RootRead).root].argType : 'bigint'));
+  const types = slots.map((slot): ParamType => (slot.kind === 'arg' ? rootOf(model, reads[slot.root] as RootRead).argument.type : 'bigint'));
   return { text, slots, batchText: dialect.batchOf(batchColumns, types) };
 }
 

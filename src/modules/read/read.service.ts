@@ -2,23 +2,23 @@ import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import { SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug } from '../company/company.rules.js';
+import type { ReadModel, RootDefinition, RootRead, Selection } from './read.model.js';
 import { compileRead, runRead } from './read.repository.js';
-import type { CompiledRead, InternalRootName, ReadResult, RootName, RootRead, Selection } from './read.repository.js';
+import type { CompiledRead, ReadResult } from './read.repository.js';
 
-/** The one argument of each root field, and how a valid value looks. */
-const ROOT_ARGUMENTS: Record<RootName, { readonly name: string; readonly check: (v: string) => boolean; readonly rule: string }> = {
-  virtualDevice: { name: 'UUID', check: isUuid, rule: 'a UUID' },
-  hardwareDevice: { name: 'serialNumber', check: isSerialNumber, rule: SERIAL_RULE },
-  networksForCompany: { name: 'companySlug', check: isSlug, rule: SLUG_RULE },
-  virtualDevicesForNetwork: { name: 'networkUUID', check: isUuid, rule: 'a UUID' },
-  networkClients: { name: 'networkUUID', check: isUuid, rule: 'a UUID' },
-  companyBySlug: { name: 'slug', check: isSlug, rule: SLUG_RULE },
-};
-
-/** True for the names of the read root fields. */
-export function isRootName(name: string): name is RootName {
-  return Object.hasOwn(ROOT_ARGUMENTS, name);
+/**
+ * Checks the format of a root field's argument: undefined when it is valid,
+ * else BAD_USER_INPUT naming the argument, for that field's error.
+ */
+export function checkRootArgument(field: string, root: RootDefinition, value: unknown): AppError | undefined {
+  const argument = root.argument;
+  const valid = argument.type === 'uuid' ? isUuid : argument.check;
+  if (typeof value === 'string' && valid(value)) return undefined;
+  const rule = argument.type === 'uuid' ? 'a UUID' : argument.rule;
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : String(value);
+  return new AppError('BAD_USER_INPUT', `Argument "${argument.name}" of "${field}" has an invalid value ${shown}: expected ${rule}.`, {
+    field: argument.name,
+  });
 }
 
 /**
@@ -26,28 +26,14 @@ export function isRootName(name: string): name is RootName {
  * takes the caller's company as a parameter of every root, so nothing of
  * another company can be read, and absent and foreign rows look the same.
  */
-export function createReadService(store: Store) {
+export function createReadService(store: Store, model: ReadModel) {
   return {
-    /** The name of the root field's argument. */
-    argumentName(root: RootName): string {
-      return ROOT_ARGUMENTS[root].name;
-    },
-
-    /** Checks a root argument's format; BAD_USER_INPUT naming the argument when it is malformed. */
-    checkArgument(root: RootName, value: unknown): AppError | undefined {
-      const argument = ROOT_ARGUMENTS[root];
-      if (typeof value === 'string' && argument.check(value)) return undefined;
-      const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : String(value);
-      return new AppError(
-        'BAD_USER_INPUT',
-        `Argument "${argument.name}" of "${root}" has an invalid value ${shown}: expected ${argument.rule}.`,
-        { field: argument.name },
-      );
-    },
+    /** The read model the reads compile with (assembled from the features by graphql/read-model.ts). */
+    model,
 
     /** Compiles the reads of one operation into one statement; cache the result per document. */
     compile(reads: readonly RootRead[], withKeyCheck: boolean): CompiledRead {
-      return compileRead(store.dialect, reads, withKeyCheck);
+      return compileRead(store.dialect, model, reads, withKeyCheck);
     },
 
     /**
@@ -67,8 +53,8 @@ export function createReadService(store: Store) {
      * text keyed by the selection's response keys; null when it is not there.
      * No key check: the write's own transaction has just made it.
      */
-    async readObject(root: RootName | InternalRootName, selection: Selection, caller: Caller, arg: string): Promise<string | null> {
-      const compiled = compileRead(store.dialect, [{ root, selection }], false);
+    async readObject(root: string, selection: Selection, caller: Caller, arg: string): Promise<string | null> {
+      const compiled = compileRead(store.dialect, model, [{ root, selection }], false);
       const result = await runRead(store, compiled, { keyId: null, companyId: caller.companyId, args: [arg] });
       return result.roots[0] ?? null;
     },

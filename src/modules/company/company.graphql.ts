@@ -1,0 +1,56 @@
+import { isCompany, text } from '../read/read.model.js';
+import type { GraphQLFeature, ListMapping, RootArgument } from '../read/read.model.js';
+import { SLUG_RULE, isSlug } from './company.rules.js';
+
+/** Ordered by label, then UUID, as the schema says. */
+const NETWORKS_OF_COMPANY: ListMapping = {
+  kind: 'list',
+  table: 'networks',
+  join: (n, c) => `${n}.company_id = ${c}.id`,
+  orderBy: (n) => `${n}.label, ${n}.uuid`,
+};
+
+const slug = (name: string): RootArgument => ({ name, type: 'text', check: isSlug, rule: SLUG_RULE });
+
+/** Companies: the Company type and the reads that start from a company. Companies are written by the CLI and the import only. */
+export const COMPANY_FEATURE = {
+  sdl: /* GraphQL */ `
+"""A customer account. An API key belongs to exactly one company."""
+type Company {
+  uuid: UUID!
+  name: String!
+  """Short, URL-safe name, unique across the service."""
+  slug: String!
+  """Ordered by label, then UUID."""
+  networks: [Network!]!
+}
+
+extend type Query {
+  """The company's networks, ordered by label, then UUID."""
+  networksForCompany(
+    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
+    companySlug: String!
+  ): [Network!]
+
+  """One company with everything below it."""
+  companyBySlug(
+    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
+    slug: String!
+  ): Company
+}
+`,
+  readModel: {
+    Company: {
+      uuid: text('uuid'),
+      name: text('name'),
+      slug: text('slug'),
+      networks: NETWORKS_OF_COMPANY,
+    },
+  },
+  roots: {
+    networksForCompany: { table: 'companies', argument: slug('companySlug'), where: isCompany('slug'), list: NETWORKS_OF_COMPANY },
+    companyBySlug: { table: 'companies', argument: slug('slug'), where: isCompany('slug') },
+  },
+  internalRoots: {},
+  mutations: {},
+} satisfies GraphQLFeature;

@@ -1,0 +1,172 @@
+import { bool, inCompany, text } from '../read/read.model.js';
+import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
+import { asInput } from '../write/write.rules.js';
+import type { NetworkService } from './network.service.js';
+
+/** Ordered by label, then UUID, as the schema says. */
+const DEVICES_OF_NETWORK: ListMapping = {
+  kind: 'list',
+  table: 'virtual_devices',
+  join: (v, n) => `${v}.network_id = ${n}.id`,
+  orderBy: (v) => `${v}.label, ${v}.uuid`,
+};
+
+const network = (uuid: string): ObjectReference => ({ root: 'networkByUUID', arg: uuid });
+
+/**
+ * Networks: the Network type with its address and the lists below it
+ * (ordered as the schema says), the read of a network's devices, and the
+ * writes of networks.
+ */
+export const NETWORK_FEATURE = {
+  sdl: /* GraphQL */ `
+"""A site: one physical location with its devices, VLANs and SSIDs."""
+type Network {
+  UUID: UUID!
+  label: String!
+  """Short, URL-safe name, unique within the company."""
+  slug: String!
+  isActive: Boolean!
+  """Null when the network has no address."""
+  mailingAddress: MailingAddress
+  """Ordered by label, then UUID."""
+  virtualDevices: [VirtualDevice!]!
+  """Ordered by name, then vlanID."""
+  vlans: [VLAN!]!
+  """Ordered by ssid."""
+  ssids: [SSID!]!
+}
+
+"""Where a network is."""
+type MailingAddress {
+  city: String
+  """The region code, e.g. an ISO 3166-2 subdivision such as \`CA\`."""
+  subdivisionCode: String
+}
+
+extend type Query {
+  """The network's virtual devices, ordered by label, then UUID."""
+  virtualDevicesForNetwork("The network's UUID." networkUUID: UUID!): [VirtualDevice!]
+}
+
+extend type Mutation {
+  """
+  Creates a network in the key's company, optionally with its first VLANs
+  and SSIDs: all of it or nothing, in one transaction.
+  """
+  createNetwork("The new network." input: CreateNetworkInput!): CreateNetworkPayload
+
+  """Changes the given fields of a network."""
+  updateNetwork("The network and the fields to change." input: UpdateNetworkInput!): UpdateNetworkPayload
+
+  """
+  Deletes a network with its virtual devices, VLANs, SSIDs and clients. Its
+  hardware goes back to the company's spare inventory.
+  """
+  deleteNetwork("The network to delete." input: DeleteNetworkInput!): DeleteNetworkPayload
+}
+
+"""Where a network is. Each part may be null when unknown; both null means no address."""
+input MailingAddressInput {
+  "City name, 1 to 200 characters, or null."
+  city: String
+  "Region code, e.g. an ISO 3166-2 subdivision such as \`CA\`: 1 to 20 characters, or null."
+  subdivisionCode: String
+}
+
+"""A new network."""
+input CreateNetworkInput {
+  "Display label, 1 to 200 characters, not blank."
+  label: String!
+  "Short URL-safe name, unique within the company: lowercase letters, digits and single hyphens, 1 to 63 characters."
+  slug: String!
+  "Whether the network is in service."
+  isActive: Boolean! = true
+  "Where the network is; none when absent or null."
+  mailingAddress: MailingAddressInput
+  "VLANs to create with the network, at most 4094; field errors name them as \`input.vlans[i]\`."
+  vlans: [NewVLANInput!]
+  "SSIDs to create with the network, at most 256; field errors name them as \`input.ssids[i]\`."
+  ssids: [NewSSIDInput!]
+}
+
+"""Changes to a network: absent fields stay as they are."""
+input UpdateNetworkInput {
+  "The network to change."
+  networkUUID: UUID!
+  "New display label, 1 to 200 characters, not blank."
+  label: String
+  "New slug, unique within the company (same rule as on create)."
+  slug: String
+  "Whether the network is in service."
+  isActive: Boolean
+  "The new address, replacing the whole address (absent parts become null); null removes it."
+  mailingAddress: MailingAddressInput
+}
+
+"""The network to delete."""
+input DeleteNetworkInput {
+  "The network's UUID."
+  networkUUID: UUID!
+}
+
+"""The result of createNetwork."""
+type CreateNetworkPayload {
+  """The new network, with its VLANs and SSIDs."""
+  network: Network!
+}
+
+"""The result of updateNetwork."""
+type UpdateNetworkPayload {
+  """The network as changed."""
+  network: Network!
+}
+
+"""The result of deleteNetwork."""
+type DeleteNetworkPayload {
+  """The UUID of the deleted network."""
+  deletedNetworkUUID: UUID!
+  """Serial numbers of the hardware that went back to the company's spare inventory."""
+  hardwareReturnedToSpare: [String!]!
+}
+`,
+  readModel: {
+    Network: {
+      UUID: text('uuid'),
+      label: text('label'),
+      slug: text('slug'),
+      isActive: bool('is_active'),
+      mailingAddress: {
+        kind: 'embedded',
+        nullWhen: (n) => `${n}.mailing_city IS NULL AND ${n}.mailing_subdivision_code IS NULL`,
+      },
+      virtualDevices: DEVICES_OF_NETWORK,
+      vlans: { kind: 'list', table: 'vlans', join: (l, n) => `${l}.network_id = ${n}.id`, orderBy: (l) => `${l}.name, ${l}.vlan_id` },
+      ssids: { kind: 'list', table: 'ssids', join: (s, n) => `${s}.network_id = ${n}.id`, orderBy: (s) => `${s}.ssid` },
+    },
+    MailingAddress: {
+      city: text('mailing_city', true),
+      subdivisionCode: text('mailing_subdivision_code', true),
+    },
+  },
+  roots: {
+    virtualDevicesForNetwork: {
+      table: 'networks',
+      argument: { name: 'networkUUID', type: 'uuid' },
+      where: inCompany('uuid'),
+      list: DEVICES_OF_NETWORK,
+    },
+  },
+  internalRoots: {
+    // createNetwork and updateNetwork read the network back through it, and the dashboard its network page
+    networkByUUID: { table: 'networks', argument: { name: 'UUID', type: 'uuid' }, where: inCompany('uuid') },
+  },
+  mutations: {
+    createNetwork: async (s, caller, input) => ({ objects: { network: network((await s.networks.create(caller, asInput(input))).UUID) } }),
+    updateNetwork: async (s, caller, input) => ({ objects: { network: network((await s.networks.update(caller, asInput(input))).UUID) } }),
+    deleteNetwork: async (s, caller, input) => {
+      const deleted = await s.networks.delete(caller, asInput(input));
+      return { values: { deletedNetworkUUID: deleted.UUID, hardwareReturnedToSpare: deleted.hardwareReturnedToSpare } };
+    },
+  },
+} satisfies GraphQLFeature<{ networks: NetworkService }>;

@@ -1,0 +1,99 @@
+import { bool, inNetworkOfCompany, text } from '../read/read.model.js';
+import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
+import { asInput } from '../write/write.rules.js';
+import type { SsidService } from './ssid.service.js';
+
+const ssid = (uuid: string): ObjectReference => ({ root: 'ssidByUUID', arg: uuid });
+
+/** SSIDs: the SSID type and its writes. A network lists its SSIDs (network.graphql.ts). */
+export const SSID_FEATURE = {
+  sdl: /* GraphQL */ `
+"""A wireless network broadcast by a network's access points."""
+type SSID {
+  UUID: UUID!
+  """1 to 32 bytes, unique within the network."""
+  ssid: String!
+  isEnabled: Boolean!
+}
+
+extend type Mutation {
+  """Adds an SSID to a network."""
+  createSSID("The new SSID." input: CreateSSIDInput!): CreateSSIDPayload
+
+  """Changes the given fields of an SSID, e.g. \`isEnabled: false\` to switch it off."""
+  updateSSID("The SSID and the fields to change." input: UpdateSSIDInput!): UpdateSSIDPayload
+
+  """Deletes an SSID."""
+  deleteSSID("The SSID to delete." input: DeleteSSIDInput!): DeleteSSIDPayload
+}
+
+"""An SSID created together with its network."""
+input NewSSIDInput {
+  "Wireless network name, 1 to 32 bytes of UTF-8, unique within the network."
+  ssid: String!
+  "Whether the SSID is broadcast."
+  isEnabled: Boolean! = true
+}
+
+"""A new SSID on an existing network."""
+input CreateSSIDInput {
+  "The network to add it to."
+  networkUUID: UUID!
+  "Wireless network name, 1 to 32 bytes of UTF-8, unique within the network."
+  ssid: String!
+  "Whether the SSID is broadcast."
+  isEnabled: Boolean! = true
+}
+
+"""Changes to an SSID: absent fields stay as they are."""
+input UpdateSSIDInput {
+  "The SSID to change."
+  ssidUUID: UUID!
+  "New name, 1 to 32 bytes of UTF-8, unique within the network."
+  ssid: String
+  "Whether the SSID is broadcast."
+  isEnabled: Boolean
+}
+
+"""The SSID to delete."""
+input DeleteSSIDInput {
+  "The SSID's UUID."
+  ssidUUID: UUID!
+}
+
+"""The result of createSSID."""
+type CreateSSIDPayload {
+  """The new SSID."""
+  ssid: SSID!
+}
+
+"""The result of updateSSID."""
+type UpdateSSIDPayload {
+  """The SSID as changed."""
+  ssid: SSID!
+}
+
+"""The result of deleteSSID."""
+type DeleteSSIDPayload {
+  """The UUID of the deleted SSID."""
+  deletedSSIDUUID: UUID!
+}
+`,
+  readModel: {
+    SSID: {
+      UUID: text('uuid'),
+      ssid: text('ssid'),
+      isEnabled: bool('is_enabled'),
+    },
+  },
+  roots: {},
+  internalRoots: {
+    // createSSID and updateSSID read the SSID back through it
+    ssidByUUID: { table: 'ssids', argument: { name: 'UUID', type: 'uuid' }, where: inNetworkOfCompany('uuid') },
+  },
+  mutations: {
+    createSSID: async (s, caller, input) => ({ objects: { ssid: ssid((await s.ssids.create(caller, asInput(input))).UUID) } }),
+    updateSSID: async (s, caller, input) => ({ objects: { ssid: ssid((await s.ssids.update(caller, asInput(input))).UUID) } }),
+    deleteSSID: async (s, caller, input) => ({ values: { deletedSSIDUUID: (await s.ssids.delete(caller, asInput(input))).UUID } }),
+  },
+} satisfies GraphQLFeature<{ ssids: SsidService }>;

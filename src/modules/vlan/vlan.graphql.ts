@@ -1,0 +1,107 @@
+import { bool, inNetworkOfCompany, integer, text } from '../read/read.model.js';
+import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
+import { asInput } from '../write/write.rules.js';
+import type { VlanService } from './vlan.service.js';
+
+const vlan = (uuid: string): ObjectReference => ({ root: 'vlanByUUID', arg: uuid });
+
+/** VLANs: the VLAN type and its writes. A network lists its VLANs (network.graphql.ts). */
+export const VLAN_FEATURE = {
+  sdl: /* GraphQL */ `
+"""A VLAN of a network."""
+type VLAN {
+  UUID: UUID!
+  name: String!
+  """1 to 4094, unique within the network."""
+  vlanID: Int!
+  isEnabled: Boolean!
+}
+
+extend type Mutation {
+  """Adds a VLAN to a network."""
+  createVLAN("The new VLAN." input: CreateVLANInput!): CreateVLANPayload
+
+  """Changes the given fields of a VLAN."""
+  updateVLAN("The VLAN and the fields to change." input: UpdateVLANInput!): UpdateVLANPayload
+
+  """Deletes a VLAN."""
+  deleteVLAN("The VLAN to delete." input: DeleteVLANInput!): DeleteVLANPayload
+}
+
+"""A VLAN created together with its network."""
+input NewVLANInput {
+  "VLAN name, 1 to 100 characters, not blank."
+  name: String!
+  "VLAN number, 1 to 4094, unique within the network."
+  vlanID: Int!
+  "Whether the VLAN is enabled."
+  isEnabled: Boolean! = true
+}
+
+"""A new VLAN on an existing network."""
+input CreateVLANInput {
+  "The network to add it to."
+  networkUUID: UUID!
+  "VLAN name, 1 to 100 characters, not blank."
+  name: String!
+  "VLAN number, 1 to 4094, unique within the network."
+  vlanID: Int!
+  "Whether the VLAN is enabled."
+  isEnabled: Boolean! = true
+}
+
+"""Changes to a VLAN: absent fields stay as they are."""
+input UpdateVLANInput {
+  "The VLAN to change."
+  vlanUUID: UUID!
+  "New name, 1 to 100 characters, not blank."
+  name: String
+  "New VLAN number, 1 to 4094, unique within the network."
+  vlanID: Int
+  "Whether the VLAN is enabled."
+  isEnabled: Boolean
+}
+
+"""The VLAN to delete."""
+input DeleteVLANInput {
+  "The VLAN's UUID."
+  vlanUUID: UUID!
+}
+
+"""The result of createVLAN."""
+type CreateVLANPayload {
+  """The new VLAN."""
+  vlan: VLAN!
+}
+
+"""The result of updateVLAN."""
+type UpdateVLANPayload {
+  """The VLAN as changed."""
+  vlan: VLAN!
+}
+
+"""The result of deleteVLAN."""
+type DeleteVLANPayload {
+  """The UUID of the deleted VLAN."""
+  deletedVLANUUID: UUID!
+}
+`,
+  readModel: {
+    VLAN: {
+      UUID: text('uuid'),
+      name: text('name'),
+      vlanID: integer('vlan_id'),
+      isEnabled: bool('is_enabled'),
+    },
+  },
+  roots: {},
+  internalRoots: {
+    // createVLAN and updateVLAN read the VLAN back through it
+    vlanByUUID: { table: 'vlans', argument: { name: 'UUID', type: 'uuid' }, where: inNetworkOfCompany('uuid') },
+  },
+  mutations: {
+    createVLAN: async (s, caller, input) => ({ objects: { vlan: vlan((await s.vlans.create(caller, asInput(input))).UUID) } }),
+    updateVLAN: async (s, caller, input) => ({ objects: { vlan: vlan((await s.vlans.update(caller, asInput(input))).UUID) } }),
+    deleteVLAN: async (s, caller, input) => ({ values: { deletedVLANUUID: (await s.vlans.delete(caller, asInput(input))).UUID } }),
+  },
+} satisfies GraphQLFeature<{ vlans: VlanService }>;
