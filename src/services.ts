@@ -36,7 +36,10 @@ export function createServices(
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
-    reads: createReadService(store, createReadModel()),
+    reads: createReadService(store, createReadModel(), {
+      now: options.reports?.now ?? now,
+      offlineAfterSeconds: (options.reports?.settings ?? DEFAULT_REPORT_SETTINGS).offlineAfterSeconds,
+    }),
     imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),

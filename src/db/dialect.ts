@@ -58,7 +58,7 @@ export interface SqlDialect {
 }
 
 /** The SQL type of a parameter of a compiled read. */
-export type ParamType = 'bigint' | 'uuid' | 'text';
+export type ParamType = 'bigint' | 'uuid' | 'text' | 'timestamptz';
 
 /** Column types a migration needs, per dialect. */
 export interface MigrationTypes {

@@ -191,7 +191,7 @@ function nullable(field: GraphQLField<unknown, unknown>) {
 
 /** A column for scalars and enums; rows for a list of objects; a joined row, or one embedded in the same row, for an object. */
 function kindFits(mapping: FieldMapping, field: GraphQLField<unknown, unknown>): boolean {
-  if (!isObjectType(getNamedType(field.type))) return mapping.kind === 'scalar';
+  if (!isObjectType(getNamedType(field.type))) return mapping.kind === 'scalar' || mapping.kind === 'computed';
   if (isListType(nullable(field))) return mapping.kind === 'list';
   return mapping.kind === 'object' || mapping.kind === 'embedded';
 }

@@ -13,7 +13,12 @@ type NetworkClient {
 }
 
 extend type Query {
-  """The clients currently connected to the network, ordered by MAC address."""
+  """
+  The clients currently connected to the network, ordered by MAC address:
+  the clients in the latest reports of its online devices, merged by MAC
+  address (the latest report wins); until a device of the network first
+  reports clients, the clients as imported.
+  """
   networkClients("The network's UUID." networkUUID: UUID!): [NetworkClient!]
 }
 `,
@@ -32,7 +37,10 @@ extend type Query {
       list: {
         kind: 'list',
         table: 'network_clients',
-        join: (cl, n) => `${cl}.network_id = ${n}.id AND ${cl}.is_connected`,
+        // a reported client is connected while the device that listed it last is online
+        join: (cl, n, context) =>
+          `${cl}.network_id = ${n}.id AND ${cl}.is_connected AND (${cl}.hardware_device_id IS NULL OR ` +
+          `(SELECT hw.last_seen_at FROM hardware_devices hw WHERE hw.id = ${cl}.hardware_device_id) >= ${context.onlineSince()})`,
         orderBy: (cl) => `${cl}.mac_address`,
       },
     },

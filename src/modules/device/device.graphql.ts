@@ -1,5 +1,5 @@
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
-import { bool, inCompany, text } from '../read/read.model.js';
+import { inCompany, onlineByLastReport, text } from '../read/read.model.js';
 import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { HardwareDeviceService } from './hardware-device.service.js';
@@ -43,7 +43,11 @@ type VirtualDevice {
   label: String!
   deviceType: VirtualDeviceType!
   deviceModel: String!
-  """Reported by the device; read-only."""
+  """
+  Reported by the device; read-only. True while the last report of the
+  assigned hardware is younger than DEVICE_OFFLINE_AFTER_SECONDS (90 s by
+  default); until that hardware first reports, as imported or created.
+  """
   isOnline: Boolean!
   """Null when no hardware is assigned."""
   hardwareDevice: HardwareDevice
@@ -55,7 +59,11 @@ type HardwareDevice {
   serialNumber: String!
   deviceType: DeviceType!
   deviceModel: String!
-  """Reported by the device; read-only."""
+  """
+  Reported by the device; read-only. True while its last report is younger
+  than DEVICE_OFFLINE_AFTER_SECONDS (90 s by default); until its first
+  report, as imported or created.
+  """
   isConnectedToBackend: Boolean!
 }
 
@@ -239,14 +247,23 @@ type UnassignHardwareDevicePayload {
       label: text('label'),
       deviceType: text('device_type'),
       deviceModel: text('device_model'),
-      isOnline: bool('is_online'),
+      isOnline: {
+        kind: 'computed',
+        type: 'boolean',
+        sql: (v, context) =>
+          onlineByLastReport(`(SELECT hw.last_seen_at FROM hardware_devices hw WHERE hw.virtual_device_id = ${v}.id)`, `${v}.is_online`, context),
+      },
       hardwareDevice: { kind: 'object', table: 'hardware_devices', join: (h, v) => `${h}.virtual_device_id = ${v}.id` },
     },
     HardwareDevice: {
       serialNumber: text('serial_number'),
       deviceType: text('device_type'),
       deviceModel: text('device_model'),
-      isConnectedToBackend: bool('is_connected_to_backend'),
+      isConnectedToBackend: {
+        kind: 'computed',
+        type: 'boolean',
+        sql: (h, context) => onlineByLastReport(`${h}.last_seen_at`, `${h}.is_connected_to_backend`, context),
+      },
     },
   },
   roots: {

@@ -34,17 +34,38 @@ export interface RootRead {
 export type ScalarType = 'string' | 'boolean' | 'integer' | 'datetime';
 
 /**
- * How one GraphQL field reads: a column of the row; an object embedded in
- * the same row (null when `nullWhen` holds); or the row, or rows, of another
- * table joined to this one.
+ * The values of the request a mapping's SQL may refer to, beyond its row:
+ * each call adds a parameter and returns its placeholder.
+ */
+export interface SqlContext {
+  /**
+   * The time (a timestamp parameter) from which a device counts as online:
+   * a report observed at or after it is younger than DEVICE_OFFLINE_AFTER_SECONDS.
+   * Compared at read time, so online state is right on every process without a cache.
+   */
+  onlineSince(): string;
+}
+
+/**
+ * How one GraphQL field reads: a column of the row; a value computed from
+ * the row and the request (`computed`); an object embedded in the same row
+ * (null when `nullWhen` holds); or the row, or rows, of another table joined
+ * to this one.
  */
 export type FieldMapping =
   | { readonly kind: 'scalar'; readonly column: string; readonly type: ScalarType; readonly nullable?: boolean }
+  | {
+      readonly kind: 'computed';
+      readonly type: ScalarType;
+      readonly nullable?: boolean;
+      /** The SQL expression for the row aliased `t`. */
+      readonly sql: (t: string, context: SqlContext) => string;
+    }
   | { readonly kind: 'embedded'; readonly nullWhen: (alias: string) => string }
   | {
       readonly kind: 'object' | 'list';
       readonly table: string;
-      readonly join: (child: string, parent: string) => string;
+      readonly join: (child: string, parent: string, context: SqlContext) => string;
       readonly orderBy?: (child: string) => string;
     };
 
@@ -94,6 +115,15 @@ export const bool = (column: string): FieldMapping => ({ kind: 'scalar', column,
 export const integer = (column: string): FieldMapping => ({ kind: 'scalar', column, type: 'integer' });
 /** A timestamp column, as RFC 3339 UTC with milliseconds. */
 export const dateTime = (column: string): FieldMapping => ({ kind: 'scalar', column, type: 'datetime' });
+
+/**
+ * Online by the time of the last report (`lastReport`, an expression that is
+ * NULL before the first): true while it is younger than the offline window;
+ * before any report, the stored flag (`stored`) as imported or created.
+ */
+export const onlineByLastReport = (lastReport: string, stored: string, context: SqlContext): string =>
+  // NULL >= x is NULL: one evaluation of `lastReport`, the stored flag when there is no report
+  `coalesce(${lastReport} >= ${context.onlineSince()}, ${stored})`;
 
 // Company scoping, once for every root: a root's row is looked up by its argument *and* the caller's company.
 

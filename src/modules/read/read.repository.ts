@@ -1,7 +1,7 @@
 import type { ParamType, SqlDialect } from '../../db/dialect.js';
 import type { Row, Store } from '../../db/store.js';
 import { invariant } from '../../errors.js';
-import type { FieldMapping, ListMapping, ReadModel, RootDefinition, RootRead, ScalarType, Selection, SelectedField } from './read.model.js';
+import type { FieldMapping, ListMapping, ReadModel, RootDefinition, RootRead, ScalarType, Selection, SelectedField, SqlContext } from './read.model.js';
 
 export type { Selection } from './read.model.js';
 
@@ -21,7 +21,11 @@ export interface CompiledRead {
   readonly batchText?: string;
 }
 
-export type ParamSlot = { readonly kind: 'key' } | { readonly kind: 'company' } | { readonly kind: 'arg'; readonly root: number };
+export type ParamSlot =
+  | { readonly kind: 'key' }
+  | { readonly kind: 'company' }
+  | { readonly kind: 'arg'; readonly root: number }
+  | { readonly kind: 'onlineSince' };
 
 /** The values a compiled read needs at run time. */
 export interface ReadParams {
@@ -29,6 +33,11 @@ export interface ReadParams {
   readonly companyId: number;
   /** The one argument of each root field, in root order. */
   readonly args: readonly unknown[];
+  /**
+   * For reads that show online state: the time (ISO 8601 UTC) from which
+   * reports count as online; asked once, and only by reads that need it.
+   */
+  readonly onlineSince: () => string;
 }
 
 /** The result of a compiled read: whether the key is still active, and each root's JSON text (null when absent). */
@@ -42,7 +51,7 @@ export interface ReadResult {
  * goes. `reference` writes parameter n (1-based) into the text: a placeholder,
  * or a column of the batch form's parameter rows.
  */
-class ReadCompiler {
+class ReadCompiler implements SqlContext {
   private aliasCount = 0;
   readonly slots: ParamSlot[] = [];
 
@@ -61,14 +70,17 @@ class ReadCompiler {
     return `t${this.aliasCount++}`;
   }
 
+  onlineSince(): string {
+    return this.param({ kind: 'onlineSince' });
+  }
+
   root(read: RootRead, index: number): string {
     const root = rootOf(this.model, read);
     const t = this.alias();
+    // parameters are numbered in the order they appear in the text (SQLite's are positional): the columns come first
+    const columns = root.list === undefined ? this.object(read.selection, t) : this.list(root.list, read.selection, t);
     const where = root.where(t, this.param({ kind: 'arg', root: index }), this.param({ kind: 'company' }));
-    if (root.list === undefined) {
-      return `(SELECT ${this.object(read.selection, t)} FROM ${root.table} ${t} WHERE ${where})`;
-    }
-    return `(SELECT ${this.list(root.list, read.selection, t)} FROM ${root.table} ${t} WHERE ${where})`;
+    return `(SELECT ${columns} FROM ${root.table} ${t} WHERE ${where})`;
   }
 
   /** JSON object text of `selection` for the row aliased `t`. */
@@ -96,13 +108,15 @@ class ReadCompiler {
     switch (mapping.kind) {
       case 'scalar':
         return this.scalar(mapping.type, `${t}.${mapping.column}`, mapping.nullable === true);
+      case 'computed':
+        return this.scalar(mapping.type, mapping.sql(t, this), mapping.nullable === true);
       case 'embedded':
         invariant(field.selection !== undefined, 'read-embedded-selection');
         return `(CASE WHEN ${mapping.nullWhen(t)} THEN 'null' ELSE ${this.object(field.selection, t)} END)`;
       case 'object': {
         invariant(field.selection !== undefined, 'read-object-selection');
         const child = this.alias();
-        return `coalesce((SELECT ${this.object(field.selection, child)} FROM ${mapping.table} ${child} WHERE ${mapping.join(child, t)}), 'null')`;
+        return `coalesce((SELECT ${this.object(field.selection, child)} FROM ${mapping.table} ${child} WHERE ${mapping.join(child, t, this)}), 'null')`;
       }
       case 'list':
         invariant(field.selection !== undefined, 'read-list-selection');
@@ -114,7 +128,7 @@ class ReadCompiler {
     const child = this.alias();
     const array = this.dialect.jsonArray(
       this.object(selection, child),
-      `${mapping.table} ${child} WHERE ${mapping.join(child, parent)}`,
+      `${mapping.table} ${child} WHERE ${mapping.join(child, parent, this)}`,
       mapping.orderBy?.(child) ?? `${child}.id`,
     );
     return `coalesce(${array}, '[]')`;
@@ -161,7 +175,9 @@ export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readon
   // the same select list, each parameter read from the row of one caller
   const batchCompiler = new ReadCompiler(dialect, model, (index) => `b.p${index}`);
   const batchColumns = selectList(batchCompiler, reads, withKeyCheck);
-  const types = slots.map((slot): ParamType => (slot.kind === 'arg' ? rootOf(model, reads[slot.root] as RootRead).argument.type : 'bigint'));
+  const types = slots.map((slot): ParamType =>
+    slot.kind === 'arg' ? rootOf(model, reads[slot.root] as RootRead).argument.type : slot.kind === 'onlineSince' ? 'timestamptz' : 'bigint',
+  );
   return { text, slots, batchText: dialect.batchOf(batchColumns, types) };
 }
 
@@ -180,8 +196,15 @@ function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyC
 
 /** Runs a compiled read: one statement, whatever the size of the answer, cancelled at `deadline` if still running. */
 export async function runRead(store: Store, compiled: CompiledRead, params: ReadParams, deadline?: number): Promise<ReadResult> {
+  let onlineSince: string | undefined;
   const values = compiled.slots.map((slot) =>
-    slot.kind === 'key' ? params.keyId : slot.kind === 'company' ? params.companyId : params.args[slot.root],
+    slot.kind === 'key'
+      ? params.keyId
+      : slot.kind === 'company'
+        ? params.companyId
+        : slot.kind === 'arg'
+          ? params.args[slot.root]
+          : (onlineSince ??= params.onlineSince()),
   );
   const row: Row | undefined = await store.selectRow(compiled.text, values, { deadline, batchText: compiled.batchText });
   invariant(row !== undefined, 'read-no-row');

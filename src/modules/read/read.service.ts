@@ -21,12 +21,22 @@ export function checkRootArgument(field: string, root: RootDefinition, value: un
   });
 }
 
+/** How reads tell online from offline: the clock, and how long after its last report a device counts as offline. */
+export interface OnlineRule {
+  readonly now: () => Date;
+  readonly offlineAfterSeconds: number;
+}
+
 /**
  * Reads for a caller. Every read goes through here: the compiled statement
  * takes the caller's company as a parameter of every root, so nothing of
  * another company can be read, and absent and foreign rows look the same.
+ * Online state is derived in the statement from the time of each device's
+ * last report against `online` (DEVICE_OFFLINE_AFTER_SECONDS).
  */
-export function createReadService(store: Store, model: ReadModel) {
+export function createReadService(store: Store, model: ReadModel, online: OnlineRule) {
+  const offlineMs = online.offlineAfterSeconds * 1000;
+  const onlineSince = (): string => new Date(online.now().getTime() - offlineMs).toISOString();
   return {
     /** The read model the reads compile with (assembled from the features by graphql/read-model.ts). */
     model,
@@ -42,7 +52,7 @@ export function createReadService(store: Store, model: ReadModel) {
      * TIMEOUT when it outlives `deadline` (a performance.now() time).
      */
     async run(compiled: CompiledRead, caller: Caller, args: readonly unknown[], deadline?: number): Promise<ReadResult> {
-      const params = { keyId: caller.keyId, companyId: caller.companyId, args };
+      const params = { keyId: caller.keyId, companyId: caller.companyId, args, onlineSince };
       const result = await runRead(store, compiled, params, deadline);
       if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
       return result;
@@ -55,7 +65,7 @@ export function createReadService(store: Store, model: ReadModel) {
      */
     async readObject(root: string, selection: Selection, caller: Caller, arg: string): Promise<string | null> {
       const compiled = compileRead(store.dialect, model, [{ root, selection }], false);
-      const result = await runRead(store, compiled, { keyId: null, companyId: caller.companyId, args: [arg] });
+      const result = await runRead(store, compiled, { keyId: null, companyId: caller.companyId, args: [arg], onlineSince });
       return result.roots[0] ?? null;
     },
   };

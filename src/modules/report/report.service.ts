@@ -218,7 +218,8 @@ function onlineUpdate(companyId: number, device: DeviceRow, reports: readonly De
   const newest = reports[reports.length - 1]?.observedAt;
   if (newest === undefined) return {};
   const lastSeenAt = device.lastSeenAt !== null && device.lastSeenAt > newest ? device.lastSeenAt : newest;
-  if (Date.parse(newest) < at - offlineMs) return { lastSeenAt };
+  // stale: no online state changes, so a device that never reported keeps its imported state (last_seen_at stays NULL)
+  if (Date.parse(newest) < at - offlineMs) return device.lastSeenAt === null ? {} : { lastSeenAt };
   const marked = device.reportedOnline ?? device.isConnectedToBackend;
   const silent = device.lastSeenAt !== null && Date.parse(device.lastSeenAt) < at - offlineMs;
   if (marked && !silent) return { lastSeenAt, reportedOnline: true };
