@@ -27,7 +27,8 @@ describe('assembling the features', () => {
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');
     expect(compiled.text).toContain('FROM network_clients');
-    expect(compiled.slots).toEqual([{ kind: 'key' }, { kind: 'arg', root: 0 }, { kind: 'company' }]);
+    // in text order: the key check, the clients' online window (in the list's join), then the root's argument and company
+    expect(compiled.slots).toEqual([{ kind: 'key' }, { kind: 'onlineSince' }, { kind: 'arg', root: 0 }, { kind: 'company' }]);
   });
 
   it('refuses a schema field without a mapping', () => {
