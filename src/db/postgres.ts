@@ -127,6 +127,10 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     });
     // an idle client losing its connection must not crash the process
     created.on('error', () => undefined);
+    // nor a client in use between two statements (a transaction's, say, or a background task's): pg emits
+    // 'error' when no query is running to take it, and pg-pool listens only while the client is idle;
+    // the statement that comes next fails instead, and the pool drops the client when it comes back
+    created.on('connect', (client) => client.on('error', () => undefined));
     return created;
   };
   const pool = newPool(url);
