@@ -235,6 +235,9 @@ describe.each(storeKinds())('the ingest floor on %s', (kind) => {
     const [expected, actual] = await Promise.all([ingestRows(product), ingestRows(floorApp)]);
     expect(expected.port_counters?.length).toBe(batch.reports * 8);
     expect(expected.client_sessions?.length).toBe(batch.reports * 20);
+    // the rollups too: one uplink row and 8 counter rows per device (all samples in one 5-minute bucket or two)
+    expect(expected.port_counter_rollups?.length).toBeGreaterThanOrEqual(batch.reports * 8);
+    expect(expected.uplink_rollups?.length).toBeGreaterThanOrEqual(batch.reports);
     for (const table of Object.keys(INGEST_TABLES)) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
   });
 });

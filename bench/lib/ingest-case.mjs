@@ -4,7 +4,7 @@
 import { FLEET, FLEET_RATE, SAMPLES_PER_REPORT, createBatchFactory, runIngest, selectFleet } from './ingest.mjs';
 import { runLoad } from './load.mjs';
 import { INGEST_TARGETS, startTarget } from './targets.mjs';
-import { storageSnapshot, storageDelta } from './storage.mjs';
+import { storageDelta, storageSnapshot } from './storage.mjs';
 
 /** The read cases measured while the fleet reports. */
 export const READS_UNDER_INGEST = ['networkClients', 'virtualDevice'];
@@ -56,13 +56,10 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
     const targets = [netgraph, floor];
     if (options.warmup > 0) for (const t of targets) await ingest(t, options.warmup);
     const rounds = [];
-    const storage = [];
     for (let r = 0; r < options.rounds; r++) {
       const round = {};
       for (const t of r % 2 === 0 ? targets : [...targets].reverse()) {
-        const before = t === netgraph ? await storageSnapshot(store) : undefined;
         round[t.kind] = await ingest(t, options.duration, { measure: measure(t) });
-        if (before) storage.push(storageDelta(before, await storageSnapshot(store), round[t.kind].reports));
         const res = round[t.kind];
         log(`ingest ${store.name} round ${r + 1}/${options.rounds} ${t.name}: ${Math.round(res.reportsPerSecond)} reports/s, p50 ${res.p50.toFixed(0)} ms` +
           (res.failures ? `, ${res.failures} failed: ${res.firstFailure}` : ''));
@@ -71,6 +68,9 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
     }
     const underIngest = await readsUnderIngest(netgraph, reads.get(store.name) ?? new Map(), options, (seconds) =>
       ingest(netgraph, seconds, { senders: 2, rate: FLEET_RATE }), log);
+    const storage = await measureStorage(fleet, store, (factoryOfBatch, limit) =>
+      runIngest({ url: floor.url, factory: factoryOfBatch, request: request(floor), senders: 1, seconds: 600, limit }));
+    log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes`);
     for (const t of targets) await t.stop();
     const single = store.name === 'sqlite' ? await oneProcess(await start('netgraph-sqlite-1', 1), options, ingest, log) : undefined;
     out.stores[store.name] = { rounds, storage, underIngest, oneProcess: single };
@@ -79,8 +79,8 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
 }
 
 /**
- * Each read case alone, then with the fleet reporting at its rate in the
- * background. Answers change under ingest (lastSeen moves), so these runs
+ * Each read case alone, with the fleet reporting at its rate in the
+ * background, and alone again (alone: the mean of both). Answers change under ingest (lastSeen moves), so these runs
  * check only that each answer is a 200 with data and no errors.
  */
 async function readsUnderIngest(target, requests, options, background, log) {
@@ -89,12 +89,34 @@ async function readsUnderIngest(target, requests, options, background, log) {
     const prepared = requests.get(id);
     if (!prepared) continue;
     const load = () => runLoad({ url: target.url, requests: prepared, connections: options.connections, seconds: options.duration, check: 'data' });
-    const alone = await load();
+    // alone before and after, so a database still busy from earlier writes weighs on both sides
+    const before = await load();
     const [under, ingest] = await Promise.all([load(), background(options.duration)]);
+    const after = await load();
+    const alone = { requestsPerSecond: (before.requestsPerSecond + after.requestsPerSecond) / 2, before, after };
     out[id] = { alone, under, ingest, ratio: under.requestsPerSecond / alone.requestsPerSecond };
     log(`${id} on ${target.name}: ${Math.round(alone.requestsPerSecond)} req/s alone, ${Math.round(under.requestsPerSecond)} req/s with ${Math.round(ingest.reportsPerSecond)} reports/s`);
   }
   return out;
+}
+
+/** Hours of reports the storage measurement writes for one batch of devices. */
+const STORAGE_HOURS = 2;
+
+/**
+ * The growth of the tables when one batch of devices reports every 30 s for
+ * STORAGE_HOURS, in times before the fleet's (46 h back, inside the 48 h
+ * raw retention), so no report of the fleet is older than theirs. The
+ * floor writes them: the same rows as netgraph (test/bench-harness.test.ts),
+ * in a fraction of the time. `post(factory, limit)` sends the batches.
+ */
+async function measureStorage(fleet, store, post) {
+  const batch = fleet.batches[0];
+  const factory = createBatchFactory({ devices: batch.devices, batches: [batch] }, Date.now() - 46 * 3_600_000);
+  const before = await storageSnapshot(store);
+  const result = await post(factory, (STORAGE_HOURS * 3600) / FLEET.intervalSeconds);
+  if (result.failures > 0) throw new Error(`storage run on ${store.name}: ${result.firstFailure}`);
+  return { devices: batch.devices.length, hours: STORAGE_HOURS, reports: result.reports, delta: storageDelta(before, await storageSnapshot(store)) };
 }
 
 /** One SQLite process at the fleet's rate: does it keep up? */

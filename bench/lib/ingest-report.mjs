@@ -64,9 +64,9 @@ export function ingestTables(ingest) {
     for (const [id, r] of Object.entries(s.underIngest)) {
       reads.push([STORE_LABEL[store], id, n0(r.alone.requestsPerSecond), n0(r.under.requestsPerSecond), n0(r.ingest.reportsPerSecond), ratio(r.ratio)]);
     }
-    if (s.storage.length > 0) {
-      const per = storagePerDevice(s.storage, ingest.fleet.intervalSeconds);
-      storage.push([STORE_LABEL[store], n0(per.reports), size(per.perDeviceDay.raw), size(per.perDeviceDay.rollups), size(per.perDeviceDay.history),
+    if (s.storage) {
+      const per = storagePerDevice(s.storage);
+      storage.push([STORE_LABEL[store], `${s.storage.devices} x ${s.storage.hours} h`, size(per.perDeviceDay.raw), size(per.perDeviceDay.rollups), size(per.perDeviceDay.history),
         size(per.perDeviceRetained), size(per.fleet1000), size(per.fleet10000)]);
     }
   }
@@ -79,7 +79,7 @@ export function ingestTables(ingest) {
         `p50 ${fixed(sqlite.p50, 0)} ms, p99 ${fixed(sqlite.p99, 0)} ms a batch, ${fixed(sqlite.appCpuPerReportMs, 2)} ms CPU a report: ${sqlite.sustained ? 'sustained' : 'NOT sustained'}.`
       : '',
     storage.length > 0
-      ? table(['store', 'reports measured', 'raw / device / day', 'rollups / device / day', 'history / device / day', 'per device, default retentions', '1,000 devices', '10,000 devices'], storage)
+      ? table(['store', 'devices x hours', 'raw / device / day', 'rollups / device / day', 'history / device / day', 'per device, default retentions', '1,000 devices', '10,000 devices'], storage)
       : '',
   ];
 }
@@ -105,7 +105,7 @@ export function ingestMarkdown(results) {
     '',
     single,
     '',
-    'Storage of the reports measured above (table and index bytes grown during netgraph\'s rounds: PostgreSQL `pg_total_relation_size` over each table\'s partitions, SQLite `dbstat`; raw series and receipts kept 48 h, rollups, events and client history 90 d; device state is bounded per device and left out):',
+    'Storage: the rows one batch of devices adds reporting every 30 s for 2 hours, times each table\'s bytes per row with its indexes (PostgreSQL `pg_total_relation_size` over the table\'s partitions, SQLite `dbstat`, over `count(*)`), written by the ingest floor (the same rows as netgraph), per device per day; then with the default retentions, raw series and receipts 48 h, rollups, events and client history 90 d (device state is bounded per device and left out; these clients never leave, so client history does not grow here):',
     '',
     storage,
   ].join('\n');

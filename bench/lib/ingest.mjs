@@ -115,9 +115,10 @@ function percentile(sorted, p) {
  * waiting for its answer before the next; with `rate` (reports per second)
  * the batches start on a schedule instead. Every answer must be 200 with all
  * reports accepted, after retrying a 503 as a collector would (the latency
- * then includes the retries). `request(batch)` gives the URL path and headers.
+ * then includes the retries). `request(batch)` gives the URL path and
+ * headers. With `limit`, stops after that many batches.
  */
-export async function runIngest({ url, factory, request, senders, seconds, rate, measure }) {
+export async function runIngest({ url, factory, request, senders, seconds, rate, measure, limit = Infinity }) {
   const latencies = [];
   let reports = 0;
   let failures = 0;
@@ -129,8 +130,10 @@ export async function runIngest({ url, factory, request, senders, seconds, rate,
   const started = performance.now();
   const deadline = started + seconds * 1000;
   let scheduled = started;
+  let begun = 0;
   const send = async () => {
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && begun < limit) {
+      begun += 1;
       const batch = factory.next();
       if (rate) {
         // the schedule of reports, whatever the size of this batch

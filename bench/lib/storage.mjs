@@ -13,21 +13,25 @@ export const STORAGE_GROUPS = {
 const TABLES = Object.values(STORAGE_GROUPS).flat();
 
 /**
- * Bytes per table, indexes included. PostgreSQL: pg_total_relation_size
- * summed over each table's partitions (pg_partition_tree). SQLite: page
- * bytes from the dbstat virtual table, indexes counted with their table.
+ * Bytes (indexes included) and rows per table. PostgreSQL:
+ * pg_total_relation_size summed over each table's partitions
+ * (pg_partition_tree). SQLite: page bytes from the dbstat virtual table,
+ * indexes counted with their table.
  */
 export async function storageSnapshot(store) {
   if (store.name === 'postgres') {
     const client = new pg.Client({ connectionString: store.url });
     await client.connect();
     try {
-      await client.query('CHECKPOINT').catch(() => undefined);
-      const { rows } = await client.query(
-        'SELECT t.name, (SELECT sum(pg_total_relation_size(p.relid)) FROM pg_partition_tree(t.name::regclass) p)::bigint AS bytes FROM unnest($1::text[]) AS t(name)',
-        [TABLES],
-      );
-      return Object.fromEntries(rows.map((r) => [r.name, Number(r.bytes)]));
+      const out = {};
+      for (const table of TABLES) {
+        // pg_partition_tree lists nothing for a table that is not partitioned
+        const text = `SELECT coalesce((SELECT sum(pg_total_relation_size(p.relid)) FROM pg_partition_tree('${table}'::regclass) p), pg_total_relation_size('${table}'))::bigint AS bytes,
+            (SELECT count(*) FROM ${table}) AS rows`;
+        const { rows } = await client.query(text);
+        out[table] = { bytes: Number(rows[0].bytes), rows: Number(rows[0].rows) };
+      }
+      return out;
     } finally {
       await client.end();
     }
@@ -39,32 +43,35 @@ export async function storageSnapshot(store) {
       .prepare('SELECT m.tbl_name AS name, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_schema m ON m.name = s.name GROUP BY m.tbl_name')
       .all();
     const bytes = Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
-    return Object.fromEntries(TABLES.map((t) => [t, bytes[t] ?? 0]));
+    return Object.fromEntries(TABLES.map((t) => [t, { bytes: bytes[t] ?? 0, rows: db.prepare(`SELECT count(*) AS n FROM ${t}`).get().n }]));
   } finally {
     db.close();
   }
 }
 
-/** The growth between two snapshots, per group, per report. */
-export function storageDelta(before, after, reports) {
-  const out = { reports };
-  for (const [group, tables] of Object.entries(STORAGE_GROUPS)) {
-    out[group] = tables.reduce((sum, t) => sum + (after[t] - before[t]), 0);
-  }
+/**
+ * The growth between two snapshots, per group: the rows added times each
+ * table's bytes per row afterwards. Not the file growth itself: on
+ * PostgreSQL, new rows fill the space that the rollups' updates left behind,
+ * so a table can take rows without growing for a while; bytes per row over
+ * the whole table count that space as the table keeps it.
+ */
+export function storageDelta(before, after) {
+  const out = {};
+  const grown = (t) => (after[t].rows > 0 ? ((after[t].rows - before[t].rows) * after[t].bytes) / after[t].rows : 0);
+  for (const [group, tables] of Object.entries(STORAGE_GROUPS)) out[group] = Math.round(tables.reduce((sum, t) => sum + grown(t), 0));
   return out;
 }
 
 /**
- * Bytes per device per day at one report every `intervalSeconds`, per
- * group, from the growth the measured rounds caused, and what a fleet needs
- * with the default retentions (raw 48 h; rollups, events and client
- * history 90 d). State is bounded per device and left out of the per-day rate.
+ * Bytes per device per day, per group, from the growth `delta` that
+ * `devices` devices caused in `hours` of reports, and what a fleet needs
+ * with the default retentions (raw 48 h; rollups, events and client history
+ * 90 d). State is bounded per device and left out of the per-day rate.
  */
-export function storagePerDevice(deltas, intervalSeconds) {
-  const reports = deltas.reduce((sum, d) => sum + d.reports, 0);
-  const perDay = 86_400 / intervalSeconds;
-  const perReport = (group) => deltas.reduce((sum, d) => sum + d[group], 0) / Math.max(1, reports);
-  const day = { raw: perReport('raw') * perDay, rollups: perReport('rollups') * perDay, history: perReport('history') * perDay };
+export function storagePerDevice({ delta, devices, hours }) {
+  const deviceDays = (devices * hours) / 24;
+  const day = { raw: delta.raw / deviceDays, rollups: delta.rollups / deviceDays, history: delta.history / deviceDays };
   const retained = day.raw * 2 + (day.rollups + day.history) * 90;
-  return { reports, perDeviceDay: day, perDeviceRetained: retained, fleet1000: retained * 1000, fleet10000: retained * 10_000 };
+  return { perDeviceDay: day, perDeviceRetained: retained, fleet1000: retained * 1000, fleet10000: retained * 10_000 };
 }
