@@ -88,10 +88,12 @@ export function ingestTables(ingest) {
 export function ingestMarkdown(results) {
   const f = results.ingest.fleet;
   const o = results.options;
+  const m = results.machine;
   const [throughput, reads, single, storage] = ingestTables(results.ingest);
   return [
-    `Run of ${results.finishedAt.slice(0, 16).replace('T', ' ')} UTC${o.quick ? ' (--quick: tiny data, not a measurement)' : ''}; machine as above.`,
+    `Run of ${results.finishedAt.slice(0, 16).replace('T', ' ')} UTC${o.quick ? ' (--quick: tiny data, not a measurement)' : ''}.`,
     '',
+    `- Machine: ${m.cores} cores (${m.cpuModel}); Node.js ${m.node}; ${m.postgres}; load average ${m.loadBefore} before, ${m.loadAfter} after.${m.note ? ` ${m.note}.` : ''}`,
     `- Fleet: ${n0(f.devices)} hardware devices of the bench data, each report ${f.clients} clients, ${f.ports} ports with counters and ${f.uplinkSamples} uplink samples, ` +
       `${f.batch} reports a batch (one company's), ${f.batches} batches a fleet round, observedAt ${f.intervalSeconds} s apart per device. ` +
       `Samples = the time-series rows a report writes: ${f.ports} port counter readings + ${f.uplinkSamples} uplink samples + ${f.clients} client observations = ${f.samplesPerReport}.`,
