@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
-import { indexDataset, normalize } from './lib/cases.mjs';
+import { CASES, indexDataset, normalize } from './lib/cases.mjs';
+import { READS_UNDER_INGEST, fleetCompanies, measureIngest } from './lib/ingest-case.mjs';
+import { INGEST_DOCS_END, INGEST_DOCS_START, ingestFailed, ingestMarkdown, ingestTables } from './lib/ingest-report.mjs';
 import { countDataset, generateBenchDataset } from './lib/dataset.mjs';
 import { runLoad } from './lib/load.mjs';
 import { USAGE, parseOptions } from './lib/options.mjs';
@@ -64,8 +66,8 @@ async function createDatabase(options) {
   return url.toString();
 }
 
-/** Migrates and imports the data file into one store, and creates one API key per company. */
-async function loadStore(store, databaseUrl, dataFile, companies) {
+/** Migrates and imports the data file into one store, and creates a read key per company of `companies`, an ingest key per company of `ingesting`. */
+async function loadStore(store, databaseUrl, dataFile, companies, ingesting) {
   const env = { DATABASE_URL: databaseUrl };
   await runNetgraph(['migrate'], env);
   const started = performance.now();
@@ -73,15 +75,17 @@ async function loadStore(store, databaseUrl, dataFile, companies) {
   const wallSeconds = (performance.now() - started) / 1000;
   log(`${store}: imported in ${imported.seconds.toFixed(1)} s (${wallSeconds.toFixed(1)} s with reading and validating the file)`);
   const keys = new Map();
-  const queue = [...companies];
+  const ingestKeys = new Map();
+  const queue = [...companies.map((slug) => [slug, 'read', keys]), ...ingesting.map((slug) => [slug, 'ingest', ingestKeys])];
   const worker = async () => {
-    for (let slug = queue.shift(); slug !== undefined; slug = queue.shift()) {
-      const created = JSON.parse(await runNetgraph(['keys', 'create', '--company', slug, '--label', 'bench', '--json'], env));
-      keys.set(slug, created.key);
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const [slug, scope, into] = next;
+      const created = JSON.parse(await runNetgraph(['keys', 'create', '--company', slug, '--label', 'bench', '--scope', scope, '--json'], env));
+      into.set(slug, created.key);
     }
   };
   await Promise.all([worker(), worker(), worker()]);
-  return { keys, import: { seconds: imported.seconds, wallSeconds } };
+  return { keys, ingestKeys, import: { seconds: imported.seconds, wallSeconds } };
 }
 
 async function post(target, request) {
@@ -180,7 +184,8 @@ async function run(options) {
     const stores = [...new Set(options.targets.filter((t) => TARGETS[t].kind === 'netgraph').map((t) => TARGETS[t].store))];
     if (!stores.includes('postgres')) stores.unshift('postgres');
     const loaded = {};
-    for (const store of stores) loaded[store] = await loadStore(store, urls[store], dataFile, companies);
+    const ingesting = options.ingest ? fleetCompanies(document) : [];
+    for (const store of stores) loaded[store] = await loadStore(store, urls[store], dataFile, companies, ingesting);
 
     const dbClient = new pg.Client({ connectionString: postgresUrl });
     await dbClient.connect();
@@ -189,7 +194,7 @@ async function run(options) {
     const facts = await machine(options, dbClient);
 
     const targets = [];
-    for (const name of options.targets) {
+    for (const name of options.cases.length > 0 ? options.targets : []) {
       const { kind, store } = TARGETS[name];
       const first = options.cases[0];
       const firstArg = argsByCase.get(first.id)[0];
@@ -208,16 +213,33 @@ async function run(options) {
 
     const dbPids = createDbPidReader(dbClient, options.database);
     const cases = [];
+    const preparedByCase = new Map();
     for (const kase of options.cases) {
       const args = argsByCase.get(kase.id);
       if (args.length === 0) continue;
       const prepared = await checkCase(kase, targets, args, index);
+      preparedByCase.set(kase.id, prepared);
       log(`${kase.id}: every target answered all ${args.length} argument values correctly; measuring`);
       const rounds = await measureCase(kase, targets, prepared, options, dbPids);
       const responseBytes = Object.fromEntries(
         targets.map((t) => [t.name, prepared[t.name].reduce((sum, r) => sum + Buffer.byteLength(r.expected), 0) / args.length]),
       );
       cases.push({ id: kase.id, title: kase.title, arguments: args.length, rounds, responseBytes, summary: summarize(rounds, options.targets) });
+    }
+    let ingest;
+    if (options.ingest) {
+      // the read targets (LOG_LEVEL=warn) make room for the ingest case's own (info)
+      for (const target of targets) await target.stop();
+      const ingestStores = stores.filter((store) => options.targets.includes(`netgraph-${store}`));
+      const reads = new Map(ingestStores.map((store) => [
+        store,
+        new Map(READS_UNDER_INGEST.filter((id) => preparedByCase.has(id)).map((id) => [id, preparedByCase.get(id)[`netgraph-${store}`]])),
+      ]));
+      ingest = await measureIngest({
+        document,
+        stores: ingestStores.map((name) => ({ name, url: urls[name], keys: loaded[name].ingestKeys })),
+        options, temp, dbPids, cleanups, reads, log,
+      });
     }
 
     return {
@@ -230,6 +252,7 @@ async function run(options) {
       labels: Object.fromEntries(options.targets.map((t) => [t, TARGETS[t].label])),
       stores: Object.fromEntries(options.targets.map((t) => [t, TARGETS[t].store])),
       cases,
+      ingest,
     };
   } finally {
     await cleanUp();
@@ -258,7 +281,9 @@ async function main() {
   const results = { ...(await run(options)), startedAt: started };
   const resultsDir = path.join(REPO_DIR, 'bench', 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, options.quick ? 'quick.json.tmp' : options.docs ? 'latest.json' : 'custom.json.tmp');
+  // latest.json is the last full read suite; a documented run of fewer read cases keeps it
+  const documented = results.cases.length === CASES.length ? 'latest.json' : 'latest-ingest.json';
+  const file = path.join(resultsDir, options.quick ? 'quick.json.tmp' : options.docs ? documented : 'custom.json.tmp');
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   log(`raw results in ${path.relative(REPO_DIR, file)}`);
   return report(results, options.docs);
@@ -267,11 +292,18 @@ async function main() {
 /** Prints the tables (summaries recomputed from the rounds) and, when asked and valid, writes them into the docs. */
 function report(results, docs) {
   for (const c of results.cases) c.summary = summarize(c.rounds, results.targets);
-  const failed = results.cases.some((c) => Object.values(c.summary).some((s) => s.failures > 0));
-  console.log(`\n${headlineTable(results)}\n\n${detailTable(results)}\n`);
-  if (docs && !failed) {
-    writeDocsSection(path.join(REPO_DIR, 'docs', 'benchmarks.md'), resultsMarkdown(results));
-    log('wrote the results into docs/benchmarks.md');
+  const failed = results.cases.some((c) => Object.values(c.summary).some((s) => s.failures > 0)) || (results.ingest !== undefined && ingestFailed(results.ingest));
+  if (results.cases.length > 0) console.log(`\n${headlineTable(results)}\n\n${detailTable(results)}\n`);
+  if (results.ingest) console.log(`\n${ingestTables(results.ingest).filter(Boolean).join('\n\n')}\n`);
+  const docsFile = path.join(REPO_DIR, 'docs', 'benchmarks.md');
+  // each section is rewritten only by a run that measured it
+  if (docs && !failed && results.options.cases.length === CASES.length) {
+    writeDocsSection(docsFile, resultsMarkdown(results));
+    log('wrote the read results into docs/benchmarks.md');
+  }
+  if (docs && !failed && results.ingest) {
+    writeDocsSection(docsFile, ingestMarkdown(results), [INGEST_DOCS_START, INGEST_DOCS_END]);
+    log('wrote the ingest results into docs/benchmarks.md');
   }
   if (failed) log('some responses were wrong or failed during the load: the figures above are not valid');
   return failed ? 1 : 0;

@@ -5,6 +5,8 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { isDeepStrictEqual } from 'node:util';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportDocument } from '../src/modules/import/import.schema.js';
 import { startTestApp } from './helpers/app.js';
@@ -52,6 +54,17 @@ const SMALL: BenchScale = {
   seed: 99,
 };
 const FLOOR = new URL('../bench/servers/floor.mjs', import.meta.url).pathname;
+const INGEST_FLOOR = new URL('../bench/servers/ingest-floor.mjs', import.meta.url).pathname;
+
+interface Batch {
+  readonly company: string;
+  readonly reports: number;
+  readonly body: string;
+}
+const ingest = (await import(new URL('../bench/lib/ingest.mjs', import.meta.url).href)) as {
+  selectFleet(document: ImportDocument): unknown;
+  createBatchFactory(fleet: unknown, startMs: number): { next(): Batch };
+};
 
 describe('the benchmark data', () => {
   it('is the same for the same scale and seed, and differs for another seed', () => {
@@ -145,9 +158,93 @@ describe.each(storeKinds())('the benchmark queries on %s', (kind) => {
   });
 });
 
-/** Starts the floor with one process on a free port of the test database; resolves when it listens. */
-async function startFloor(databaseUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [FLOOR], {
+/**
+ * The tables ingest writes, each with the columns compared: all but
+ * generated ids and UUIDs and the receipt's arrival time.
+ */
+const INGEST_TABLES: Record<string, string> = {
+  report_receipts: 'company_id, report_id, hardware_device_id, observed_at',
+  hardware_devices: 'id, serial_number, last_seen_at, reported_online, uptime_seconds, mac_address, state_observed_at, is_connected_to_backend',
+  device_ports: 'hardware_device_id, port_number, label, port_type, is_enabled, is_connected, is_uplink, is_uplink_active, is_trunk_port, port_speed_mbps, native_vlan_id, observed_at',
+  device_radios: 'hardware_device_id, bssid, radio_band, ssid, is_active, observed_at',
+  network_clients: 'network_id, mac_address, ip, last_seen, is_connected, hostname, is_wireless, signal, vlan_id, ssid, port_number, hardware_device_id',
+  client_sessions: 'network_id, mac_address, hardware_device_id, ssid, vlan_id, signal, ip, hostname, first_seen, last_seen, ended_at',
+  uplink_samples: '*',
+  port_counters: '*',
+  client_observations: '*',
+  client_presence_rollups: '*',
+  uplink_rollups: '*',
+  port_counter_rollups: '*',
+  report_rollups: '*',
+  events: 'company_id, network_id, hardware_device_id, virtual_device_id, type, observed_at, details, source',
+};
+
+/** Every row of the ingest tables, each table's rows sorted, so two databases compare whatever their insert order. */
+async function ingestRows(app: TestApp): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  const sort = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
+  if (app.kind === 'sqlite') {
+    const db = new Database(app.database.url.slice('sqlite:'.length), { readonly: true });
+    try {
+      for (const [table, columns] of Object.entries(INGEST_TABLES)) out[table] = sort(db.prepare(`SELECT ${columns} FROM ${table}`).all());
+    } finally {
+      db.close();
+    }
+    return out;
+  }
+  const client = new pg.Client({ connectionString: app.database.url });
+  await client.connect();
+  try {
+    for (const [table, columns] of Object.entries(INGEST_TABLES)) out[table] = sort((await client.query(`SELECT ${columns} FROM ${table}`)).rows);
+  } finally {
+    await client.end();
+  }
+  return out;
+}
+
+describe.each(storeKinds())('the ingest floor on %s', (kind) => {
+  const document = dataset.generateBenchDataset(SMALL);
+  let product: TestApp;
+  let floorApp: TestApp;
+  beforeAll(async () => {
+    [product, floorApp] = await Promise.all([startTestApp(kind, { data: document }), startTestApp(kind, { data: document })]);
+  });
+  afterAll(async () => {
+    await Promise.all([product?.close(), floorApp?.close()]);
+  });
+
+  it('writes the rows netgraph writes for one batch of the fleet', async () => {
+    // an hour back: inside the raw retention, outside the offline window (no transitions), as in the benchmark
+    const batch = ingest.createBatchFactory(ingest.selectFleet(document), Date.now() - 3_600_000).next();
+    const created = await product.server.services.apiKeys.create({ companySlug: batch.company, label: 'bench', scope: 'ingest' });
+    const posted = await product.request('/api/v1/reports', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${created.key}` },
+      body: batch.body,
+    });
+    expect(posted.body).toEqual({ accepted: batch.reports, duplicates: 0, rejected: [] });
+
+    const floor = await startFloor(floorApp.database.url, INGEST_FLOOR);
+    try {
+      const response = await fetch(`${floor.url}/reports`, { method: 'POST', body: batch.body });
+      expect(await response.json()).toMatchObject({ accepted: batch.reports });
+    } finally {
+      await floor.stop();
+    }
+
+    const [expected, actual] = await Promise.all([ingestRows(product), ingestRows(floorApp)]);
+    expect(expected.port_counters?.length).toBe(batch.reports * 8);
+    expect(expected.client_sessions?.length).toBe(batch.reports * 20);
+    // the rollups too: one uplink row and 8 counter rows per device (all samples in one 5-minute bucket or two)
+    expect(expected.port_counter_rollups?.length).toBeGreaterThanOrEqual(batch.reports * 8);
+    expect(expected.uplink_rollups?.length).toBeGreaterThanOrEqual(batch.reports);
+    for (const table of Object.keys(INGEST_TABLES)) expect({ table, rows: actual[table] }).toEqual({ table, rows: expected[table] });
+  });
+});
+
+/** Starts a floor with one process on a free port of the test database; resolves when it listens. */
+async function startFloor(databaseUrl: string, script = FLOOR): Promise<{ url: string; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(process.execPath, [script], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', WORKERS: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -16,7 +16,7 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
   --connections N       autocannon connections (default 32)
   --workers N           worker processes of every server (default 2)
   --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')} (default all; floor is always run)
-  --cases LIST          comma-separated, from ${CASES.map((c) => c.id).join(', ')} (default all)
+  --cases LIST          comma-separated, from ${CASES.map((c) => c.id).join(', ')}, ingest (default all)
   --database NAME       PostgreSQL database to create, load and drop (default netgraph_bench)
   --docs / --no-docs    write the results into docs/benchmarks.md (default: only for a full default run)
   --note TEXT           a line about the conditions of the run, written with the results
@@ -69,7 +69,8 @@ export function parseOptions(argv) {
   const scale = values.scale ? parseScale(values.scale, base) : base;
   const targets = values.targets ? list(values.targets, Object.keys(TARGETS), 'targets') : Object.keys(TARGETS);
   if (!targets.includes('floor')) targets.push('floor');
-  const cases = values.cases ? list(values.cases, CASES.map((c) => c.id), 'cases') : CASES.map((c) => c.id);
+  const known = [...CASES.map((c) => c.id), 'ingest'];
+  const cases = values.cases ? list(values.cases, known, 'cases') : known;
   const isDefaultRun = !values.report && !quick && !values.scale && !values.targets && !values.cases && !values.rounds && !values.duration;
   const database = values.database ?? 'netgraph_bench';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database)) throw new Error('--database must be a plain lowercase identifier');
@@ -85,6 +86,7 @@ export function parseOptions(argv) {
     workers: values.workers ? positiveNumber(values.workers, 'workers') : 2,
     targets: Object.keys(TARGETS).filter((t) => targets.includes(t)),
     cases: CASES.filter((c) => cases.includes(c.id)),
+    ingest: cases.includes('ingest'),
     database,
     adminUrl: process.env.BENCH_ADMIN_DATABASE_URL || `postgres://${encodeURIComponent(os.userInfo().username)}@127.0.0.1:5432/postgres`,
     docs: values['no-docs'] ? false : values.docs === true || isDefaultRun,

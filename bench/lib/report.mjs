@@ -126,11 +126,12 @@ export function resultsMarkdown(results) {
   ].join('\n');
 }
 
-/** Replaces the results section of docs/benchmarks.md (between the markers) with `markdown`. */
-export function writeDocsSection(file, markdown) {
+/** Replaces a section of docs/benchmarks.md (between the markers, by default the read results') with `markdown`. */
+export function writeDocsSection(file, markdown, markers = [DOCS_START, DOCS_END]) {
   const text = fs.readFileSync(file, 'utf8');
-  const start = text.indexOf(DOCS_START);
-  const end = text.indexOf(DOCS_END);
-  if (start === -1 || end < start) throw new Error(`${file} has no ${DOCS_START} ... ${DOCS_END} section`);
-  fs.writeFileSync(file, `${text.slice(0, start + DOCS_START.length)}\n${markdown}\n${text.slice(end)}`);
+  const [startMark, endMark] = markers;
+  const start = text.indexOf(startMark);
+  const end = text.indexOf(endMark);
+  if (start === -1 || end < start) throw new Error(`${file} has no ${startMark} ... ${endMark} section`);
+  fs.writeFileSync(file, `${text.slice(0, start + startMark.length)}\n${markdown}\n${text.slice(end)}`);
 }

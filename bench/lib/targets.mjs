@@ -19,6 +19,14 @@ export const TARGETS = {
   floor: { label: 'raw-SQL floor', kind: 'floor', store: 'postgres' },
 };
 
+/** The ingest case's targets: netgraph on each store (at LOG_LEVEL=info, as users run it) and the ingest floor on each. */
+export const INGEST_TARGETS = {
+  'netgraph-postgres': { label: 'netgraph, PostgreSQL', kind: 'netgraph', store: 'postgres' },
+  'netgraph-sqlite': { label: 'netgraph, SQLite', kind: 'netgraph', store: 'sqlite' },
+  'ingest-floor-postgres': { label: 'ingest floor, PostgreSQL', kind: 'ingest-floor', store: 'postgres' },
+  'ingest-floor-sqlite': { label: 'ingest floor, SQLite', kind: 'ingest-floor', store: 'sqlite' },
+};
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -48,8 +56,7 @@ export function runNetgraph(args, env) {
   });
 }
 
-function serverCommand(name, workers) {
-  const kind = TARGETS[name].kind;
+function serverCommand(kind, workers) {
   if (kind === 'netgraph') return [NETGRAPH_BIN, 'serve', '--workers', String(workers)];
   return [path.join(BENCH_DIR, 'servers', `${kind}.mjs`)];
 }
@@ -57,12 +64,13 @@ function serverCommand(name, workers) {
 /**
  * Starts one target on a free port and waits until `probe(target)` answers.
  * Its output goes to `<logDir>/<name>.log`. `stop()` ends its process group.
+ * `spec` (default TARGETS[name]) says what it is; `env` adds to its environment.
  */
-export async function startTarget({ name, databaseUrl, workers, logDir, keys, probe }) {
+export async function startTarget({ name, spec = TARGETS[name], databaseUrl, workers, logDir, keys, probe, env = {} }) {
   const port = await freePort();
   const logFile = path.join(logDir, `${name}.log`);
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, serverCommand(name, workers), {
+  const child = spawn(process.execPath, serverCommand(spec.kind, workers), {
     cwd: REPO_DIR,
     detached: true,
     stdio: ['ignore', log, log],
@@ -78,6 +86,8 @@ export async function startTarget({ name, databaseUrl, workers, logDir, keys, pr
       // the per-key limits still run on every request (that cost is measured), with budgets the load cannot exhaust
       RATE_LIMIT_REQUESTS: '10000000',
       COMPLEXITY_BUDGET: '10000000',
+      INGEST_RATE_LIMIT_REPORTS: '100000000',
+      ...env,
     },
   });
   fs.closeSync(log);
@@ -88,7 +98,7 @@ export async function startTarget({ name, databaseUrl, workers, logDir, keys, pr
   }));
   const target = {
     name,
-    ...TARGETS[name],
+    ...spec,
     url: `http://127.0.0.1:${port}`,
     keys,
     pids: () => processTree(child.pid),

@@ -6,9 +6,9 @@
 //
 // Environment: DATABASE_URL (required), PORT (default 4100; 0 picks one),
 // HOST (default 127.0.0.1), WORKERS (default 2), DATABASE_POOL_SIZE (default 10).
-import cluster from 'node:cluster';
 import http from 'node:http';
 import pg from 'pg';
+import { runWorkers } from './workers.mjs';
 
 const DEVICE_ORDER = 'ORDER BY v.label, v.uuid';
 
@@ -104,17 +104,7 @@ function main() {
     host: process.env.HOST ?? '127.0.0.1',
     poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
   };
-  const workers = Number(process.env.WORKERS ?? 2);
-  if (workers > 1 && cluster.isPrimary) {
-    for (let i = 0; i < workers; i++) cluster.fork();
-    const stop = () => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    return;
-  }
-  startWorker(options);
+  runWorkers(Number(process.env.WORKERS ?? 2), () => startWorker(options));
 }
 
 main();

@@ -5,10 +5,10 @@
 // Environment: DATABASE_URL (required), PORT (default 4200; 0 picks one),
 // HOST (default 127.0.0.1), WORKERS (default 2), DATABASE_POOL_SIZE (default 10),
 // DATABASE_SCHEMA (default public).
-import cluster from 'node:cluster';
 import http from 'node:http';
 import pg from 'pg';
 import { postgraphile } from 'postgraphile';
+import { runWorkers } from './workers.mjs';
 
 function startWorker({ url, port, host, poolSize, schema }) {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
@@ -46,17 +46,7 @@ function main() {
     poolSize: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     schema: process.env.DATABASE_SCHEMA ?? 'public',
   };
-  const workers = Number(process.env.WORKERS ?? 2);
-  if (workers > 1 && cluster.isPrimary) {
-    for (let i = 0; i < workers; i++) cluster.fork();
-    const stop = () => {
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-    return;
-  }
-  startWorker(options);
+  runWorkers(Number(process.env.WORKERS ?? 2), () => startWorker(options));
 }
 
 main();

@@ -1,0 +1,204 @@
+// The rows the ingest floor writes for a batch: the tables and columns of
+// migration 0004 that netgraph's ingest writes (src/modules/report/), as
+// multi-row statements. `mark(n, type)` is the n-th placeholder of a
+// statement ($n::type on PostgreSQL, ? on SQLite).
+
+const ROLLUP_SECONDS = 300;
+const bucketOf = (iso) => Math.floor(Date.parse(iso) / 1000 / ROLLUP_SECONDS) * ROLLUP_SECONDS;
+const METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'];
+const COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'];
+
+const excluded = (columns) => columns.map((c) => `${c} = excluded.${c}`).join(', ');
+
+/** `VALUES (...), (...)` of `count` rows of `types`, typed on PostgreSQL so the columns are not text. */
+function values(types, count, mark) {
+  let n = 0;
+  return `VALUES ${Array.from({ length: count }, () => `(${types.map((t) => mark(++n, t)).join(', ')})`).join(', ')}`;
+}
+
+/**
+ * Plans a batch: `receipts` first (their RETURNING says which reports are
+ * new), then `rowsFor(stored)`, every other statement's rows for the new
+ * reports, in the order netgraph writes them. Each entry has `columns`,
+ * `rows` (arrays of values) and either a table with an optional tail
+ * (ON CONFLICT ...) or `sql(mark, count)`. `least`/`greatest` are the
+ * store's two-argument min and max.
+ */
+export function buildRows(devices, reports, newUuid, { bool = (b) => b, least, greatest }) {
+  const bySerial = new Map(devices.map((d) => [d.serial_number, d]));
+  const known = reports.filter((r) => bySerial.has(r.serialNumber));
+  const receivedAt = new Date().toISOString();
+  const receipts = {
+    columns: ['company_id', 'report_id', 'hardware_device_id', 'observed_at', 'received_at'],
+    rows: known.map((r) => {
+      const d = bySerial.get(r.serialNumber);
+      return [d.company_id, r.reportId, d.id, r.observedAt, receivedAt];
+    }),
+  };
+  const rowsFor = (stored) => {
+    const fresh = known.filter((r) => stored.has(r.reportId)).map((r) => ({ r, d: bySerial.get(r.serialNumber) }));
+    const inNetwork = fresh.filter(({ d }) => d.network_id !== null);
+    return [
+      ports(fresh, newUuid, bool),
+      importedClients(inNetwork),
+      clients(inNetwork, bool),
+      sessions(inNetwork),
+      deviceState(fresh),
+      ...series(fresh, inNetwork, bool),
+      ...rollups(fresh, inNetwork, bool, least, greatest),
+    ];
+  };
+  return { receipts, rowsFor };
+}
+
+function ports(fresh, newUuid, bool) {
+  const columns = ['uuid', 'hardware_device_id', 'port_number', 'label', 'port_type', 'is_enabled', 'is_connected', 'is_uplink', 'is_uplink_active', 'is_trunk_port', 'port_speed_mbps', 'native_vlan_id', 'observed_at'];
+  return {
+    table: 'device_ports',
+    columns,
+    rows: fresh.flatMap(({ r, d }) =>
+      (r.interfaces ?? []).map((p) => [newUuid(), d.id, p.portNumber, p.label ?? null, p.portType ?? null, bool(p.isEnabled), bool(p.isConnected), bool(p.isUplink),
+        p.isUplinkActive === undefined || p.isUplinkActive === null ? null : bool(p.isUplinkActive), bool(p.isTrunkPort), p.portSpeedMbps ?? null, p.nativeVLANID ?? null, r.observedAt]),
+    ),
+    tail: `ON CONFLICT (hardware_device_id, port_number) DO UPDATE SET ${excluded(columns.slice(3))}`,
+  };
+}
+
+/** A network's imported clients stop being connected at its first client report. */
+function importedClients(inNetwork) {
+  const networks = [...new Set(inNetwork.map(({ d }) => d.network_id))];
+  return {
+    columns: ['network_id'],
+    rows: networks.map((n) => [n]),
+    sql: (mark, count) =>
+      `UPDATE network_clients SET is_connected = false WHERE hardware_device_id IS NULL AND is_connected AND network_id IN (${Array.from({ length: count }, (_, i) => mark(i + 1, 'bigint')).join(', ')})`,
+  };
+}
+
+function clients(inNetwork, bool) {
+  const columns = ['network_id', 'mac_address', 'ip', 'last_seen', 'is_connected', 'hostname', 'is_wireless', 'signal', 'vlan_id', 'ssid', 'port_number', 'hardware_device_id'];
+  return {
+    table: 'network_clients',
+    columns,
+    rows: inNetwork.flatMap(({ r, d }) =>
+      (r.clients ?? []).map((c) => [d.network_id, c.macAddress, c.ip ?? null, r.observedAt, bool(true), c.hostname ?? null, bool(c.isWireless), c.signal ?? null, c.vlanID ?? null, c.ssid ?? null, c.portNumber ?? null, d.id]),
+    ),
+    tail: `ON CONFLICT (network_id, mac_address) DO UPDATE SET ${excluded(columns.slice(2))}
+      WHERE network_clients.hardware_device_id IS NULL OR network_clients.last_seen <= excluded.last_seen`,
+  };
+}
+
+function sessions(inNetwork) {
+  const columns = ['network_id', 'mac_address', 'hardware_device_id', 'ssid', 'vlan_id', 'signal', 'ip', 'hostname', 'first_seen', 'last_seen'];
+  return {
+    table: 'client_sessions',
+    columns,
+    rows: inNetwork.flatMap(({ r, d }) =>
+      (r.clients ?? []).map((c) => [d.network_id, c.macAddress, d.id, c.ssid ?? null, c.vlanID ?? null, c.signal ?? null, c.ip ?? null, c.hostname ?? null, r.observedAt, r.observedAt]),
+    ),
+    tail: `ON CONFLICT (network_id, mac_address) WHERE ended_at IS NULL DO UPDATE SET ${excluded(['last_seen', 'ssid', 'vlan_id', 'signal', 'ip', 'hostname'])}
+      WHERE client_sessions.hardware_device_id = excluded.hardware_device_id AND client_sessions.last_seen <= excluded.last_seen`,
+  };
+}
+
+function deviceState(fresh) {
+  return {
+    columns: ['id', 'observed_at', 'uptime_seconds', 'mac_address'],
+    rows: fresh.map(({ r, d }) => [d.id, r.observedAt, r.uptimeSeconds ?? null, r.macAddress ?? null]),
+    sql: (mark, count) =>
+      `UPDATE hardware_devices SET last_seen_at = u.column2, state_observed_at = u.column2, uptime_seconds = u.column3, mac_address = u.column4
+       FROM (${values(['bigint', 'timestamptz', 'bigint', 'text'], count, mark)}) AS u WHERE hardware_devices.id = u.column1`,
+  };
+}
+
+function series(fresh, inNetwork, bool) {
+  return [
+    {
+      table: 'uplink_samples',
+      columns: ['network_id', 'hardware_device_id', 'port_number', 'observed_at', ...METRICS],
+      rows: fresh.flatMap(({ r, d }) =>
+        (r.uplinkSamples ?? []).map((s) => [d.network_id, d.id, s.portNumber, s.observedAt, s.latencyMs ?? null, s.jitterMs ?? null, s.lossPercent ?? null, s.rxBitsPerSecond ?? null, s.txBitsPerSecond ?? null]),
+      ),
+    },
+    {
+      table: 'port_counters',
+      columns: ['hardware_device_id', 'port_number', 'observed_at', 'uptime_seconds', ...COUNTERS],
+      rows: fresh.flatMap(({ r, d }) => counterRows(r, d)),
+    },
+    {
+      table: 'client_observations',
+      columns: ['network_id', 'hardware_device_id', 'observed_at', 'mac_address', 'is_wireless'],
+      rows: inNetwork.flatMap(({ r, d }) => (r.clients ?? []).map((c) => [d.network_id, d.id, r.observedAt, c.macAddress, bool(c.isWireless)])),
+    },
+  ];
+}
+
+function counterRows(r, d) {
+  return (r.interfaces ?? []).flatMap((p) => {
+    const c = p.counters;
+    return c ? [[d.id, p.portNumber, r.observedAt, r.uptimeSeconds ?? null, c.rxBytes, c.txBytes, c.rxPackets, c.txPackets, c.rxErrors, c.txErrors]] : [];
+  });
+}
+
+/** The 5-minute rollups, folded per key here as netgraph does, so one upsert reaches each row. */
+function rollups(fresh, inNetwork, bool, least, greatest) {
+  const uplink = new Map();
+  const counters = new Map();
+  const presence = new Map();
+  const reportCounts = new Map();
+  for (const { r, d } of fresh) {
+    for (const s of r.uplinkSamples ?? []) {
+      const key = `${d.id}/${s.portNumber}/${bucketOf(s.observedAt)}`;
+      const row = uplink.get(key) ?? [d.network_id, d.id, s.portNumber, bucketOf(s.observedAt), ...METRICS.flatMap(() => [0, 0, null, null])];
+      [s.latencyMs, s.jitterMs, s.lossPercent, s.rxBitsPerSecond, s.txBitsPerSecond].forEach((v, m) => {
+        if (v === null || v === undefined) return;
+        const at = 4 + m * 4;
+        row[at] += 1;
+        row[at + 1] += v;
+        row[at + 2] = row[at + 2] === null ? v : Math.min(row[at + 2], v);
+        row[at + 3] = row[at + 3] === null ? v : Math.max(row[at + 3], v);
+      });
+      uplink.set(key, row);
+    }
+    const bucket = bucketOf(r.observedAt);
+    for (const reading of counterRows(r, d)) {
+      const key = `${d.id}/${reading[1]}/${bucket}`;
+      const held = counters.get(key);
+      if (held === undefined || held[3] < reading[2]) counters.set(key, [reading[0], reading[1], bucket, ...reading.slice(2)]);
+    }
+  }
+  for (const { r, d } of inNetwork) {
+    const bucket = bucketOf(r.observedAt);
+    const countKey = `${d.network_id}/${bucket}`;
+    reportCounts.set(countKey, [d.network_id, bucket, (reportCounts.get(countKey)?.[2] ?? 0) + 1]);
+    for (const c of r.clients ?? []) presence.set(`${d.network_id}/${bucket}/${c.macAddress}/${c.isWireless}`, [d.network_id, bucket, c.macAddress, bool(c.isWireless)]);
+  }
+  const metricSet = METRICS.flatMap((m) => [
+    `${m}_count = uplink_rollups.${m}_count + excluded.${m}_count`,
+    `${m}_sum = uplink_rollups.${m}_sum + excluded.${m}_sum`,
+    `${m}_min = ${least(`uplink_rollups.${m}_min`, `excluded.${m}_min`)}`,
+    `${m}_max = ${greatest(`uplink_rollups.${m}_max`, `excluded.${m}_max`)}`,
+  ]);
+  return [
+    { table: 'client_presence_rollups', columns: ['network_id', 'bucket', 'mac_address', 'is_wireless'], rows: [...presence.values()], tail: 'ON CONFLICT DO NOTHING' },
+    {
+      table: 'uplink_rollups',
+      columns: ['network_id', 'hardware_device_id', 'port_number', 'bucket', ...METRICS.flatMap((m) => [`${m}_count`, `${m}_sum`, `${m}_min`, `${m}_max`])],
+      rows: [...uplink.values()],
+      tail: `ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${metricSet.join(', ')}`,
+    },
+    {
+      table: 'port_counter_rollups',
+      columns: ['hardware_device_id', 'port_number', 'bucket', 'observed_at', 'uptime_seconds', ...COUNTERS],
+      rows: [...counters.values()],
+      tail: `ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${excluded(['observed_at', 'uptime_seconds', ...COUNTERS])}
+        WHERE port_counter_rollups.observed_at < excluded.observed_at`,
+    },
+    {
+      table: 'report_rollups',
+      columns: ['network_id', 'bucket', 'report_count'],
+      rows: [...reportCounts.values()],
+      tail: 'ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = report_rollups.report_count + excluded.report_count',
+    },
+  ];
+}
