@@ -12,6 +12,8 @@ import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
 import { startReportTasks } from './modules/report/report.tasks.js';
+import { DEMO_INTERVAL_SECONDS, startDemoSimulator } from './demo/demo-simulator.js';
+import type { DemoSimulator, DemoSimulatorOptions } from './demo/demo-simulator.js';
 import { openRuntime } from './runtime.js';
 import type { Services } from './services.js';
 
@@ -38,7 +40,23 @@ const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
 /** How a server is started beyond its config; tests pass a clock of their own. */
 export interface ServerOptions {
   readonly clock?: () => number;
+  /**
+   * The demo simulator (on with DEMO_DATA and DEMO_SIMULATOR): false keeps it
+   * off in this process (the workers of `netgraph serve --workers`, whose
+   * primary runs it); tests shorten its interval and its clock polling.
+   */
+  readonly demoSimulator?: false | Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
 }
+/**
+ * Whether the demo company's devices report from inside the server: on every
+ * start (not only the first) with DEMO_DATA and DEMO_SIMULATOR on, as long as
+ * the demo company exists. DEMO_DATA=off (production) turns it off too, so a
+ * real company that happens to be called "acme" never gets simulated reports.
+ */
+export function runsDemoSimulator(config: Config): boolean {
+  return config.demoData && config.demoSimulator;
+}
+
 /** Who the audit log says loaded the demo company, its key and its admin. */
 const FIRST_START_ACTOR: Actor = { type: 'cli', id: null, label: 'netgraph serve (first start)' };
 /** The demo company's admin, created with a generated password on a first start. */
@@ -86,15 +104,25 @@ export async function startServer(
   // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
   const prepared = prepare();
   let stopReportTasks: (() => Promise<void>) | undefined;
+  let demo: DemoSimulator | undefined;
+  let listened: () => void = () => undefined;
+  const listening = new Promise<void>((resolve) => (listened = resolve));
   prepared.then(
-    () => {
-      if (!stopped) stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, app.log);
+    async () => {
+      if (stopped) return;
+      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, app.log);
+      // after listening: the backfill runs in the background and never delays the first request
+      await listening;
+      if (!stopped && runsDemoSimulator(config) && options.demoSimulator !== false) {
+        demo = startDemoSimulator({ services, database: config.database, log: app.log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });
+      }
     },
     () => undefined,
   );
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
   await app.listen({ port: config.port, host: config.host });
+  listened();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -108,6 +136,8 @@ export async function startServer(
     async close() {
       stopped = true;
       if (retry) clearTimeout(retry);
+      listened();
+      await demo?.stop();
       await stopReportTasks?.();
       await drainAndClose(app);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
@@ -215,4 +245,10 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
       '',
     ].join('\n'),
   );
+  if (runsDemoSimulator(config)) {
+    print(
+      `  The demo network is live: its devices report every ${DEMO_INTERVAL_SECONDS} seconds from inside netgraph, after a day of history.\n` +
+        '  Stop that with DEMO_SIMULATOR=off.\n',
+    );
+  }
 }

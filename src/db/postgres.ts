@@ -127,6 +127,9 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     });
     // an idle client losing its connection must not crash the process
     created.on('error', () => undefined);
+    // nor a checked-out one between two statements of a transaction (a long ingest, the demo simulator): pg
+    // emits 'error' on it with no listener then; its next statement fails instead, and the pool drops it on release
+    created.on('connect', (client) => client.on('error', () => undefined));
     return created;
   };
   const pool = newPool(url);
