@@ -41,11 +41,10 @@ const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
 export interface ServerOptions {
   readonly clock?: () => number;
   /**
-   * The demo simulator (on with DEMO_DATA and DEMO_SIMULATOR): false keeps it
-   * off in this process (the workers of `netgraph serve --workers`, whose
-   * primary runs it); tests shorten its interval and its clock polling.
+   * Knobs of the demo simulator (which runs with DEMO_DATA and DEMO_SIMULATOR
+   * on): tests shorten its interval and its clock polling.
    */
-  readonly demoSimulator?: false | Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
+  readonly demoSimulator?: Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
 }
 /**
  * Whether the demo company's devices report from inside the server: on every
@@ -103,22 +102,9 @@ export async function startServer(
   };
   // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
   const prepared = prepare();
-  let stopReportTasks: (() => Promise<void>) | undefined;
-  let demo: DemoSimulator | undefined;
   let listened: () => void = () => undefined;
   const listening = new Promise<void>((resolve) => (listened = resolve));
-  prepared.then(
-    async () => {
-      if (stopped) return;
-      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, app.log);
-      // after listening: the backfill runs in the background and never delays the first request
-      await listening;
-      if (!stopped && runsDemoSimulator(config) && options.demoSimulator !== false) {
-        demo = startDemoSimulator({ services, database: config.database, log: app.log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });
-      }
-    },
-    () => undefined,
-  );
+  const background = startBackgroundWork(prepared, listening, { config, services, log: app.log, options });
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
   await app.listen({ port: config.port, host: config.host });
@@ -137,11 +123,44 @@ export async function startServer(
       stopped = true;
       if (retry) clearTimeout(retry);
       listened();
-      await demo?.stop();
-      await stopReportTasks?.();
+      await background.stop();
       await drainAndClose(app);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await runtime.close();
+    },
+  };
+}
+
+/**
+ * Once the database is prepared, starts the report tasks (offline check,
+ * retention), and once the server also listens, the demo simulator when it
+ * runs: its backfill is background work that never delays the first
+ * request. Returns how to stop both and wait for their work in progress.
+ */
+function startBackgroundWork(
+  prepared: Promise<void>,
+  listening: Promise<void>,
+  deps: { config: Config; services: Services; log: FastifyInstance['log']; options: ServerOptions },
+): { stop(): Promise<void> } {
+  const { config, services, log, options } = deps;
+  let stopped = false;
+  let stopReportTasks: (() => Promise<void>) | undefined;
+  let demo: DemoSimulator | undefined;
+  prepared.then(
+    async () => {
+      if (stopped) return;
+      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log);
+      await listening;
+      if (stopped || !runsDemoSimulator(config)) return;
+      demo = startDemoSimulator({ services, database: config.database, log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });
+    },
+    () => undefined,
+  );
+  return {
+    async stop() {
+      stopped = true;
+      await demo?.stop();
+      await stopReportTasks?.();
     },
   };
 }
