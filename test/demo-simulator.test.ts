@@ -8,6 +8,7 @@ import { fleetNetworksOf } from '../src/modules/simulator/simulator.fleet.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
+import { startServerProcess } from './helpers/processes.js';
 import { REPORT_EPOCH } from './helpers/reports.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
 import type { TestDatabase } from './helpers/stores.js';
@@ -122,6 +123,25 @@ describe.each(storeKinds())('the live demo network on %s', (kind) => {
       expect(await latestReport(app.server.services, fleet)).toBeUndefined();
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('the live demo under netgraph serve --workers', () => {
+  it('runs in the primary only, and stops with it on SIGTERM', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const server = await startServerProcess({ DATABASE_URL: database.url, DEMO_DATA: 'on' }, ['--workers', '2'], 'demo simulator: backfill');
+      await until('both workers listen', async () => (server.output().match(/netgraph listening on/g) ?? []).length === 2);
+      expect(await server.stop('SIGTERM')).toBe(0);
+      const output = server.output();
+      expect(output).toContain('The demo network is live');
+      // one simulator, in the primary (its lines are the primary's "netgraph: ..." lines, not the workers' JSON log)
+      expect(output.match(/demo simulator: \d+ devices/g)).toHaveLength(1);
+      expect(output).toMatch(/^netgraph: demo simulator: \d+ devices/m);
+      expect(output).toMatch(/^netgraph: demo simulator stopped: \d+ reports sent/m);
+    } finally {
+      await database.drop();
     }
   });
 });
