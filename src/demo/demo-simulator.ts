@@ -123,7 +123,7 @@ async function run(options: DemoSimulatorOptions, company: ImportCompany, signal
   const summary = await runSimulator({
     fleet,
     // batches of 100: on SQLite a request waits at most for one of them (tens of milliseconds)
-    sink: createIngestSink((reports) => services.reports.ingest(caller, reports), 100),
+    sink: createIngestSink((reports) => services.reports.ingest(caller, reports), { batchSize: 100, signal }),
     backfillSeconds,
     signal,
     now,

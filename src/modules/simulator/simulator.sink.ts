@@ -203,14 +203,17 @@ export type IngestFn = (reports: readonly Report[]) => Promise<{ readonly accept
  * batches of at most `batchSize` (default and at most 500, as over HTTP), one
  * after another with a turn of the event loop between, so a long backfill
  * leaves room for requests (SQLite runs a batch's transaction synchronously).
+ * When `signal` aborts, the send rejects with its reason before the next
+ * batch, so stopping waits for one batch at most.
  */
-export function createIngestSink(ingest: IngestFn, batchSize = MAX_REPORTS_PER_REQUEST): ReportSink {
-  const size = Math.min(MAX_REPORTS_PER_REQUEST, Math.max(1, batchSize));
+export function createIngestSink(ingest: IngestFn, options: { readonly batchSize?: number; readonly signal?: AbortSignal } = {}): ReportSink {
+  const size = Math.min(MAX_REPORTS_PER_REQUEST, Math.max(1, options.batchSize ?? MAX_REPORTS_PER_REQUEST));
   return {
     async send(reports) {
       const results: SendResult[] = [];
       for (let i = 0; i < reports.length; i += size) {
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
         const batch = reports.slice(i, i + size);
         results.push(readAnswer(await ingest(batch), batch));
       }
