@@ -53,8 +53,9 @@ async function sendUntilGone(url: string, key: string, sender: number, acknowled
     const batch = Array.from({ length: BATCH }, (_, i) => fullReport(SERIAL_LIST[(b + i) % SERIAL_LIST.length] as string, now - i * 10, sender * 100_000 + b * BATCH + i));
     let answer: { status: number; body: unknown };
     try {
+      let attempts = 0;
       do answer = await post(url, key, batch);
-      while (answer.status === 503);
+      while (answer.status === 503 && ++attempts < 20);
     } catch {
       return;
     }
