@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, parseDatabaseUrl, redactUrl } from './config.j
 describe('loadConfig', () => {
   it('has working defaults: port 4000 on 127.0.0.1, SQLite at ./data/netgraph.db', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 4000, host: '127.0.0.1', logLevel: 'info', demoData: true, requestTimeoutMs: 60_000, metricsPort: null });
+    expect(config).toMatchObject({ port: 4000, host: '127.0.0.1', logLevel: 'info', demoData: true, demoSimulator: true, requestTimeoutMs: 60_000, metricsPort: null });
     expect(config.database).toEqual({ dialect: 'sqlite', file: expect.stringMatching(/\/data\/netgraph\.db$/) });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       DATABASE_POOL_SIZE: '25',
       LOG_LEVEL: 'debug',
       DEMO_DATA: 'off',
+      DEMO_SIMULATOR: 'off',
       REQUEST_TIMEOUT_MS: '5000',
       SHUTDOWN_TIMEOUT_MS: '2000',
       METRICS_PORT: '9100',
@@ -29,6 +30,7 @@ describe('loadConfig', () => {
       databasePoolSize: 25,
       logLevel: 'debug',
       demoData: false,
+      demoSimulator: false,
       requestTimeoutMs: 5000,
       shutdownTimeoutMs: 2000,
       metricsPort: 9100,
@@ -39,13 +41,14 @@ describe('loadConfig', () => {
   it('reports every problem at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '99999', DATABASE_URL: 'redis://x', DATABASE_POOL_SIZE: '0', LOG_LEVEL: 'chatty', DEMO_DATA: 'sometimes', METRICS_PORT: '-1' });
+      loadConfig({ PORT: '99999', DATABASE_URL: 'redis://x', DATABASE_POOL_SIZE: '0', LOG_LEVEL: 'chatty', DEMO_DATA: 'sometimes', DEMO_SIMULATOR: 'later', METRICS_PORT: '-1' });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
+    expect(problems).toContain('DEMO_SIMULATOR: "later" is not one of on, off, true, false, 1, 0');
     expect(problems.join('\n')).toMatch(/PORT: "99999" is not a whole number from 0 to 65535/);
     expect((error as Error).message.split('\n')[0]).toBe('Invalid configuration:');
   });

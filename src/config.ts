@@ -22,6 +22,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Load the demo company and print a key when the store is empty. */
   readonly demoData: boolean;
+  /** With demoData on: the demo company's devices report from inside the server (docs/simulator.md). */
+  readonly demoSimulator: boolean;
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
   /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     readBatchBudgetMs: read.integer('READ_BATCH_BUDGET_MS', DEFAULT_READ_BATCH_BUDGET_MS, 0, 1000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     demoData: read.boolean('DEMO_DATA', true),
+    demoSimulator: read.boolean('DEMO_SIMULATOR', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),

@@ -12,6 +12,8 @@ import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics } from './observability/metrics.js';
 import { startReportTasks } from './modules/report/report.tasks.js';
+import { DEMO_INTERVAL_SECONDS, startDemoSimulator } from './demo/demo-simulator.js';
+import type { DemoSimulator, DemoSimulatorOptions } from './demo/demo-simulator.js';
 import { openRuntime } from './runtime.js';
 import type { Services } from './services.js';
 
@@ -38,7 +40,22 @@ const STATEMENT_TIMEOUT_MARGIN_MS = 5_000;
 /** How a server is started beyond its config; tests pass a clock of their own. */
 export interface ServerOptions {
   readonly clock?: () => number;
+  /**
+   * Knobs of the demo simulator (which runs with DEMO_DATA and DEMO_SIMULATOR
+   * on): tests shorten its interval and its clock polling.
+   */
+  readonly demoSimulator?: Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
 }
+/**
+ * Whether the demo company's devices report from inside the server: on every
+ * start (not only the first) with DEMO_DATA and DEMO_SIMULATOR on, as long as
+ * the demo company exists. DEMO_DATA=off (production) turns it off too, so a
+ * real company that happens to be called "acme" never gets simulated reports.
+ */
+export function runsDemoSimulator(config: Config): boolean {
+  return config.demoData && config.demoSimulator;
+}
+
 /** Who the audit log says loaded the demo company, its key and its admin. */
 const FIRST_START_ACTOR: Actor = { type: 'cli', id: null, label: 'netgraph serve (first start)' };
 /** The demo company's admin, created with a generated password on a first start. */
@@ -85,16 +102,13 @@ export async function startServer(
   };
   // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
   const prepared = prepare();
-  let stopReportTasks: (() => Promise<void>) | undefined;
-  prepared.then(
-    () => {
-      if (!stopped) stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, app.log);
-    },
-    () => undefined,
-  );
+  let listened: () => void = () => undefined;
+  const listening = new Promise<void>((resolve) => (listened = resolve));
+  const background = startBackgroundWork(prepared, listening, { config, services, log: app.log, options });
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
   await app.listen({ port: config.port, host: config.host });
+  listened();
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -108,10 +122,45 @@ export async function startServer(
     async close() {
       stopped = true;
       if (retry) clearTimeout(retry);
-      await stopReportTasks?.();
+      listened();
+      await background.stop();
       await drainAndClose(app);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await runtime.close();
+    },
+  };
+}
+
+/**
+ * Once the database is prepared, starts the report tasks (offline check,
+ * retention), and once the server also listens, the demo simulator when it
+ * runs: its backfill is background work that never delays the first
+ * request. Returns how to stop both and wait for their work in progress.
+ */
+function startBackgroundWork(
+  prepared: Promise<void>,
+  listening: Promise<void>,
+  deps: { config: Config; services: Services; log: FastifyInstance['log']; options: ServerOptions },
+): { stop(): Promise<void> } {
+  const { config, services, log, options } = deps;
+  let stopped = false;
+  let stopReportTasks: (() => Promise<void>) | undefined;
+  let demo: DemoSimulator | undefined;
+  prepared.then(
+    async () => {
+      if (stopped) return;
+      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log);
+      await listening;
+      if (stopped || !runsDemoSimulator(config)) return;
+      demo = startDemoSimulator({ services, database: config.database, log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });
+    },
+    () => undefined,
+  );
+  return {
+    async stop() {
+      stopped = true;
+      await demo?.stop();
+      await stopReportTasks?.();
     },
   };
 }
@@ -215,4 +264,10 @@ async function loadDemoOnFirstStart(services: Services, config: Config, print: (
       '',
     ].join('\n'),
   );
+  if (runsDemoSimulator(config)) {
+    print(
+      `  The demo network is live: its devices report every ${DEMO_INTERVAL_SECONDS} seconds from inside netgraph, after a day of history.\n` +
+        '  Stop that with DEMO_SIMULATOR=off.\n',
+    );
+  }
 }

@@ -335,16 +335,17 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
 });
 
 describe.each(storeKinds())('the first start on %s', (kind) => {
-  it('prints the API key block as before, then a demo admin login that signs in', async () => {
+  it('prints the API key block as before, then a demo admin login that signs in, then that the demo network is live', async () => {
     const database = await createTestDatabase(kind);
     const lines: string[] = [];
     const server = await startServer(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: '0', DEMO_DATA: 'on' }), (text) => lines.push(text));
     try {
       await server.prepared;
-      const [keyBlock, loginBlock] = lines;
+      const [keyBlock, loginBlock, liveLine] = lines;
       expect(keyBlock).toMatch(/^\nnetgraph: first start\. Loaded the demo company "Acme Networks" \(slug: acme\)\.\n\n {2}API key \(shown only this once, store it now\): ngk_\w+\n\n {2}Try it:\n {2}curl -s /);
       expect(keyBlock).toMatch(/-d '\{"query":"\{ companyBySlug\(slug: \\"acme\\"\) \{ name networks \{ label slug isActive \} \} \}"\}'\n$/);
       expect(loginBlock).toContain('Dashboard: http://127.0.0.1:');
+      expect(liveLine).toMatch(/The demo network is live: .* every 30 seconds .*\n {2}Stop that with DEMO_SIMULATOR=off\.\n$/);
       const password = /Sign in as admin@acme\.example with the password (\S+) /.exec(loginBlock ?? '')?.[1] as string;
       const signedIn = await server.services.users.signIn({ email: 'admin@acme.example', password, address: '127.0.0.1' });
       expect(signedIn.user).toMatchObject({ role: 'admin', company: 'acme' });

@@ -1,8 +1,12 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { prepareDatabase, startServer } from '../server.js';
+import { LOG_LEVELS } from '../config.js';
+import { startDemoSimulator } from '../demo/demo-simulator.js';
+import type { DemoSimulator, DemoSimulatorLog } from '../demo/demo-simulator.js';
+import { prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
 import { openRuntime } from '../runtime.js';
+import type { Runtime } from '../runtime.js';
 import type { CommandContext } from './io.js';
 
 const MAX_WORKERS = 64;
@@ -33,6 +37,7 @@ export async function serve(context: CommandContext): Promise<number> {
   });
   if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers, context);
   if (!cluster.isWorker) return runSingle(config, context);
+  // the primary loaded the demo company and runs its simulator
   const code = await runSingle({ ...config, demoData: false }, context);
   // the IPC channel to the primary would keep a drained worker alive forever
   process.disconnect?.();
@@ -73,6 +78,32 @@ async function runSingle(config: Config, context: CommandContext): Promise<numbe
   });
 }
 
+/**
+ * The demo simulator of a `--workers` server runs in its primary, so exactly
+ * one process of the server runs it whatever the number of workers (on
+ * PostgreSQL its advisory lock also keeps other servers on the same database
+ * from running a second one). Its runtime stays open until the primary ends.
+ */
+async function startPrimaryDemo(config: Config, context: CommandContext): Promise<{ runtime: Runtime; demo: DemoSimulator } | undefined> {
+  if (!runsDemoSimulator(config)) return undefined;
+  const runtime = await openRuntime(config, { poolSize: 2 });
+  return { runtime, demo: startDemoSimulator({ services: runtime.services, database: config.database, log: primaryLog(config, context) }) };
+}
+
+/** The primary has no request logger: its few lines go to stderr, at the configured level. */
+function primaryLog(config: Config, context: CommandContext): DemoSimulatorLog {
+  const shows = (level: 'info' | 'warn') => LOG_LEVELS.indexOf(config.logLevel) >= LOG_LEVELS.indexOf(level);
+  return {
+    info: (message) => (shows('info') ? context.io.err(`netgraph: ${message}`) : undefined),
+    warn: (details, message) => (shows('warn') ? context.io.err(`netgraph: ${message} ${JSON.stringify(details, errorFields)}`) : undefined),
+  };
+}
+
+/** JSON.stringify's replacer that keeps an Error's message. */
+function errorFields(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { message: value.message } : value;
+}
+
 async function runPrimary(config: Config, workers: number, context: CommandContext): Promise<number> {
   // migrate and seed once, in the primary, before any worker starts
   const runtime = await openRuntime(config, { poolSize: 1 });
@@ -81,6 +112,7 @@ async function runPrimary(config: Config, workers: number, context: CommandConte
   } finally {
     await runtime.close();
   }
+  const demo = await startPrimaryDemo(config, context);
 
   let stopping = false;
   const env = { NETGRAPH_WORKERS: String(workers) };
@@ -91,7 +123,7 @@ async function runPrimary(config: Config, workers: number, context: CommandConte
     cluster.fork(env);
   });
   context.io.err(`netgraph: primary ${process.pid} started ${workers} workers on port ${config.port}`);
-  return new Promise<number>((resolve) => {
+  const code = await new Promise<number>((resolve) => {
     const shutdown = () => {
       if (stopping) return;
       stopping = true;
@@ -111,4 +143,7 @@ async function runPrimary(config: Config, workers: number, context: CommandConte
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
   });
+  await demo?.demo.stop();
+  await demo?.runtime.close();
+  return code;
 }

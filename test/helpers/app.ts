@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config.js';
 import type { ImportDocument } from '../../src/modules/import/import.schema.js';
 import { startServer } from '../../src/server.js';
-import type { RunningServer } from '../../src/server.js';
+import type { RunningServer, ServerOptions } from '../../src/server.js';
 import { createTestDatabase } from './stores.js';
 import type { StoreKind, TestDatabase } from './stores.js';
 
@@ -55,12 +55,19 @@ export const UNREACHABLE_LIMITS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Starts a server on a fresh database of `kind`, loaded with `data` when
- * given; `clock` (ms since the epoch) drives its rate limits.
+ * Starts a server on a fresh database of `kind` (or on `database`), loaded
+ * with `data` when given; `clock` (ms since the epoch) drives its rate limits
+ * and device reports; `demoSimulator` is the server's option of that name.
  */
 export async function startTestApp(
   kind: StoreKind,
-  options: { data?: ImportDocument; env?: Record<string, string>; clock?: () => number; database?: TestDatabase } = {},
+  options: {
+    data?: ImportDocument;
+    env?: Record<string, string>;
+    clock?: () => number;
+    database?: TestDatabase;
+    demoSimulator?: ServerOptions['demoSimulator'];
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(kind));
   const config = loadConfig({
@@ -71,7 +78,10 @@ export async function startTestApp(
     ...UNREACHABLE_LIMITS,
     ...options.env,
   });
-  const server = await startServer(config, () => undefined, options.clock ? { clock: options.clock } : {});
+  const server = await startServer(config, () => undefined, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.demoSimulator !== undefined ? { demoSimulator: options.demoSimulator } : {}),
+  });
   await server.prepared;
   if (options.data) await server.services.imports.import(options.data);
 

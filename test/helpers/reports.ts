@@ -33,3 +33,29 @@ export async function postReports(
   if (options.gzip) headers['content-encoding'] = 'gzip';
   return app.request('/api/v1/reports', { method: 'POST', headers, body: options.gzip ? gzipSync(text) : text });
 }
+
+/**
+ * A report with every section (ports with counters, uplink samples, a radio,
+ * clients, an event) of `serialNumber` at `observedAt` (ms), with a fresh
+ * reportId; `n` varies the values, so reports of a batch differ.
+ */
+export function fullReport(serialNumber: string, observedAt: number, n: number): Record<string, unknown> {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return report(serialNumber, iso(observedAt), {
+    uptimeSeconds: 3600 + n,
+    macAddress: '0c:8d:db:00:00:01',
+    interfaces: [
+      {
+        portNumber: 1, label: 'WAN 1', portType: 'COPPER', isEnabled: true, isConnected: true, isUplink: true, isUplinkActive: true,
+        isTrunkPort: false, portSpeedMbps: 1000, nativeVLANID: 1,
+        counters: { rxBytes: 1000 * n, txBytes: 500 * n, rxPackets: 10 * n, txPackets: 5 * n, rxErrors: 0, txErrors: 0 },
+      },
+    ],
+    uplinkSamples: [{ portNumber: 1, observedAt: iso(observedAt - 1000), latencyMs: 10 + (n % 7), jitterMs: 1, lossPercent: 0, rxBitsPerSecond: 1000 * n, txBitsPerSecond: 100 * n }],
+    radios: [{ BSSID: '0c:8d:db:00:01:10', radioBand: 'BAND_5G', ssid: 'Acme-Corp', isActive: true }],
+    clients: [
+      { macAddress: `3c:22:fb:00:00:${(n % 200).toString(16).padStart(2, '0')}`, ip: '10.0.10.23', hostname: `client-${n}`, isWireless: true, signal: -50 - (n % 30), vlanID: 10, ssid: 'Acme-Corp', portNumber: null },
+    ],
+    events: [{ type: 'TEST_EVENT', observedAt: iso(observedAt - 500), details: { n } }],
+  });
+}

@@ -43,7 +43,8 @@ export interface RunSimulatorOptions {
   readonly chunkSize?: number;
 }
 
-function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms` (at once when not positive), or less when the signal aborts first; never rejects. */
+export function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -6,7 +6,7 @@ import type { RejectedReport, Report, SendResult } from './report.protocol.js';
 
 const gzipAsync = promisify(gzip);
 
-/** Where simulated reports go: over HTTP to a server, or (later) straight into a process's ingest service. */
+/** Where simulated reports go: over HTTP to a server, or straight into a process's ingest service. */
 export interface ReportSink {
   /**
    * Delivers the reports, in batches as the sink likes, and resolves with what
@@ -190,6 +190,33 @@ export function createRoutingSink(sinkOf: ReadonlyMap<string, ReportSink>): Repo
         groups.set(sink, [...(groups.get(sink) ?? []), report]);
       }
       const results = await Promise.all([...groups].map(([sink, group]) => sink.send(group)));
+      return sumResults(results);
+    },
+  };
+}
+
+/** Stores a batch of reports in this process: the report service's ingest, bound to one caller. */
+export type IngestFn = (reports: readonly Report[]) => Promise<{ readonly accepted: number; readonly duplicates: number; readonly rejected: Answer['rejected'] }>;
+
+/**
+ * A sink that hands reports straight to this process's ingest, no HTTP: in
+ * batches of at most `batchSize` (default and at most 500, as over HTTP), one
+ * after another with a turn of the event loop between, so a long backfill
+ * leaves room for requests (SQLite runs a batch's transaction synchronously).
+ * When `signal` aborts, the send rejects with its reason before the next
+ * batch, so stopping waits for one batch at most.
+ */
+export function createIngestSink(ingest: IngestFn, options: { readonly batchSize?: number; readonly signal?: AbortSignal } = {}): ReportSink {
+  const size = Math.min(MAX_REPORTS_PER_REQUEST, Math.max(1, options.batchSize ?? MAX_REPORTS_PER_REQUEST));
+  return {
+    async send(reports) {
+      const results: SendResult[] = [];
+      for (let i = 0; i < reports.length; i += size) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
+        const batch = reports.slice(i, i + size);
+        results.push(readAnswer(await ingest(batch), batch));
+      }
       return sumResults(results);
     },
   };
