@@ -101,13 +101,19 @@ function sessions(inNetwork) {
   };
 }
 
+/** netgraph's offline window at its default (DEVICE_OFFLINE_AFTER_SECONDS): a report older than it is stale. */
+const OFFLINE_AFTER_MS = 90_000;
+
 function deviceState(fresh) {
+  // as netgraph: a stale report leaves last_seen_at NULL on a device that never reported, so its imported state stands
+  const staleBefore = Date.now() - OFFLINE_AFTER_MS;
   return {
-    columns: ['id', 'observed_at', 'uptime_seconds', 'mac_address'],
-    rows: fresh.map(({ r, d }) => [d.id, r.observedAt, r.uptimeSeconds ?? null, r.macAddress ?? null]),
+    columns: ['id', 'observed_at', 'uptime_seconds', 'mac_address', 'staleness'],
+    rows: fresh.map(({ r, d }) => [d.id, r.observedAt, r.uptimeSeconds ?? null, r.macAddress ?? null, Date.parse(r.observedAt) < staleBefore ? 'stale' : 'fresh']),
     sql: (mark, count) =>
-      `UPDATE hardware_devices SET last_seen_at = u.column2, state_observed_at = u.column2, uptime_seconds = u.column3, mac_address = u.column4
-       FROM (${values(['bigint', 'timestamptz', 'bigint', 'text'], count, mark)}) AS u WHERE hardware_devices.id = u.column1`,
+      `UPDATE hardware_devices SET last_seen_at = CASE WHEN hardware_devices.last_seen_at IS NULL AND u.column5 = 'stale' THEN NULL ELSE u.column2 END,
+         state_observed_at = u.column2, uptime_seconds = u.column3, mac_address = u.column4
+       FROM (${values(['bigint', 'timestamptz', 'bigint', 'text', 'text'], count, mark)}) AS u WHERE hardware_devices.id = u.column1`,
   };
 }
 
