@@ -138,7 +138,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schema = createSchema();
   const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
   const mutations = createMutationExecutor({ schema, reads: services.reads, services });
-  const executor = createExecutor({ schema, documents, reads: services.reads, mutations });
+  // the API's queries may read the replica; mutations read their writes back from the primary
+  const executor = createExecutor({ schema, documents, reads: services.replicaReads, mutations });
   const graphqlDeps = {
     executor,
     apiKeys: services.apiKeys,

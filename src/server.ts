@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import type { Store } from './db/store.js';
+import type { ReplicaState, Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
 import type { Actor } from './modules/audit/audit.service.js';
@@ -77,6 +77,7 @@ export async function startServer(
       poolSize: config.databasePoolSize,
       readBatchBudgetMs: config.readBatchBudgetMs,
       statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
+      ...(config.readReplica === null ? {} : { readReplica: config.readReplica }),
     },
     options.clock,
   );
@@ -85,6 +86,7 @@ export async function startServer(
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
+  store.replica?.onChange((state, error) => logReplicaChange(app.log, state, error));
 
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -163,6 +165,14 @@ function startBackgroundWork(
       await stopReportTasks?.();
     },
   };
+}
+
+/** One log line per change of where the API's queries read: the replica, or the primary and why. */
+function logReplicaChange(log: FastifyInstance['log'], state: ReplicaState, error: unknown): void {
+  const fields = { readTarget: state.target, reason: state.reason, lagMs: state.lagMs, ...(error === undefined ? {} : { err: error }) };
+  if (state.target === 'replica') log.info(fields, 'read replica in use: the API\'s queries read from it');
+  else if (state.reason === 'lagging') log.warn(fields, `read replica is ${state.lagMs} ms behind, past READ_REPLICA_MAX_LAG_MS: the API's queries read the primary`);
+  else log.warn(fields, 'read replica unavailable: the API\'s queries read the primary until it answers');
 }
 
 /** How long connections that look idle are left open after shutdown starts, for requests already on their way. */

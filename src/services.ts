@@ -33,13 +33,18 @@ export function createServices(
   const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
   const companies = createCompanyService(store, audit, now);
   const writes = createWriteService(store, audit, now);
+  const readModel = createReadModel();
+  const online = {
+    now: options.reports?.now ?? now,
+    offlineAfterSeconds: (options.reports?.settings ?? DEFAULT_REPORT_SETTINGS).offlineAfterSeconds,
+  };
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
-    reads: createReadService(store, createReadModel(), {
-      now: options.reports?.now ?? now,
-      offlineAfterSeconds: (options.reports?.settings ?? DEFAULT_REPORT_SETTINGS).offlineAfterSeconds,
-    }),
+    // on the primary: the dashboard and the mutations' read-back must see their own writes
+    reads: createReadService(store, readModel, online),
+    // the API's queries: on the read replica when there is one (READ_DATABASE_URL), the key check on the primary
+    replicaReads: createReadService(store, readModel, online, { replica: true }),
     imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),

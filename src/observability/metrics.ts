@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Store } from '../db/store.js';
+import type { ReadReplicaStatus, Store } from '../db/store.js';
 
 /** The metrics of one server process, in their own registry (several apps can share a process in tests). */
 export interface Metrics {
@@ -78,6 +78,7 @@ export function createMetrics(store: Store): Metrics {
       this.inc(store.stats.statements);
     },
   });
+  if (store.replica !== undefined) registerReplicaMetrics(registry, store.replica);
 
   const operations = new Set<string>();
   const operationLabel = (name: string): string => {
@@ -100,4 +101,25 @@ export function createMetrics(store: Store): Metrics {
     },
     render: () => registry.metrics(),
   };
+}
+
+/** Where the API's queries read (READ_DATABASE_URL) and how far behind the replica was at its last check. */
+function registerReplicaMetrics(registry: Registry, replica: ReadReplicaStatus): void {
+  new Gauge({
+    name: 'netgraph_read_replica_in_use',
+    help: 'Whether the API queries read from the read replica (1) or, with it down or too far behind, the primary (0).',
+    registers: [registry],
+    collect() {
+      this.set(replica.state().target === 'replica' ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'netgraph_read_replica_lag_seconds',
+    help: 'How far the read replica was behind the primary at its last check.',
+    registers: [registry],
+    collect() {
+      const { lagMs } = replica.state();
+      if (lagMs !== null) this.set(lagMs / 1000);
+    },
+  });
 }
