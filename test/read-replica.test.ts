@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplicaState } from '../src/db/store.js';
 import { startTestApp } from './helpers/app.js';
+import { createDashboardClient, signIn } from './helpers/dashboard.js';
 import type { TestApp } from './helpers/app.js';
 import { IDS, createFixture } from './helpers/fixture.js';
 import { postgresBinaries, startReplicaPair } from './helpers/replica-cluster.js';
@@ -112,6 +113,20 @@ describe.skipIf(bin === undefined)('the API\'s queries on a PostgreSQL read repl
     await pair.resumeReplay();
     // one change (and one log line) per transition: out, back
     expect(changes.map((change) => `${change.target}:${change.reason}`)).toEqual(['primary:unavailable', 'replica:in-use']);
+  });
+
+  it('serves the dashboard from the primary, so a page shows what was just written', async () => {
+    await trusting.server.services.users.create({ companySlug: 'acme', email: 'admin@acme.example', role: 'admin', password: 'correct horse battery' });
+    const client = createDashboardClient(trusting);
+    expect((await signIn(client, 'admin@acme.example', 'correct horse battery')).status).toBe(303);
+    await pair.waitForReplay();
+    await pair.pauseReplay();
+    await primary.query(`UPDATE networks SET label = 'Seen on the primary' WHERE uuid = '${IDS.acmeHq}'`);
+    expect((await client.get(`/networks/${IDS.acmeHq}`)).text).toContain('Seen on the primary');
+    // while the API's query, on the replica, does not see it yet
+    const query = await trusting.graphql(`{ networksForCompany(companySlug: "acme") { UUID label } }`);
+    expect(query.body.data.networksForCompany.find((n: { UUID: string }) => n.UUID === IDS.acmeHq).label).toBe('HQ — Zürich');
+    await pair.resumeReplay();
   });
 });
 
