@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { isAppError } from '../errors.js';
 import type { createReadRunner } from './postgres-reads.js';
 import type { ReadReplicaStatus, ReplicaState, Row, SelectOptions } from './store.js';
@@ -7,12 +7,12 @@ type ReadRunner = ReturnType<typeof createReadRunner>;
 
 /** What the replica router reads from and checks. */
 export interface ReplicaRouterDeps {
-  /** The compiled reads' runner on the primary, and its pool (for the primary's WAL position). */
+  /** The compiled reads' runner on the primary, and the primary's URL (for its WAL position). */
   readonly primary: ReadRunner;
-  readonly primaryPool: pg.Pool;
+  readonly primaryUrl: string;
   /** The same on the replica. */
   readonly replica: ReadRunner;
-  readonly replicaPool: pg.Pool;
+  readonly replicaUrl: string;
   /** READ_REPLICA_MAX_LAG_MS. */
   readonly maxLagMs: number;
 }
@@ -54,6 +54,9 @@ interface Sample {
  */
 export function createReplicaRouter(deps: ReplicaRouterDeps) {
   const { primary, replica, maxLagMs } = deps;
+  // connections of their own: a check never queues behind the reads or writes of a busy pool
+  const primaryCheck = createCheckConnection(deps.primaryUrl);
+  const replicaCheck = createCheckConnection(deps.replicaUrl);
   const interval = Math.min(MAX_CHECK_INTERVAL_MS, Math.max(MIN_CHECK_INTERVAL_MS, Math.floor(maxLagMs / 4)));
   let state: ReplicaState = { target: 'primary', reason: 'starting', lagMs: null };
   const listeners: ((state: ReplicaState, error?: unknown) => void)[] = [];
@@ -70,12 +73,12 @@ export function createReplicaRouter(deps: ReplicaRouterDeps) {
   async function check(): Promise<void> {
     let replayed: number;
     try {
-      replayed = await position(deps.replicaPool, REPLICA_POSITION);
+      replayed = await replicaCheck.position(REPLICA_POSITION);
     } catch (error) {
       return setState({ target: 'primary', reason: 'unavailable', lagMs: state.lagMs }, error);
     }
     try {
-      pending.push({ at: performance.now(), lsn: await position(deps.primaryPool, PRIMARY_POSITION) });
+      pending.push({ at: performance.now(), lsn: await primaryCheck.position(PRIMARY_POSITION) });
     } catch {
       // the primary is down: nothing to compare with, and every read fails on the key check anyway
       return;
@@ -129,16 +132,52 @@ export function createReplicaRouter(deps: ReplicaRouterDeps) {
       return row === undefined || freshRow === undefined ? row : { ...row, ...freshRow };
     },
 
-    /** Stops the checks. */
-    stop(): void {
+    /** Stops the checks and closes their connections. */
+    async stop(): Promise<void> {
       stopped = true;
       clearTimeout(timer);
+      await Promise.all([primaryCheck.close(), replicaCheck.close()]);
     },
   };
 }
 
-/** One position query on its own pooled connection. */
-async function position(pool: pg.Pool, text: string): Promise<number> {
-  const result = await pool.query<{ lsn: number }>(text);
-  return Number(result.rows[0]?.lsn);
+/** How long a check may wait for a connection or an answer before the server counts as unavailable. */
+const CHECK_TIMEOUT_MS = 5_000;
+
+/** One connection for the checks of one server, opened when needed and again after a failure, until closed. */
+function createCheckConnection(url: string) {
+  let client: pg.Client | undefined;
+  let closed = false;
+  const drop = async (): Promise<void> => {
+    const dropped = client;
+    client = undefined;
+    await dropped?.end().catch(() => undefined);
+  };
+  return {
+    /** Runs one of the position queries above. */
+    async position(text: string): Promise<number> {
+      if (closed) throw new Error('replica-check-closed');
+      try {
+        if (client === undefined) {
+          client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CHECK_TIMEOUT_MS, query_timeout: CHECK_TIMEOUT_MS });
+          // a lost connection fails the next check, which opens another
+          client.on('error', () => undefined);
+          await client.connect();
+        }
+        const result = await client.query<{ lsn: number }>(text);
+        return Number(result.rows[0]?.lsn);
+      } catch (error) {
+        await drop();
+        throw error;
+      } finally {
+        // closed while this check ran: its connection goes too
+        if (closed) await drop();
+      }
+    },
+    /** Closes the connection; checks fail from now on. */
+    async close(): Promise<void> {
+      closed = true;
+      await drop();
+    },
+  };
 }

@@ -170,9 +170,9 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       ? undefined
       : createReplicaRouter({
           primary: reads,
-          primaryPool: pool,
+          primaryUrl: url,
           replica: readsOn(replicaPool, replicaUrl),
-          replicaPool,
+          replicaUrl,
           maxLagMs: options.readReplica?.maxLagMs ?? DEFAULT_READ_REPLICA_MAX_LAG_MS,
         });
   const pools = replicaPool === undefined ? [pool, readPool] : [pool, readPool, replicaPool];
@@ -204,8 +204,7 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       size: sum(pools, (p) => p.options.max),
     }),
     async close() {
-      router?.stop();
-      await Promise.all([db.destroy(), readPool.end(), replicaPool?.end()]);
+      await Promise.all([db.destroy(), readPool.end(), replicaPool?.end(), router?.stop()]);
     },
   };
 }
