@@ -162,7 +162,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   app.addHook('onClose', async () => reportLimits.close());
   await reportLimits.ready();
-  registerReportRoutes(app, { apiKeys: services.apiKeys, reports: services.reports, limits: reportLimits, classifyError, onLimited: () => metrics.countRateLimited('reports') });
+  registerReportRoutes(app, {
+    apiKeys: services.apiKeys,
+    reports: services.reports,
+    limits: reportLimits,
+    classifyError,
+    onLimited: () => metrics.countRateLimited('reports'),
+    onIngested: (figures) => metrics.observeIngest(figures),
+  });
   const dashboard = await registerDashboard(app, { config, services, schema, classifyError });
 
   app.setNotFoundHandler(async (request, reply) => {

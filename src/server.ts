@@ -10,7 +10,7 @@ import { isAppError } from './errors.js';
 import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
-import type { Metrics } from './observability/metrics.js';
+import type { Metrics, MetricsOptions } from './observability/metrics.js';
 import { startReportTasks } from './modules/report/report.tasks.js';
 import { DEMO_INTERVAL_SECONDS, startDemoSimulator } from './demo/demo-simulator.js';
 import type { DemoSimulator, DemoSimulatorOptions } from './demo/demo-simulator.js';
@@ -45,6 +45,8 @@ export interface ServerOptions {
    * on): tests shorten its interval and its clock polling.
    */
   readonly demoSimulator?: Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
+  /** Set in a worker of `netgraph serve --workers N`: its /metrics answers for all workers. */
+  readonly clusterWorker?: MetricsOptions['clusterWorker'];
 }
 /**
  * Whether the demo company's devices report from inside the server: on every
@@ -81,7 +83,7 @@ export async function startServer(
     options.clock,
   );
   const { store, services } = runtime;
-  const metrics = createMetrics(store);
+  const metrics = createMetrics(store, options.clusterWorker ? { clusterWorker: options.clusterWorker } : {});
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
