@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
@@ -45,6 +45,8 @@ export interface ServerOptions {
    * on): tests shorten its interval and its clock polling.
    */
   readonly demoSimulator?: Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
+  /** The process's logger (netgraph serve passes its asynchronous one); buildApp's default otherwise. */
+  readonly logger?: FastifyBaseLogger;
   /** Set in a worker of `netgraph serve --workers N`: its /metrics answers for all workers. */
   readonly clusterWorker?: MetricsOptions['clusterWorker'];
 }
@@ -84,7 +86,7 @@ export async function startServer(
   );
   const { store, services } = runtime;
   const metrics = createMetrics(store, options.clusterWorker ? { clusterWorker: options.clusterWorker } : {});
-  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
+  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
 

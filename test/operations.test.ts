@@ -1,4 +1,5 @@
 import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/demo/dataset.js';
 import { generateKey } from '../src/modules/api-key/api-key.token.js';
@@ -167,6 +168,59 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     }
   });
 
+  describe('asynchronous request log', () => {
+    /** Sends `count` requests, 8 at a time, each with the X-Request-Id `<prefix>-<i>`; all must answer 200. */
+    async function sendTagged(url: string, key: string, prefix: string, count: number): Promise<void> {
+      const send = async (i: number) => {
+        const res = await fetch(`${url}/api/v1/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `${prefix}-${i}` },
+          body: JSON.stringify({ query: QUERY }),
+        });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      };
+      for (let i = 0; i < count; i += 8) await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) => send(i + j)));
+    }
+
+    /** The request ids of `prefix` missing from the output's request lines. */
+    function missingLines(output: string, prefix: string, count: number): string[] {
+      const logged = new Set(output.split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => (JSON.parse(l) as { requestId: string }).requestId));
+      return Array.from({ length: count }, (_, i) => `${prefix}-${i}`).filter((id) => !logged.has(id));
+    }
+
+    it('at LOG_LEVEL=info, every request line is written by the time the process exits on SIGTERM', async () => {
+      const { database, key } = await preparedDatabase(kind);
+      const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
+      try {
+        await sendTagged(server.url, key, 'term', 400);
+        // the signal goes right after the last answer, with lines possibly still in the buffer
+        expect(await server.stop('SIGTERM')).toBe(0);
+        expect(missingLines(server.output(), 'term', 400)).toEqual([]);
+      } finally {
+        await server.stop('SIGKILL');
+        await database.drop();
+      }
+    });
+
+    it('a crash (an uncaught exception) loses no line logged before it, logs it at fatal and exits 1', async () => {
+      const { database, key } = await preparedDatabase(kind);
+      const crash = path.join(import.meta.dirname, 'helpers', 'crash-on-signal.mjs');
+      const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info', NODE_OPTIONS: `--import=${crash}` });
+      try {
+        await sendTagged(server.url, key, 'crash', 400);
+        expect(await server.stop('SIGUSR2')).toBe(1);
+        const output = server.output();
+        expect(missingLines(output, 'crash', 400)).toEqual([]);
+        const fatal = output.split('\n').find((l) => l.includes('uncaught exception; exiting'));
+        expect(JSON.parse(fatal ?? '{}')).toMatchObject({ level: 60, err: { message: expect.stringContaining('crash on purpose') } });
+      } finally {
+        await server.stop('SIGKILL');
+        await database.drop();
+      }
+    });
+  });
+
   it('on SIGTERM under load, finishes every in-flight request and exits 0', async () => {
     const data = generateDataset({ companies: 1, networksPerCompany: 60, devicesPerNetwork: 15, clientsPerNetwork: 5, seed: 3, slugPrefix: 'load' });
     data.companies[0]!.slug = 'acme';
@@ -202,7 +256,7 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
       const server = await startServerProcess(env, ['--workers', '2'], 'started 2 workers');
       const metricsUrl = `${metricsPort ? `http://127.0.0.1:${metricsPort}` : server.url}/metrics`;
       try {
-        for (let i = 0; i < 50 && (server.output().match(/netgraph listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+        for (let i = 0; i < 150 && (server.output().match(/netgraph listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
         expect((server.output().match(/netgraph listening/g) ?? []).length).toBe(2);
         const requests = 24;
         for (let i = 0; i < requests; i++) expect(await postOnNewConnection(server.url, key, 'query Spread { companyBySlug(slug: "acme") { slug } }')).toBe(200);

@@ -7,6 +7,7 @@ import type { DemoSimulator, DemoSimulatorLog } from '../demo/demo-simulator.js'
 import { prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
 import type { ServerOptions } from '../server.js';
 import { serveClusterMetrics } from '../observability/cluster-metrics.js';
+import { createProcessLog, exitOnCrash } from '../observability/log.js';
 import { openRuntime } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
 import type { CommandContext } from './io.js';
@@ -46,7 +47,23 @@ export async function serve(context: CommandContext): Promise<number> {
   return code;
 }
 
+/**
+ * One server process: its log asynchronous (written in the background, every
+ * line written before the process ends: on shutdown, and on a crash, which
+ * exits 1), the server, and the graceful shutdown on SIGTERM and SIGINT.
+ */
 async function runSingle(config: Config, context: CommandContext, options: ServerOptions = {}): Promise<number> {
+  const log = createProcessLog(config.logLevel);
+  const stopCrashHandler = exitOnCrash(log);
+  try {
+    return await serveUntilSignal(config, context, { ...options, logger: log.logger });
+  } finally {
+    stopCrashHandler();
+    await log.close();
+  }
+}
+
+async function serveUntilSignal(config: Config, context: CommandContext, options: ServerOptions): Promise<number> {
   const server = await startServer(config, (line) => context.io.out(line), options);
   server.app.log.info(`netgraph listening on ${server.url} (${config.database.dialect} store)`);
   return new Promise<number>((resolve) => {
