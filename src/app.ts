@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import { isMigrated } from './db/migrate.js';
 import type { Store } from './db/store.js';
@@ -46,6 +46,8 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** The clock of the rate limits, in ms since the epoch; tests pass their own. */
   readonly clock?: () => number;
+  /** The process's logger (`netgraph serve`: asynchronous, observability/log.ts); pino on stdout at LOG_LEVEL, synchronous, when not given. */
+  readonly logger?: FastifyBaseLogger;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       server.setTimeout(config.requestTimeoutMs + 5_000);
       return server;
     },
-    logger: { level: config.logLevel },
+    ...(deps.logger === undefined ? { logger: { level: config.logLevel } } : { loggerInstance: deps.logger }),
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
     // drain instead: requests that reach an open connection while closing are served (with
@@ -163,7 +165,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   app.addHook('onClose', async () => reportLimits.close());
   await reportLimits.ready();
-  registerReportRoutes(app, { apiKeys: services.apiKeys, reports: services.reports, limits: reportLimits, classifyError, onLimited: () => metrics.countRateLimited('reports') });
+  registerReportRoutes(app, {
+    apiKeys: services.apiKeys,
+    reports: services.reports,
+    limits: reportLimits,
+    classifyError,
+    onLimited: () => metrics.countRateLimited('reports'),
+    onIngested: (figures) => metrics.observeIngest(figures),
+  });
   const dashboard = await registerDashboard(app, { config, services, schema, classifyError });
 
   app.setNotFoundHandler(async (request, reply) => {

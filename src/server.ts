@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
@@ -10,7 +10,7 @@ import { isAppError } from './errors.js';
 import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
-import type { Metrics } from './observability/metrics.js';
+import type { Metrics, MetricsOptions } from './observability/metrics.js';
 import { startReportTasks } from './modules/report/report.tasks.js';
 import { DEMO_INTERVAL_SECONDS, startDemoSimulator } from './demo/demo-simulator.js';
 import type { DemoSimulator, DemoSimulatorOptions } from './demo/demo-simulator.js';
@@ -45,6 +45,10 @@ export interface ServerOptions {
    * on): tests shorten its interval and its clock polling.
    */
   readonly demoSimulator?: Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
+  /** The process's logger (netgraph serve passes its asynchronous one); buildApp's default otherwise. */
+  readonly logger?: FastifyBaseLogger;
+  /** Set in a worker of `netgraph serve --workers N`: its /metrics answers for all workers. */
+  readonly clusterWorker?: MetricsOptions['clusterWorker'];
 }
 /**
  * Whether the demo company's devices report from inside the server: on every
@@ -82,8 +86,8 @@ export async function startServer(
     options.clock,
   );
   const { store, services } = runtime;
-  const metrics = createMetrics(store);
-  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
+  const metrics = createMetrics(store, options.clusterWorker ? { clusterWorker: options.clusterWorker } : {});
+  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
   store.replica?.onChange((state, error) => logReplicaChange(app.log, state, error));

@@ -19,6 +19,15 @@ export interface IngestResult {
   readonly rejected: readonly Rejection[];
 }
 
+/**
+ * The figures of one ingested batch for the metrics: the answer's counts and,
+ * per accepted report, its lag (the commit's time minus its observedAt, in
+ * seconds, at least 0: a clock ahead of the server's is no negative lag).
+ */
+export interface IngestFigures extends IngestResult {
+  readonly lagSeconds: readonly number[];
+}
+
 /** What the report service needs of the configuration. */
 export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'eventRetentionDays'>;
 
@@ -59,9 +68,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
      * Validates and stores a batch for the caller's company, in one
      * transaction that resolves only once committed. Each report is stored
      * whole or refused whole; a reportId stored before is a duplicate and
-     * changes nothing.
+     * changes nothing. `observe` gets the batch's figures once committed.
      */
-    async ingest(caller: Caller, reports: readonly unknown[]): Promise<IngestResult> {
+    async ingest(caller: Caller, reports: readonly unknown[], observe?: (figures: IngestFigures) => void): Promise<IngestResult> {
       const at = now().getTime();
       const window = { earliest: at - settings.rawRetentionHours * 3_600_000, latest: at + MAX_CLOCK_AHEAD_MS };
       const rejected: Rejection[] = [];
@@ -84,11 +93,16 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         }
         const fresh = await storeReceipts(repository, caller.companyId, known, new Date(at).toISOString());
         await applyReports(repository, caller.companyId, fresh, at, offlineMs);
-        return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown };
+        return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown, observedAt: fresh.map((f) => f.report.observedAt) };
       });
       rejected.push(...outcome.unknown);
       rejected.sort((a, b) => a.index - b.index);
-      return { accepted: outcome.accepted, duplicates: outcome.duplicates, rejected };
+      const result = { accepted: outcome.accepted, duplicates: outcome.duplicates, rejected };
+      if (observe !== undefined) {
+        const committed = now().getTime();
+        observe({ ...result, lagSeconds: outcome.observedAt.map((at) => Math.max(0, (committed - Date.parse(at)) / 1000)) });
+      }
+      return result;
     },
 
     /**
