@@ -88,6 +88,20 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     });
   });
 
+  it('answers /readyz 503 once it drains, so a load balancer stops sending it requests before it exits', async () => {
+    const app = await startTestApp(kind);
+    try {
+      expect((await app.request('/readyz')).status).toBe(200);
+      app.server.app.startDraining();
+      const draining = await app.request('/readyz');
+      expect(draining.status).toBe(503);
+      expect(draining.body).toEqual({ status: 'unavailable' });
+      expect(draining.headers.get('connection')).toBe('close');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('writes one JSON log line per request with id, key id, company, operation, status, duration and statements', async () => {
     const { database, key } = await preparedDatabase(kind);
     const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
@@ -113,6 +127,7 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
         company: 'acme',
         operationName: 'Mine',
         sqlStatements: 2,
+        clientAddress: '127.0.0.1',
       });
     } finally {
       await server.stop();
