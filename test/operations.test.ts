@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/demo/dataset.js';
 import { generateKey } from '../src/modules/api-key/api-key.token.js';
@@ -172,6 +173,30 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
       expect(await server.stop('SIGTERM')).toBe(0);
     } finally {
       await server.stop('SIGKILL');
+      await database.drop();
+    }
+  });
+
+  it('starts, and migrate succeeds, on a database that a newer version migrated further (a rolling upgrade, or a rollback)', async () => {
+    const { database, key } = await preparedDatabase(kind);
+    try {
+      // what a newer version's `netgraph migrate` leaves behind: a migration this version does not know
+      const newer = await startTestApp(kind, { database });
+      await sql`INSERT INTO netgraph_migration (name, timestamp) VALUES (${'9999-of-a-newer-version'}, ${new Date().toISOString()})`.execute(newer.server.store.db);
+      await newer.server.close();
+      const migrate = await runNetgraph(['migrate', '--json'], { DATABASE_URL: database.url });
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(migrate.stdout).toContain('"applied": []');
+      const server = await startServerProcess({ DATABASE_URL: database.url });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        expect(server.child.exitCode, server.output()).toBeNull();
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+        expect((await post(server.url, key)).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+    } finally {
       await database.drop();
     }
   });
