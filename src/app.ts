@@ -16,6 +16,7 @@ import { GRAPHQL_PATH, registerGraphQLRoutes } from './graphql/route.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { JSON_TYPE, sendAnswer } from './http/answer.js';
 import { BODY_LIMIT_BYTES } from './http/body-errors.js';
+import { clientAddress } from './http/client-address.js';
 import { answerForAppError, answerForError } from './http/error-answer.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       {
         method: request.method,
         path: request.url.split('?')[0],
+        clientAddress: request.ip,
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         keyId: context?.caller?.keyUuid ?? undefined,
@@ -158,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     observe: (operationName, status, seconds) => metrics.observeRequest(GRAPHQL_PATH, operationName ?? '-', status, seconds),
     classifyError,
     draining: () => draining,
+    clientAddress: (request) => clientAddress(request, config.trustProxy),
   });
   const reportLimits = createLimitsService(
     { ...config.limits, requestsPerWindow: config.ingest.rateLimitReports, windowSeconds: 60, redisKeyPrefix: `${config.limits.redisKeyPrefix}reports:` },
@@ -185,8 +188,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
+  // a draining process says so, so a load balancer stops sending it new requests before it exits
   app.get('/readyz', async (_request, reply) => {
     try {
+      if (draining) throw new AppError('SERVICE_UNAVAILABLE', 'draining');
       await store.ping();
       if (!(await isMigrated(store))) throw new AppError('SERVICE_UNAVAILABLE', 'migrations pending');
       return reply.type(JSON_TYPE).send('{"status":"ready"}');
@@ -198,7 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.metricsPort === null) {
     // on the API port, metrics answer only to this machine; METRICS_PORT moves them to a port of their own
     app.get('/metrics', async (request, reply) => {
-      if (!isLoopback(request.socket.remoteAddress)) return reply.callNotFound();
+      // behind a proxy on this machine every peer is loopback: the forwarded client must be too
+      if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) return reply.callNotFound();
       return reply.type(metrics.contentType).send(await metrics.render());
     });
   }

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       DEMO_SIMULATOR: 'off',
       REQUEST_TIMEOUT_MS: '5000',
       SHUTDOWN_TIMEOUT_MS: '2000',
+      DRAIN_DELAY_MS: '1500',
       METRICS_PORT: '9100',
       METRICS_HOST: '10.0.0.5',
     });
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
       demoSimulator: false,
       requestTimeoutMs: 5000,
       shutdownTimeoutMs: 2000,
+      drainDelayMs: 1500,
       metricsPort: 9100,
       metricsHost: '10.0.0.5',
     });
@@ -51,6 +53,11 @@ describe('loadConfig', () => {
     expect(problems).toContain('DEMO_SIMULATOR: "later" is not one of on, off, true, false, 1, 0');
     expect(problems.join('\n')).toMatch(/PORT: "99999" is not a whole number from 0 to 65535/);
     expect((error as Error).message.split('\n')[0]).toBe('Invalid configuration:');
+  });
+
+  it('refuses a drain delay that leaves in-flight requests no time before the shutdown timeout', () => {
+    expect(loadConfig({}).drainDelayMs).toBe(0);
+    expect(() => loadConfig({ DRAIN_DELAY_MS: '10000' })).toThrow(/DRAIN_DELAY_MS: 10000 is not below SHUTDOWN_TIMEOUT_MS \(10000\)/);
   });
 
   it('treats empty variables as unset', () => {

@@ -29,6 +29,12 @@ export interface Config {
   readonly demoSimulator: boolean;
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long the server keeps accepting requests (with /readyz
+   * answering 503) before it closes its port, so a load balancer's health
+   * checks take it out of rotation first. Part of shutdownTimeoutMs.
+   */
+  readonly drainDelayMs: number;
   /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
   readonly metricsPort: number | null;
   readonly metricsHost: string;
@@ -122,6 +128,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demoSimulator: read.boolean('DEMO_SIMULATOR', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    drainDelayMs: read.integer('DRAIN_DELAY_MS', 0, 0, 600_000),
     metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),
     metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
     sessionTtlMinutes: read.integer('SESSION_TTL_MINUTES', 720, 5, 43_200),
@@ -144,6 +151,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     ...overrides,
   };
+  if (config.drainDelayMs > 0 && config.drainDelayMs >= config.shutdownTimeoutMs) {
+    problems.push(`DRAIN_DELAY_MS: ${config.drainDelayMs} is not below SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs}); the delay is part of the shutdown, so in-flight requests would have no time left`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }

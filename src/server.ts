@@ -130,7 +130,7 @@ export async function startServer(
       if (retry) clearTimeout(retry);
       listened();
       await background.stop();
-      await drainAndClose(app);
+      await drainAndClose(app, config.drainDelayMs);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await runtime.close();
     },
@@ -183,14 +183,20 @@ function logReplicaChange(log: FastifyInstance['log'], state: ReplicaState, erro
 const DRAIN_GRACE_MS = 1_000;
 
 /**
- * Stops accepting connections and waits for in-flight requests. Requests that
- * arrive on open keep-alive connections meanwhile are still served, with
- * `Connection: close`; connections still idle after a grace period are closed.
- * Closing idle sockets at once would reset requests whose bytes arrived but
- * were not parsed yet (for instance while a synchronous SQLite query ran).
+ * Starts draining (/readyz answers 503, every response closes its
+ * connection), keeps accepting for `delayMs` so a load balancer takes the
+ * process out of rotation first, then stops accepting and waits for in-flight
+ * requests. Closing the port at once would reset the connections a balancer
+ * opened meanwhile that still wait in the kernel's accept queue, with their
+ * requests already sent: the balancer cannot safely retry those.
+ * Requests that arrive on open keep-alive connections meanwhile are still
+ * served; connections still idle after a grace period are closed. Closing
+ * idle sockets at once would reset requests whose bytes arrived but were not
+ * parsed yet (for instance while a synchronous SQLite query ran).
  */
-async function drainAndClose(app: FastifyInstance): Promise<void> {
+async function drainAndClose(app: FastifyInstance, delayMs: number): Promise<void> {
   app.startDraining();
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   let timer: NodeJS.Timeout | undefined;
   const closeIdle = () => {
     app.server.closeIdleConnections();

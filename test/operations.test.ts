@@ -1,5 +1,6 @@
 import http from 'node:http';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/demo/dataset.js';
 import { generateKey } from '../src/modules/api-key/api-key.token.js';
@@ -136,6 +137,20 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     });
   });
 
+  it('answers /readyz 503 once it drains, so a load balancer stops sending it requests before it exits', async () => {
+    const app = await startTestApp(kind);
+    try {
+      expect((await app.request('/readyz')).status).toBe(200);
+      app.server.app.startDraining();
+      const draining = await app.request('/readyz');
+      expect(draining.status).toBe(503);
+      expect(draining.body).toEqual({ status: 'unavailable' });
+      expect(draining.headers.get('connection')).toBe('close');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('writes one JSON log line per request with id, key id, company, operation, status, duration and statements', async () => {
     const { database, key } = await preparedDatabase(kind);
     const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
@@ -161,6 +176,7 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
         company: 'acme',
         operationName: 'Mine',
         sqlStatements: 2,
+        clientAddress: '127.0.0.1',
       });
     } finally {
       await server.stop();
@@ -278,6 +294,30 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
       }
     },
   );
+
+  it('starts, and migrate succeeds, on a database that a newer version migrated further (a rolling upgrade, or a rollback)', async () => {
+    const { database, key } = await preparedDatabase(kind);
+    try {
+      // what a newer version's `netgraph migrate` leaves behind: a migration this version does not know
+      const newer = await startTestApp(kind, { database });
+      await sql`INSERT INTO netgraph_migration (name, timestamp) VALUES (${'9999-of-a-newer-version'}, ${new Date().toISOString()})`.execute(newer.server.store.db);
+      await newer.server.close();
+      const migrate = await runNetgraph(['migrate', '--json'], { DATABASE_URL: database.url });
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(migrate.stdout).toContain('"applied": []');
+      const server = await startServerProcess({ DATABASE_URL: database.url });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        expect(server.child.exitCode, server.output()).toBeNull();
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+        expect((await post(server.url, key)).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
 
   it('runs as several processes on one database: both start at once on an empty database, and a revocation holds on both', async () => {
     const database = await createTestDatabase(kind);

@@ -53,10 +53,16 @@ async function createMigrator(store: Store): Promise<Migrator> {
 /**
  * Applies every pending migration. Safe to run twice and from several
  * processes at once: the query builder's migrator takes the store's lock
- * (an advisory lock on PostgreSQL, the write lock on SQLite).
+ * (an advisory lock on PostgreSQL, the write lock on SQLite). On a database
+ * a newer version has migrated further, it applies nothing and succeeds.
  */
 export async function migrateToLatest(store: Store): Promise<readonly MigrationResult[]> {
-  const { error, results } = await (await createMigrator(store)).migrateToLatest();
+  const migrator = await createMigrator(store);
+  // Nothing pending. The database may also hold migrations of a newer version, which the query
+  // builder's migrator would refuse as "corrupted": by the additive rule this version runs on that
+  // schema as it is, so a process of the previous version can still start (or restart) mid-upgrade.
+  if ((await migrator.getMigrations()).every((m) => m.executedAt !== undefined)) return [];
+  const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return results ?? [];
 }
