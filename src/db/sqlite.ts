@@ -37,6 +37,7 @@ export function openSqliteStore(file: string): Store {
     db,
     stats,
     transaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
+    lockingTransaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
     async selectRow(text, params, options = {}) {
       // a synchronous driver cannot be interrupted: refuse to start late, and refuse a late result
       if (options.deadline !== undefined && performance.now() >= options.deadline) throw statementTimeout();
