@@ -60,6 +60,8 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
      * keeps listing the client; it ends when the device's set leaves it out
      * or it shows up on another device (which opens a new one).
      *
+     * The "not listed" conditions are NOT IN lists, which SQLite builds
+     * once, where a correlated NOT EXISTS would scan the list for every row.
      * No client (network and MAC) may be in two of the sets: PostgreSQL
      * updates a row at most once per statement, and the order between two
      * sets listing one client matters (see clientRounds).
@@ -85,15 +87,16 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
         })),
       );
       const listedOf = (alias: string) => rows.source(alias, CLIENTS.filter(([n]) => n === 'mac_address' || n === 'hardware_device_id'), listed);
+      // coalesce(...) = 0 rather than IS NULL: SQLite, which keeps no statistics, would otherwise walk the
+      // device index over every imported client of every network instead of these networks' clients
       await sql`UPDATE network_clients SET is_connected = false
-        WHERE hardware_device_id IS NULL AND is_connected = true
-          AND network_id IN (SELECT network_id FROM ${rows.source('n', [['network_id', 'bigint']], networks)})`.execute(db);
+        WHERE network_id IN (SELECT network_id FROM ${rows.source('n', [['network_id', 'bigint']], networks)})
+          AND coalesce(hardware_device_id, 0) = 0 AND is_connected = true`.execute(db);
       await sql`UPDATE network_clients SET is_connected = false
         FROM ${rows.source('d', SETS, devices)}
         WHERE network_clients.hardware_device_id = d.device_id AND network_clients.is_connected = true
           AND network_clients.last_seen <= d.observed_at
-          AND NOT EXISTS (SELECT 1 FROM ${listedOf('k')}
-                          WHERE k.hardware_device_id = d.device_id AND k.mac_address = network_clients.mac_address)`.execute(db);
+          AND (network_clients.hardware_device_id, network_clients.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
       await rows.insert(
         'network_clients',
         CLIENTS,
@@ -115,8 +118,7 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
       FROM ${rows.source('d', SETS, devices)}
       WHERE client_sessions.network_id = d.network_id AND client_sessions.hardware_device_id = d.device_id
         AND client_sessions.ended_at IS NULL AND client_sessions.last_seen <= d.observed_at
-        AND NOT EXISTS (SELECT 1 FROM ${listedOf('k')}
-                        WHERE k.hardware_device_id = d.device_id AND k.mac_address = client_sessions.mac_address)`.execute(db);
+        AND (client_sessions.hardware_device_id, client_sessions.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
     if (listed.length === 0) return;
     await sql`UPDATE client_sessions SET ended_at = k.last_seen
       FROM ${rows.source('k', CLIENTS, listed)}

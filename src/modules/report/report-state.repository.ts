@@ -90,15 +90,18 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
         FROM ${rows.source('u', DEVICE_UPDATE, values)} WHERE hardware_devices.id = u.id`.execute(db);
     },
 
-    /** Makes each device's ports exactly its list; a port a device keeps reporting keeps its UUID. */
+    /**
+     * Makes each device's ports exactly its list; a port a device keeps
+     * reporting keeps its UUID. (NOT IN, not a correlated NOT EXISTS:
+     * SQLite evaluates the list once, where it would scan it for every row.)
+     */
     async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string): Promise<void> {
       if (lists.length === 0) return;
       const devices = lists.map((l) => ({ device_id: l.deviceId }));
       const keep = lists.flatMap((l) => l.items.map((p) => ({ device_id: l.deviceId, port_number: p.portNumber })));
       await sql`DELETE FROM device_ports
         WHERE hardware_device_id IN (SELECT device_id FROM ${rows.source('d', DEVICE_IDS, devices)})
-          AND NOT EXISTS (SELECT 1 FROM ${rows.source('k', PORT_KEYS, keep)}
-                          WHERE k.device_id = device_ports.hardware_device_id AND k.port_number = device_ports.port_number)`.execute(db);
+          AND (hardware_device_id, port_number) NOT IN (SELECT device_id, port_number FROM ${rows.source('k', PORT_KEYS, keep)})`.execute(db);
       const ports = lists.flatMap((l) =>
         l.items.map((p) => ({
           uuid: newUuid(),
