@@ -188,6 +188,8 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     db,
     stats,
     transaction: (fn) => serializable(() => db.transaction().setIsolationLevel('serializable').execute((trx) => fn({ db: trx }))),
+    // a deadlock is the only abort at read committed; the same retries cover it
+    lockingTransaction: (fn) => serializable(() => db.transaction().setIsolationLevel('read committed').execute((trx) => fn({ db: trx }))),
     selectRow: (text, params, options = {}) => (router ?? reads).selectRow(text, params, options),
     ...(router === undefined ? {} : { replica: router.status }),
     classifyError: classifyPostgresError,

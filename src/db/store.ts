@@ -39,6 +39,16 @@ export interface Store {
    * outside the transaction.
    */
   transaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction that sees each statement's own snapshot
+   * (READ COMMITTED on PostgreSQL; BEGIN IMMEDIATE on SQLite, which has one
+   * writer, as `transaction`): for writes that lock what they read first
+   * (SELECT ... FOR UPDATE, in one stable order) and otherwise only write
+   * with conditions of their own, so concurrent ones wait for each other
+   * instead of aborting. Run again on a deadlock, the one abort PostgreSQL
+   * still makes there; committed when it resolves, rolled back when it throws.
+   */
+  lockingTransaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */
