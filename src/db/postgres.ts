@@ -169,6 +169,7 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     db,
     stats,
     transaction: (fn) => serializable(() => db.transaction().setIsolationLevel('serializable').execute((trx) => fn({ db: trx }))),
+    queueTransaction: (fn) => db.transaction().setIsolationLevel('read committed').execute((trx) => fn({ db: trx })),
     selectRow: (text, params, options = {}) => reads.selectRow(text, params, options),
     classifyError: classifyPostgresError,
     async ping() {

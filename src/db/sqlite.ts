@@ -37,6 +37,8 @@ export function openSqliteStore(file: string): Store {
     db,
     stats,
     transaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
+    // one writer at a time already: BEGIN IMMEDIATE serialises claims across processes of one file
+    queueTransaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
     async selectRow(text, params, options = {}) {
       // a synchronous driver cannot be interrupted: refuse to start late, and refuse a late result
       if (options.deadline !== undefined && performance.now() >= options.deadline) throw statementTimeout();

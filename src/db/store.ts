@@ -39,6 +39,15 @@ export interface Store {
    * outside the transaction.
    */
   transaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction for queue work: rows claimed with
+   * `FOR UPDATE SKIP LOCKED` (PostgreSQL, at READ COMMITTED, the level that
+   * clause is made for: a serializable claim would abort on every concurrent
+   * insert it overlaps). SQLite: as `transaction`, whose write lock already
+   * serialises claims across the processes of one file. Not run again on
+   * failure.
+   */
+  queueTransaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */
