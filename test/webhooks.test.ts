@@ -220,6 +220,31 @@ describe.each(storeKinds())('webhooks on %s', (kind) => {
     await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
   });
 
+  it('disables an endpoint that has failed for 5 days, and a person turning it on starts over', async () => {
+    const hook = await receiver();
+    hook.answer(...Array.from({ length: 20 }, () => ({ status: 500 })));
+    const { endpoint: created } = await endpoint(hook.url, [{ alert: 'WAN_UP', networks: [IDS.acmeEmpty] }]);
+    await services().webhooks.sendTestEvent(acme, { endpointId: created.id });
+    await hook.waitFor(1);
+    const failing = await deliveries(acme, created.id, (list) => list[0]?.log.length === 1);
+    expect((await services().webhooks.getEndpoint(acme, created.id)).failingSince).toBe(failing[0]?.log[0]?.attemptedAt);
+    clock.advance(5 * 86_400_000 - 60_000);
+    await services().webhooks.sendTestEvent(acme, { endpointId: created.id });
+    await deliveries(acme, created.id, (list) => list.every((d) => d.log.length > 0));
+    expect((await services().webhooks.getEndpoint(acme, created.id)).enabled).toBe(true);
+    clock.advance(120_000);
+    await services().webhooks.sendTestEvent(acme, { endpointId: created.id });
+    await deliveries(acme, created.id, (list) => list.every((d) => d.log.length > 0));
+    expect(await services().webhooks.getEndpoint(acme, created.id)).toMatchObject({ enabled: false, disabledReason: 'FAILING' });
+    const seen = hook.received.length;
+    await services().webhooks.sendTestEvent(acme, { endpointId: created.id });
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(hook.received).toHaveLength(seen); // disabled: nothing goes out
+    expect(await services().webhooks.updateEndpoint(acme, { endpointId: created.id, enabled: true })).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+    await hook.waitFor(seen + 1);
+    await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
+  });
+
   it('keeps each company to its own endpoints, rules and deliveries', async () => {
     const hook = await receiver();
     const { endpoint: created } = await endpoint(hook.url, [{ alert: 'AUDIT_LOG' }]);
@@ -244,5 +269,43 @@ describe.each(storeKinds())('webhooks on %s', (kind) => {
     expect(actions).toEqual(['webhook.create', 'webhook.test']);
     expect(JSON.stringify(audit)).not.toContain('whsec_');
     await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
+  });
+});
+
+describe.each(storeKinds())('webhook targets on %s without WEBHOOK_ALLOW_PRIVATE_TARGETS', (kind) => {
+  let app: TestApp;
+  let hook: WebhookReceiver;
+  beforeAll(async () => {
+    app = await startTestApp(kind, { data: createFixture() });
+    hook = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await hook?.close();
+  });
+
+  it('refuses loopback, private, link-local and metadata addresses, and URLs with credentials', async () => {
+    const acme = await app.server.services.webhooks.cliCaller('acme');
+    const create = (url: string) => app.server.services.webhooks.createEndpoint(acme, { label: 'x', url, rules: [{ alert: 'AUDIT_LOG' }] });
+    for (const url of ['http://127.0.0.1:8080/x', 'http://10.1.2.3/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://[fd00:ec2::254]/', 'http://[::ffff:192.168.0.1]/', 'http://0.0.0.0/']) {
+      await expect(create(url), url).rejects.toMatchObject({ code: 'BAD_USER_INPUT', details: { field: 'url' } });
+    }
+    await expect(create('http://user:secret@hooks.example.com/')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+    await expect(create('ftp://hooks.example.com/')).rejects.toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('checks the address a name resolves to on every attempt, and logs the refusal', async () => {
+    const acme = await app.server.services.webhooks.cliCaller('acme');
+    // a name is accepted when created; it resolves to loopback when delivered
+    const { endpoint } = await app.server.services.webhooks.createEndpoint(acme, { label: 'local', url: hook.url.replace('127.0.0.1', 'localhost'), rules: [{ alert: 'WAN_UP' }] });
+    const sent = await app.server.services.webhooks.sendTestEvent(acme, { endpointId: endpoint.id });
+    const deadline = Date.now() + 10_000;
+    let log: DeliveryInfo['log'] = [];
+    while (log.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = (await app.server.services.webhooks.listDeliveries(acme, { messageId: sent.id }))[0]?.log ?? [];
+    }
+    expect(log[0]).toMatchObject({ status: null, error: expect.stringMatching(/^refused: localhost resolves to (127\.0\.0\.1|::1), a loopback/) });
+    expect(hook.received).toHaveLength(0);
   });
 });
