@@ -152,7 +152,7 @@ function startBackgroundWork(
     async () => {
       if (stopped) return;
       stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log);
-      stopWebhookTasks = startWebhookTasks(services.webhookWork, log);
+      stopWebhookTasks = startWebhookTasks(services.webhookWork, config.ingest.eventRetentionDays, log);
       await listening;
       if (stopped || !runsDemoSimulator(config)) return;
       demo = startDemoSimulator({ services, database: config.database, log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });

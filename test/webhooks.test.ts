@@ -270,6 +270,21 @@ describe.each(storeKinds())('webhooks on %s', (kind) => {
     expect(JSON.stringify(audit)).not.toContain('whsec_');
     await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
   });
+
+  it('deletes delivered and failed messages past EVENT_RETENTION_DAYS, never pending ones', async () => {
+    const hook = await receiver();
+    const { endpoint: created } = await endpoint(hook.url, [{ alert: 'WAN_UP', networks: [IDS.acmeEmpty] }]);
+    const delivered = await services().webhooks.sendTestEvent(acme, { endpointId: created.id });
+    await deliveries(acme, created.id, (list) => list[0]?.state === 'delivered');
+    await services().webhooks.updateEndpoint(acme, { endpointId: created.id, enabled: false });
+    const pending = await services().webhooks.sendTestEvent(acme, { endpointId: created.id });
+    clock.advance(91 * 86_400_000);
+    expect(await services().webhookWork.deliverer.expire(90)).toBeGreaterThan(0);
+    const left = await services().webhooks.listDeliveries(acme, { endpointId: created.id });
+    expect(left.map((d) => [d.id, d.state])).toEqual([[pending.id, 'pending']]);
+    expect(left.some((d) => d.id === delivered.id)).toBe(false);
+    await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
+  });
 });
 
 describe.each(storeKinds())('webhook targets on %s without WEBHOOK_ALLOW_PRIVATE_TARGETS', (kind) => {

@@ -100,6 +100,21 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
 
   return {
     /**
+     * Deletes delivered and failed messages (with their attempts) older than
+     * `retentionDays`, in batches; pending ones stay whatever their age.
+     * Returns how many went.
+     */
+    async expire(retentionDays: number, batchSize = 5_000): Promise<number> {
+      const before = new Date(now().getTime() - retentionDays * 86_400_000).toISOString();
+      let deleted = 0;
+      for (;;) {
+        const count = await createOutboxRepository(store, store.dialect).deleteFinished(before, batchSize);
+        deleted += count;
+        if (count < batchSize) return deleted;
+      }
+    },
+
+    /**
      * Claims up to `limit` due messages and attempts each (concurrently),
      * recording every attempt; resolves when all are recorded. Returns how
      * many it attempted.
@@ -107,6 +122,7 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
     async deliverDue(limit = 32): Promise<number> {
       const token = randomUUID();
       const at = now();
+      if (!(await createOutboxRepository(store, store.dialect).hasDue(at.toISOString()))) return 0;
       const claimed = await store.queueTransaction((tx) =>
         createOutboxRepository(tx, store.dialect).claimDue(at.toISOString(), new Date(at.getTime() + leaseMs(settings.timeoutMs)).toISOString(), token, limit),
       );

@@ -30,6 +30,11 @@ export interface NetworkClientCount {
  */
 export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect) {
   return {
+    /** True when some event or audit entry waits for dispatch: a plain read, so an idle process takes no write lock. */
+    async hasUndispatched(table: 'events' | 'audit_log'): Promise<boolean> {
+      return (await db.selectFrom(table).select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
+    },
+
     async takeEvents(limit: number): Promise<DispatchEvent[]> {
       let query = db
         .selectFrom('events as ev')

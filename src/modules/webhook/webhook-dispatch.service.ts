@@ -40,11 +40,13 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
   type Repository = ReturnType<typeof createDispatchRepository>;
   /** One transaction: take a batch, queue what the companies' rules ask for, mark the batch dispatched. */
   async function dispatchBatch<T extends { id: number; companyId: number }>(
+    table: 'events' | 'audit_log',
     take: (repository: Repository) => Promise<T[]>,
     alertTypes: readonly string[],
     describe: (row: T) => { alertType: string; networkId: number | null; payload: () => Payload },
     mark: (repository: Repository, ids: number[], at: string) => Promise<void>,
   ): Promise<number> {
+    if (!(await createDispatchRepository(store, store.dialect).hasUndispatched(table))) return 0;
     return store.queueTransaction(async (tx) => {
       const repository = createDispatchRepository(tx, store.dialect);
       const rows = await take(repository);
@@ -65,6 +67,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
     /** Dispatches one batch of events; returns how many events it took (DISPATCH_BATCH: call again). */
     dispatchEvents: () =>
       dispatchBatch(
+        'events',
         (repository) => repository.takeEvents(DISPATCH_BATCH),
         EVENT_ALERTS,
         (event) => ({ alertType: event.type, networkId: event.networkId, payload: () => eventPayload(event) }),
@@ -74,6 +77,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
     /** Dispatches one batch of audit entries as AUDIT_LOG messages; returns how many entries it took. */
     dispatchAudit: () =>
       dispatchBatch(
+        'audit_log',
         (repository) => repository.takeAuditEntries(DISPATCH_BATCH),
         ['AUDIT_LOG'],
         (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: () => auditPayload(entry) }),

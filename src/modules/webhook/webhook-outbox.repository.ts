@@ -99,6 +99,34 @@ export function createOutboxRepository({ db }: SqlContext, dialect: SqlDialect) 
       return rows.map((row) => ({ ...row, id: Number(row.id), endpointId: Number(row.endpointId), attempts: Number(row.attempts) }));
     },
 
+    /** True when a message of an enabled endpoint may be due: a plain read, so an idle process takes no write lock. */
+    async hasDue(now: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('webhook_messages as m')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'm.endpoint_id')
+        .select('m.id')
+        .where('m.state', '=', 'pending')
+        .where('m.next_attempt_at', '<=', now)
+        .where('e.enabled', '=', true)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Deletes up to `limit` delivered or failed messages created before `before`, with their attempts; returns how many. */
+    async deleteFinished(before: string, limit: number): Promise<number> {
+      const ids = await db
+        .selectFrom('webhook_messages')
+        .select('id')
+        .where('state', '!=', 'pending')
+        .where('created_at', '<', before)
+        .limit(limit)
+        .execute();
+      if (ids.length === 0) return 0;
+      await db.deleteFrom('webhook_messages').where('id', 'in', ids.map((row) => Number(row.id))).execute();
+      return ids.length;
+    },
+
     /**
      * Records an attempt and its outcome, if the claim `token` still holds
      * the message (a claim that lapsed and was taken over records nothing).

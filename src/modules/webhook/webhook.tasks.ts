@@ -10,6 +10,8 @@ const DISPATCH_INTERVAL_MS = 500;
 const CLIENT_COUNT_INTERVAL_MS = 5_000;
 /** How often due messages are looked for. */
 const DELIVERY_INTERVAL_MS = 250;
+/** How often delivered and failed messages past their retention are deleted. */
+const EXPIRY_INTERVAL_MS = 60_000;
 /** Messages one process attempts at once. */
 export const DELIVERY_CONCURRENCY = 32;
 
@@ -20,13 +22,14 @@ export const DELIVERY_CONCURRENCY = 32;
  * without waiting for the timer. Returns the function that stops them and
  * waits for the work in progress.
  */
-export function startWebhookTasks(work: { dispatcher: Dispatcher; deliverer: Deliverer }, log: TaskLog): () => Promise<void> {
+export function startWebhookTasks(work: { dispatcher: Dispatcher; deliverer: Deliverer }, retentionDays: number, log: TaskLog): () => Promise<void> {
   const { dispatcher, deliverer } = work;
   const tasks = createPeriodicTasks(log);
   const full = (taken: number) => taken === DISPATCH_BATCH;
   tasks.every(DISPATCH_INTERVAL_MS, 'webhook event dispatch', () => dispatcher.dispatchEvents(), full);
   tasks.every(DISPATCH_INTERVAL_MS, 'webhook audit dispatch', () => dispatcher.dispatchAudit(), full);
   tasks.every(CLIENT_COUNT_INTERVAL_MS, 'webhook client count check', () => dispatcher.checkClientCounts());
+  tasks.every(EXPIRY_INTERVAL_MS, 'webhook log retention', () => deliverer.expire(retentionDays));
   tasks.every(DELIVERY_INTERVAL_MS, 'webhook delivery', () => deliverer.deliverDue(DELIVERY_CONCURRENCY), (attempted) => attempted === DELIVERY_CONCURRENCY);
   return () => tasks.stop();
 }
