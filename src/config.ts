@@ -50,6 +50,18 @@ export interface Config {
   readonly documentLimits: DocumentLimitsConfig;
   /** Device reports: when a silent device is offline, the report rate limit, how long telemetry is kept. */
   readonly ingest: IngestConfig;
+  /** Webhook deliveries (docs/webhooks.md). */
+  readonly webhooks: WebhookConfig;
+}
+
+/** Webhook deliveries (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Deliver to loopback, private and link-local addresses too (tests, a receiver on the same network). */
+  readonly allowPrivateTargets: boolean;
+  /** 32 bytes as 64 hex digits or base64 that seal secrets at rest; null: a key generated once and kept in the database. */
+  readonly encryptionKey: string | null;
+  /** How long one attempt waits for an answer. */
+  readonly timeoutSeconds: number;
 }
 
 /** Device reports and their retention (docs/reports.md). */
@@ -149,6 +161,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       rollupRetentionDays: read.integer('TELEMETRY_ROLLUP_RETENTION_DAYS', 90, 1, 3_650),
       eventRetentionDays: read.integer('EVENT_RETENTION_DAYS', 90, 1, 3_650),
     },
+    webhooks: readWebhooks(read, problems),
     ...overrides,
   };
   if (config.drainDelayMs > 0 && config.drainDelayMs >= config.shutdownTimeoutMs) {
@@ -191,6 +204,19 @@ function readLimits(read: Reader, problems: string[]): LimitsConfig {
     problems.push(`REDIS_URL: "${redactUrl(limits.redisUrl)}" is not a redis:// or rediss:// URL`);
   }
   return limits;
+}
+
+function readWebhooks(read: Reader, problems: string[]): WebhookConfig {
+  const encryptionKey = read.optionalString('WEBHOOK_ENCRYPTION_KEY');
+  if (encryptionKey !== null && !/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=?)$/.test(encryptionKey)) {
+    // the value itself is a secret: never repeat it
+    problems.push('WEBHOOK_ENCRYPTION_KEY: must be 32 bytes as 64 hex digits or base64, e.g. the output of: openssl rand -base64 32');
+  }
+  return {
+    allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    encryptionKey,
+    timeoutSeconds: read.integer('WEBHOOK_TIMEOUT_SECONDS', 15, 1, 60),
+  };
 }
 
 /**

@@ -19,13 +19,14 @@ export interface Runtime {
  * every CLI command start here; only the store options differ (the server
  * sizes its pool and sets timeouts, a command takes one or two connections
  * and no timeout). `clock` (ms since the epoch; tests pass their own) drives
- * device reports' online window and retention.
+ * device reports' online window and retention, and webhooks' delivery schedule.
  */
 export async function openRuntime(config: Config, storeOptions: StoreOptions, clock?: () => number): Promise<Runtime> {
   const store = await openStore(config.database, storeOptions);
   const services = createServices(store, {
     users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 },
     reports: { settings: config.ingest, ...(clock ? { now: () => new Date(clock()) } : {}) },
+    webhooks: { settings: config.webhooks, ...(clock ? { now: () => new Date(clock()) } : {}) },
   });
   return {
     store,

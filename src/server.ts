@@ -12,6 +12,7 @@ import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics, MetricsOptions } from './observability/metrics.js';
 import { startReportTasks } from './modules/report/report.tasks.js';
+import { startWebhookTasks } from './modules/webhook/webhook.tasks.js';
 import { DEMO_INTERVAL_SECONDS, startDemoSimulator } from './demo/demo-simulator.js';
 import type { DemoSimulator, DemoSimulatorOptions } from './demo/demo-simulator.js';
 import { openRuntime } from './runtime.js';
@@ -139,7 +140,7 @@ export async function startServer(
 
 /**
  * Once the database is prepared, starts the report tasks (offline check,
- * retention), and once the server also listens, the demo simulator when it
+ * retention) and the webhook tasks (dispatch, delivery), and once the server also listens, the demo simulator when it
  * runs: its backfill is background work that never delays the first
  * request. Returns how to stop both and wait for their work in progress.
  */
@@ -151,11 +152,13 @@ function startBackgroundWork(
   const { config, services, log, options } = deps;
   let stopped = false;
   let stopReportTasks: (() => Promise<void>) | undefined;
+  let stopWebhookTasks: (() => Promise<void>) | undefined;
   let demo: DemoSimulator | undefined;
   prepared.then(
     async () => {
       if (stopped) return;
       stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log);
+      stopWebhookTasks = startWebhookTasks(services.webhookWork, config.ingest.eventRetentionDays, log);
       await listening;
       if (stopped || !runsDemoSimulator(config)) return;
       demo = startDemoSimulator({ services, database: config.database, log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });
@@ -167,6 +170,7 @@ function startBackgroundWork(
       stopped = true;
       await demo?.stop();
       await stopReportTasks?.();
+      await stopWebhookTasks?.();
     },
   };
 }

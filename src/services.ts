@@ -15,6 +15,14 @@ import { createUserService } from './modules/user/user.service.js';
 import type { UserServiceOptions } from './modules/user/user.service.js';
 import { createVlanService } from './modules/vlan/vlan.service.js';
 import { createWriteService } from './modules/write/write.service.js';
+import { createDeliverer } from './modules/webhook/webhook-delivery.service.js';
+import { createDispatcher } from './modules/webhook/webhook-dispatch.service.js';
+import { createKeyRing } from './modules/webhook/webhook.keys.js';
+import { createWebhookService } from './modules/webhook/webhook.service.js';
+import type { WebhookConfig } from './config.js';
+
+/** Webhook settings for processes without a server config (the CLI's defaults come from its config too). */
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookConfig = { allowPrivateTargets: false, encryptionKey: null, timeoutSeconds: 15 };
 
 /**
  * The services of one process, over one store, with exactly one audit log
@@ -22,22 +30,29 @@ import { createWriteService } from './modules/write/write.service.js';
  * ones; `users` takes the session lifetime and, in tests, the clock of
  * sessions and lockouts; `now` is the clock of writes and of the audit log,
  * users' entries included (tests inject one); `reports` the settings and
- * clock of device reports.
+ * clock of device reports; `webhooks` the webhook settings and the clock of
+ * their messages and delivery schedule.
  */
 export function createServices(
   store: Store,
-  options: { users?: UserServiceOptions; now?: () => Date; reports?: { settings: ReportSettings; now?: () => Date } } = {},
+  options: {
+    users?: UserServiceOptions;
+    now?: () => Date;
+    reports?: { settings: ReportSettings; now?: () => Date };
+    webhooks?: { settings: WebhookConfig; now?: () => Date };
+  } = {},
 ) {
   const now = options.now ?? (() => new Date());
+  const reportSettings = options.reports?.settings ?? DEFAULT_REPORT_SETTINGS;
   // the one audit log of the process: companies record their creation in it, and it finds companies by slug
   const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
   const companies = createCompanyService(store, audit, now);
   const writes = createWriteService(store, audit, now);
   const readModel = createReadModel();
-  const online = {
-    now: options.reports?.now ?? now,
-    offlineAfterSeconds: (options.reports?.settings ?? DEFAULT_REPORT_SETTINGS).offlineAfterSeconds,
-  };
+  const online = { now: options.reports?.now ?? now, offlineAfterSeconds: reportSettings.offlineAfterSeconds };
+  const webhookSettings = options.webhooks?.settings ?? DEFAULT_WEBHOOK_SETTINGS;
+  const webhookNow = options.webhooks?.now ?? now;
+  const box = createKeyRing(store, webhookSettings.encryptionKey);
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
@@ -53,7 +68,13 @@ export function createServices(
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
     users: createUserService(store, companies, audit, options.users),
-    reports: createReportService(store, options.reports?.settings ?? DEFAULT_REPORT_SETTINGS, options.reports?.now ?? now),
+    reports: createReportService(store, reportSettings, options.reports?.now ?? now),
+    webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
+    /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
+    webhookWork: {
+      dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds),
+      deliverer: createDeliverer(store, box, { allowPrivateTargets: webhookSettings.allowPrivateTargets, timeoutMs: webhookSettings.timeoutSeconds * 1000 }, webhookNow),
+    },
   };
 }
 

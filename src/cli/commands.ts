@@ -9,9 +9,11 @@ import type { AuditEntry } from '../modules/audit/audit.service.js';
 import type { UserInfo } from '../modules/user/user.service.js';
 import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
-import type { CliIo, Command, CommandContext } from './io.js';
+import type { CliIo, Command } from './io.js';
+import { printJson, printTable, required } from './io.js';
 import { serve } from './serve.js';
 import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
+import { webhookCommands } from './webhooks.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
@@ -29,24 +31,6 @@ async function withServices<T>(config: Config, fn: (services: Services, store: S
   } finally {
     await close();
   }
-}
-
-function required(context: CommandContext, name: string, example: string): string {
-  const value = context.values[name];
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new AppError('BAD_USER_INPUT', `--${name} is required, e.g. --${name} ${example}`);
-  }
-  return value;
-}
-
-function printJson(io: CliIo, value: unknown): void {
-  io.out(JSON.stringify(value, null, 2));
-}
-
-function printTable(io: CliIo, header: readonly string[], rows: readonly (readonly string[])[]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
-  io.out([line(header), ...rows.map(line)].join('\n'));
 }
 
 function keyRow(key: ApiKeyInfo): string[] {
@@ -262,4 +246,5 @@ export const COMMANDS: readonly Command[] = [
       return 0;
     },
   },
+  ...webhookCommands(withServices),
 ];

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 
 // What commands, their runner and `serve` share; commands.ts and serve.ts both import it, never each other.
 
@@ -47,4 +48,25 @@ export function createProcessIo(): CliIo {
       }
     },
   };
+}
+
+/** The value of a required string option; BAD_USER_INPUT with an example when it is missing. */
+export function required(context: CommandContext, name: string, example: string): string {
+  const value = context.values[name];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new AppError('BAD_USER_INPUT', `--${name} is required, e.g. --${name} ${example}`);
+  }
+  return value;
+}
+
+/** Writes a value as indented JSON (the --json output). */
+export function printJson(io: CliIo, value: unknown): void {
+  io.out(JSON.stringify(value, null, 2));
+}
+
+/** Writes rows as a table with a header, each column as wide as its widest cell. */
+export function printTable(io: CliIo, header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  io.out([line(header), ...rows.map(line)].join('\n'));
 }

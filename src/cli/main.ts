@@ -23,6 +23,17 @@ Commands:
                                                 stdin when piped, else generated and printed once
   users list --company SLUG                     list a company's dashboard users
   audit list [--company SLUG] [--since TIME]    who changed what, oldest first (TIME: RFC 3339)
+  webhooks create --company SLUG --label L --url URL --alerts DEVICE_OFFLINE,... [--networks UUID,...]
+           [--client-threshold N] [--bearer TOKEN | --basic USER:PASSWORD]
+                                                add a webhook endpoint; its signing secret is printed once
+  webhooks list --company SLUG                  a company's webhook endpoints and their health
+  webhooks deliveries --company SLUG [--since TIME]
+                                                the delivery log, newest first, with each message's last answer
+  webhooks replay ID | --company SLUG --since TIME
+                                                deliver a message (or all since TIME) again, same webhook-id
+  webhooks rotate-secret ID [--grace SECONDS]   a new signing secret; the old one signs too for a day
+  webhooks delete ID                            delete an endpoint with its delivery log
+  webhooks test ID                              queue a test event to an endpoint
   simulate [--company SLUG] [--interval SECONDS] [--seed N] [--url URL --key KEY] [--backfill DURATION]
                                                 the company's (or every company's) devices post simulated
                                                 reports: history first (DURATION: 30m, 24h, 7d), then live

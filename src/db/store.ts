@@ -45,7 +45,9 @@ export interface Store {
    * writer, as `transaction`): for writes that lock what they read first
    * (SELECT ... FOR UPDATE, in one stable order) and otherwise only write
    * with conditions of their own, so concurrent ones wait for each other
-   * instead of aborting. Run again on a deadlock, the one abort PostgreSQL
+   * instead of aborting; also for queue work that claims rows with
+   * `FOR UPDATE SKIP LOCKED` (the webhook outbox), the level that clause is
+   * made for. Run again on a deadlock, the one abort PostgreSQL
    * still makes there; committed when it resolves, rolled back when it throws.
    */
   lockingTransaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../../db/store.js';
+import type { SecretBox } from './webhook.cipher.js';
+import { postWebhook } from './webhook.http.js';
+import type { PostOutcome } from './webhook.http.js';
+import { createOutboxRepository } from './webhook-outbox.repository.js';
+import type { ClaimedMessage, MessageOutcome } from './webhook-outbox.repository.js';
+import { createWebhookRepository } from './webhook.repository.js';
+import type { EndpointRow } from './webhook.repository.js';
+import { webhookHeaders } from './webhook.signing.js';
+import { TargetRefused, resolveTarget } from './webhook.target.js';
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** The wait before each retry (Standard Webhooks' schedule): 10 attempts in all, then the message failed. */
+export const RETRY_SCHEDULE_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR] as const;
+/** Up to this share is added to each wait at random, so retries of a burst spread out. */
+export const RETRY_JITTER = 0.1;
+/** The longest wait a Retry-After may ask for. */
+const MAX_RETRY_AFTER_MS = 24 * HOUR;
+/** An endpoint failing without a success for this long is disabled. */
+export const FAILING_DISABLE_MS = 5 * 24 * HOUR;
+
+/** What delivery needs of the configuration. */
+export interface DeliverySettings {
+  readonly allowPrivateTargets: boolean;
+  readonly timeoutMs: number;
+}
+
+/**
+ * When the next attempt is due after `attempts` failed ones, in ms from now:
+ * the schedule's wait plus jitter, or the answer's Retry-After when that is
+ * longer; null when the schedule is used up.
+ */
+export function retryDelay(attempts: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
+  const wait = RETRY_SCHEDULE_MS[attempts - 1];
+  if (wait === undefined) return null;
+  return Math.max(Math.round(wait * (1 + RETRY_JITTER * random())), Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
+}
+
+/** How long a claim lasts: longer than an attempt can take, so only a process that died lets it lapse. */
+export function leaseMs(timeoutMs: number): number {
+  return 2 * timeoutMs + 5 * SECOND;
+}
+
+/**
+ * Delivers due messages of the outbox. Each message is claimed for one
+ * attempt (webhook-outbox.repository.ts claimDue), so across processes one
+ * attempt at a time runs per message; a process that dies mid-attempt leaves
+ * a claim that lapses, and the message is attempted again (at least once,
+ * never lost). `now` drives the schedule (tests inject one).
+ */
+export function createDeliverer(store: Store, box: () => Promise<SecretBox>, settings: DeliverySettings, now: () => Date, random: () => number = Math.random) {
+  async function attempt(message: ClaimedMessage, token: string): Promise<void> {
+    const endpoint = await createWebhookRepository(store).endpointById(message.endpointId);
+    if (endpoint === undefined) return;
+    const started = now();
+    const outcome = await send(endpoint, message, started);
+    await store.lockingTransaction(async (tx) => {
+      const outbox = createOutboxRepository(tx, store.dialect);
+      const at = now().toISOString();
+      const next = await settle(outbox, endpoint, message, outcome, at);
+      await outbox.recordAttempt(message.id, token, { attemptedAt: started.toISOString(), ...pick(outcome) }, next);
+    });
+  }
+
+  async function send(endpoint: EndpointRow, message: ClaimedMessage, at: Date): Promise<PostOutcome> {
+    const opened = await box();
+    const secrets = (await createWebhookRepository(store).validSecrets(endpoint.id, at.toISOString())).map((sealed) => opened.open(sealed, secretContext(endpoint.uuid)));
+    // the receiver checks the timestamp against its own clock: wall time, whatever clock drives the schedule
+    const headers = webhookHeaders(secrets, message.uuid, Math.floor(Date.now() / 1000), message.payload);
+    const authorization = authorizationHeader(endpoint, opened);
+    if (authorization !== undefined) headers.authorization = authorization;
+    try {
+      const target = await resolveTarget(endpoint.url, settings.allowPrivateTargets);
+      return await postWebhook(target, headers, message.payload, settings.timeoutMs);
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      return { status: null, durationMs: 0, response: null, error: `refused: ${error.message}`, retryAfterMs: null };
+    }
+  }
+
+  /** The message's state after the attempt, and the endpoint's: success clears its failing clock, 410 or 5 days of failing disable it. */
+  async function settle(outbox: ReturnType<typeof createOutboxRepository>, endpoint: EndpointRow, message: ClaimedMessage, outcome: PostOutcome, at: string): Promise<MessageOutcome> {
+    if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
+      await outbox.clearFailing(endpoint.id);
+      return { state: 'delivered', nextAttemptAt: null };
+    }
+    if (outcome.status === 410) {
+      await outbox.disableEndpoint(endpoint.id, 'GONE');
+      return { state: 'failed', nextAttemptAt: null };
+    }
+    const failingSince = await outbox.markFailing(endpoint.id, at);
+    if (Date.parse(at) - Date.parse(failingSince) >= FAILING_DISABLE_MS) await outbox.disableEndpoint(endpoint.id, 'FAILING');
+    const delay = retryDelay(message.attempts, outcome.retryAfterMs, random);
+    return delay === null ? { state: 'failed', nextAttemptAt: null } : { state: 'pending', nextAttemptAt: new Date(Date.parse(at) + delay).toISOString() };
+  }
+
+  return {
+    /**
+     * Deletes delivered and failed messages (with their attempts) older than
+     * `retentionDays`, in batches; pending ones stay whatever their age.
+     * Returns how many went.
+     */
+    async expire(retentionDays: number, batchSize = 5_000): Promise<number> {
+      const before = new Date(now().getTime() - retentionDays * 86_400_000).toISOString();
+      let deleted = 0;
+      for (;;) {
+        const count = await createOutboxRepository(store, store.dialect).deleteFinished(before, batchSize);
+        deleted += count;
+        if (count < batchSize) return deleted;
+      }
+    },
+
+    /**
+     * Claims up to `limit` due messages and attempts each (concurrently),
+     * recording every attempt; resolves when all are recorded. Returns how
+     * many it attempted.
+     */
+    async deliverDue(limit = 32): Promise<number> {
+      const token = randomUUID();
+      const at = now();
+      if (!(await createOutboxRepository(store, store.dialect).hasDue(at.toISOString()))) return 0;
+      const claimed = await store.lockingTransaction((tx) =>
+        createOutboxRepository(tx, store.dialect).claimDue(at.toISOString(), new Date(at.getTime() + leaseMs(settings.timeoutMs)).toISOString(), token, limit),
+      );
+      // every attempt runs to its end even when one fails; an unrecorded one is attempted again when its claim lapses
+      const results = await Promise.allSettled(claimed.map((message) => attempt(message, token)));
+      const failure = results.find((result) => result.status === 'rejected');
+      if (failure) throw failure.reason;
+      return claimed.length;
+    },
+  };
+}
+
+export type Deliverer = ReturnType<typeof createDeliverer>;
+
+/** The context a signing secret is sealed with: its endpoint, so it opens for no other. */
+export function secretContext(endpointUuid: string): string {
+  return `${endpointUuid}:signing`;
+}
+
+/** The context an Authorization value is sealed with. */
+export function authorizationContext(endpointUuid: string): string {
+  return `${endpointUuid}:authorization`;
+}
+
+function authorizationHeader(endpoint: EndpointRow, box: SecretBox): string | undefined {
+  if (endpoint.authValue === null || endpoint.authKind === 'none') return undefined;
+  const value = box.open(endpoint.authValue, authorizationContext(endpoint.uuid));
+  return endpoint.authKind === 'basic' ? `Basic ${Buffer.from(value).toString('base64')}` : `Bearer ${value}`;
+}
+
+function pick(outcome: PostOutcome) {
+  return { status: outcome.status, durationMs: outcome.durationMs, response: outcome.response, error: outcome.error };
+}

@@ -1,0 +1,140 @@
+import type { SqlDialect } from '../../db/dialect.js';
+import type { SqlContext } from '../../db/store.js';
+import type { DispatchAuditEntry, DispatchEvent } from './webhook.alerts.js';
+
+/** A rule of an enabled endpoint, as the dispatcher matches it. */
+export interface ActiveRule {
+  readonly id: number;
+  readonly endpointId: number;
+  readonly companyId: number;
+  readonly alertType: string;
+  /** null: every network of the company. */
+  readonly networkId: number | null;
+  readonly threshold: number | null;
+}
+
+/** A network's connected clients right now. */
+export interface NetworkClientCount {
+  readonly networkId: number;
+  readonly companyId: number;
+  readonly uuid: string;
+  readonly label: string;
+  readonly clients: number;
+}
+
+/**
+ * SQL of the dispatcher: events and audit entries not yet turned into
+ * messages (claimed with FOR UPDATE SKIP LOCKED on PostgreSQL, so two
+ * processes never take the same row), the rules they match, and the
+ * connected-client counts of CLIENT_COUNT_ABOVE.
+ */
+export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect) {
+  return {
+    /** True when some event or audit entry waits for dispatch: a plain read, so an idle process takes no write lock. */
+    async hasUndispatched(table: 'events' | 'audit_log'): Promise<boolean> {
+      return (await db.selectFrom(table).select('id').where('dispatched_at', 'is', null).limit(1).executeTakeFirst()) !== undefined;
+    },
+
+    async takeEvents(limit: number): Promise<DispatchEvent[]> {
+      let query = db
+        .selectFrom('events as ev')
+        .leftJoin('networks as n', 'n.id', 'ev.network_id')
+        .leftJoin('virtual_devices as v', 'v.id', 'ev.virtual_device_id')
+        .leftJoin('hardware_devices as h', 'h.id', 'ev.hardware_device_id')
+        .select([
+          'ev.id', 'ev.uuid', 'ev.company_id as companyId', 'ev.network_id as networkId', 'n.uuid as networkUuid', 'n.label as networkLabel',
+          'v.uuid as virtualDeviceUuid', 'h.serial_number as serialNumber', 'ev.type', 'ev.observed_at as observedAt', 'ev.details',
+        ])
+        .where('ev.dispatched_at', 'is', null)
+        .orderBy('ev.id')
+        .limit(limit);
+      if (dialect.rowLocks) query = query.forUpdate('ev').skipLocked();
+      const rows = await query.execute();
+      return rows.map((row) => ({ ...row, id: Number(row.id), companyId: Number(row.companyId), networkId: row.networkId === null ? null : Number(row.networkId) }));
+    },
+
+    async markEventsDispatched(ids: readonly number[], at: string): Promise<void> {
+      if (ids.length > 0) await db.updateTable('events').set({ dispatched_at: at }).where('id', 'in', ids).execute();
+    },
+
+    async takeAuditEntries(limit: number): Promise<DispatchAuditEntry[]> {
+      let query = db
+        .selectFrom('audit_log')
+        .select([
+          'id', 'uuid', 'company_id as companyId', 'occurred_at as occurredAt', 'actor_type as actorType', 'actor_id as actorId',
+          'actor_label as actorLabel', 'action', 'object_type as objectType', 'object_id as objectId', 'before', 'after',
+        ])
+        .where('dispatched_at', 'is', null)
+        .orderBy('id')
+        .limit(limit);
+      if (dialect.rowLocks) query = query.forUpdate().skipLocked();
+      return (await query.execute()).map((row) => ({ ...row, id: Number(row.id), companyId: Number(row.companyId) }));
+    },
+
+    async markAuditDispatched(ids: readonly number[], at: string): Promise<void> {
+      if (ids.length > 0) await db.updateTable('audit_log').set({ dispatched_at: at }).where('id', 'in', ids).execute();
+    },
+
+    /** The rules of enabled endpoints for these alerts, of these companies (all companies when `companyIds` is undefined). */
+    async activeRules(alertTypes: readonly string[], companyIds?: readonly number[]): Promise<ActiveRule[]> {
+      if (companyIds !== undefined && companyIds.length === 0) return [];
+      let query = db
+        .selectFrom('webhook_rules as r')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'r.endpoint_id')
+        .select(['r.id', 'r.endpoint_id as endpointId', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId', 'r.threshold'])
+        .where('e.enabled', '=', true)
+        .where('r.alert_type', 'in', alertTypes);
+      if (companyIds !== undefined) query = query.where('r.company_id', 'in', companyIds);
+      const rows = await query.orderBy('r.id').execute();
+      return rows.map((row) => ({
+        ...row, id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId),
+        networkId: row.networkId === null ? null : Number(row.networkId),
+      }));
+    },
+
+    /**
+     * Connected clients of the companies' networks (as networkClients counts
+     * them: connected, and listed last by a device seen since `onlineSince`
+     * or imported).
+     */
+    async clientCounts(companyIds: readonly number[], onlineSince: string): Promise<NetworkClientCount[]> {
+      if (companyIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('networks as n')
+        .leftJoin('network_clients as c', (join) => join.onRef('c.network_id', '=', 'n.id').on('c.is_connected', '=', true))
+        .leftJoin('hardware_devices as h', 'h.id', 'c.hardware_device_id')
+        .select((eb) => [
+          'n.id as networkId', 'n.company_id as companyId', 'n.uuid', 'n.label',
+          eb.fn
+            .count<number>('c.id')
+            .filterWhere((w) => w.or([w('c.hardware_device_id', 'is', null), w('h.last_seen_at', '>=', onlineSince)]))
+            .as('clients'),
+        ])
+        .where('n.company_id', 'in', companyIds)
+        .groupBy(['n.id', 'n.company_id', 'n.uuid', 'n.label'])
+        .execute();
+      return rows.map((row) => ({ ...row, networkId: Number(row.networkId), companyId: Number(row.companyId), clients: Number(row.clients) }));
+    },
+
+    /**
+     * Records whether the network is above the rule's threshold; true only
+     * when this call moved it from not above (or unknown) to above, so of
+     * processes checking at once exactly one sees the crossing.
+     */
+    async crossAbove(ruleId: number, networkId: number, above: boolean): Promise<boolean> {
+      await db
+        .insertInto('webhook_client_counts')
+        .values({ rule_id: ruleId, network_id: networkId, above: false })
+        .onConflict((oc) => oc.columns(['rule_id', 'network_id']).doNothing())
+        .execute();
+      const changed = await db
+        .updateTable('webhook_client_counts')
+        .set({ above })
+        .where('rule_id', '=', ruleId)
+        .where('network_id', '=', networkId)
+        .where('above', '=', !above)
+        .executeTakeFirst();
+      return above && Number(changed.numUpdatedRows) > 0;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../../db/store.js';
+import { EVENT_ALERTS, auditPayload, clientCountPayload, eventPayload, serializePayload } from './webhook.alerts.js';
+import type { Payload } from './webhook.alerts.js';
+import { createDispatchRepository } from './webhook-dispatch.repository.js';
+import type { ActiveRule } from './webhook-dispatch.repository.js';
+import { createOutboxRepository } from './webhook-outbox.repository.js';
+import type { NewMessage } from './webhook-outbox.repository.js';
+
+/** How many events or audit entries one dispatch transaction takes. */
+export const DISPATCH_BATCH = 1_000;
+
+/** A new webhook-id: `msg_` and 32 hex digits, the same on every attempt and replay. */
+export function newMessageId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** True when the rule asks for this alert on this network (a rule without a network takes all of the company's). */
+function matches(rule: ActiveRule, alertType: string, companyId: number, networkId: number | null): boolean {
+  return rule.alertType === alertType && rule.companyId === companyId && (rule.networkId === null || rule.networkId === networkId);
+}
+
+/** One message per endpoint whose rules match (two rules of one endpoint give one message). */
+function messagesFor(rules: readonly ActiveRule[], alertType: string, companyId: number, networkId: number | null, payload: () => Payload, createdAt: string): NewMessage[] {
+  const endpoints = new Set(rules.filter((rule) => matches(rule, alertType, companyId, networkId)).map((rule) => rule.endpointId));
+  if (endpoints.size === 0) return [];
+  const body = serializePayload(payload());
+  return [...endpoints].map((endpointId) => ({ uuid: newMessageId(), companyId, endpointId, alertType, payload: body, createdAt }));
+}
+
+/**
+ * Turns what happened into outbox messages. Events and audit entries are
+ * committed with the report or write that caused them; each dispatch takes a
+ * batch of those not yet dispatched, inserts the messages their companies'
+ * rules ask for and marks them dispatched, all in one transaction: a process
+ * that dies in between leaves them undispatched, and nothing is lost or sent
+ * twice. `now` is the clock messages are stamped with.
+ */
+export function createDispatcher(store: Store, now: () => Date, offlineAfterSeconds: number) {
+  type Repository = ReturnType<typeof createDispatchRepository>;
+  /** One transaction: take a batch, queue what the companies' rules ask for, mark the batch dispatched. */
+  async function dispatchBatch<T extends { id: number; companyId: number }>(
+    table: 'events' | 'audit_log',
+    take: (repository: Repository) => Promise<T[]>,
+    alertTypes: readonly string[],
+    describe: (row: T) => { alertType: string; networkId: number | null; payload: () => Payload },
+    mark: (repository: Repository, ids: number[], at: string) => Promise<void>,
+  ): Promise<number> {
+    if (!(await createDispatchRepository(store, store.dialect).hasUndispatched(table))) return 0;
+    return store.lockingTransaction(async (tx) => {
+      const repository = createDispatchRepository(tx, store.dialect);
+      const rows = await take(repository);
+      if (rows.length === 0) return 0;
+      const at = now().toISOString();
+      const rules = await repository.activeRules(alertTypes, [...new Set(rows.map((row) => row.companyId))]);
+      const messages = rows.flatMap((row) => {
+        const { alertType, networkId, payload } = describe(row);
+        return messagesFor(rules, alertType, row.companyId, networkId, payload, at);
+      });
+      await createOutboxRepository(tx, store.dialect).insertMessages(messages);
+      await mark(repository, rows.map((row) => row.id), at);
+      return rows.length;
+    });
+  }
+
+  return {
+    /** Dispatches one batch of events; returns how many events it took (DISPATCH_BATCH: call again). */
+    dispatchEvents: () =>
+      dispatchBatch(
+        'events',
+        (repository) => repository.takeEvents(DISPATCH_BATCH),
+        EVENT_ALERTS,
+        (event) => ({ alertType: event.type, networkId: event.networkId, payload: () => eventPayload(event) }),
+        (repository, ids, at) => repository.markEventsDispatched(ids, at),
+      ),
+
+    /** Dispatches one batch of audit entries as AUDIT_LOG messages; returns how many entries it took. */
+    dispatchAudit: () =>
+      dispatchBatch(
+        'audit_log',
+        (repository) => repository.takeAuditEntries(DISPATCH_BATCH),
+        ['AUDIT_LOG'],
+        (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: () => auditPayload(entry) }),
+        (repository, ids, at) => repository.markAuditDispatched(ids, at),
+      ),
+
+    /**
+     * Compares each network's connected clients with the CLIENT_COUNT_ABOVE
+     * rules that cover it and queues a message for each upward crossing
+     * (once: the rule's state per network says it was above at the last
+     * check, until the count is at or below the threshold again). Returns
+     * how many messages it queued.
+     */
+    async checkClientCounts(): Promise<number> {
+      return store.lockingTransaction(async (tx) => {
+        const repository = createDispatchRepository(tx, store.dialect);
+        const rules = await repository.activeRules(['CLIENT_COUNT_ABOVE']);
+        if (rules.length === 0) return 0;
+        const at = now();
+        const onlineSince = new Date(at.getTime() - offlineAfterSeconds * 1000).toISOString();
+        const counts = await repository.clientCounts([...new Set(rules.map((rule) => rule.companyId))], onlineSince);
+        const messages: NewMessage[] = [];
+        for (const rule of rules) {
+          for (const network of counts.filter((count) => matches(rule, 'CLIENT_COUNT_ABOVE', count.companyId, count.networkId))) {
+            const threshold = rule.threshold ?? 0;
+            if (!(await repository.crossAbove(rule.id, network.networkId, network.clients > threshold))) continue;
+            const body = serializePayload(clientCountPayload(network, network.clients, threshold, at.toISOString()));
+            messages.push({ uuid: newMessageId(), companyId: rule.companyId, endpointId: rule.endpointId, alertType: 'CLIENT_COUNT_ABOVE', payload: body, createdAt: at.toISOString() });
+          }
+        }
+        await createOutboxRepository(tx, store.dialect).insertMessages(messages);
+        return messages.length;
+      });
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

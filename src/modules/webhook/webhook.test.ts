@@ -1,0 +1,62 @@
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { serializePayload, MAX_PAYLOAD_BYTES } from './webhook.alerts.js';
+import { createSecretBox, generateEncryptionKey, parseEncryptionKey } from './webhook.cipher.js';
+import { RETRY_SCHEDULE_MS, retryDelay } from './webhook-delivery.service.js';
+import { parseRetryAfter } from './webhook.http.js';
+import { generateSigningSecret, webhookHeaders } from './webhook.signing.js';
+import { isBlockedAddress } from './webhook.target.js';
+
+describe('webhook signing', () => {
+  it('signs so that the reference implementation verifies, with every valid secret', () => {
+    const [a, b] = [generateSigningSecret(), generateSigningSecret()];
+    const body = '{"metadata":{"alert_name":"ALERT_TEST"},"data":{}}';
+    const headers = webhookHeaders([a, b], 'msg_1', Math.floor(Date.now() / 1000), body);
+    expect(headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(a).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(b).verify(body, headers)).not.toThrow();
+    expect(() => new Webhook(generateSigningSecret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(a).verify(`${body} `, headers)).toThrow();
+  });
+});
+
+describe('webhook secrets at rest', () => {
+  it('opens only with the same key and context', () => {
+    const key = parseEncryptionKey(generateEncryptionKey()) as Buffer;
+    const box = createSecretBox(key);
+    const sealed = box.seal('whsec_abc', 'endpoint-1:signing');
+    expect(sealed).not.toContain('whsec_');
+    expect(box.open(sealed, 'endpoint-1:signing')).toBe('whsec_abc');
+    expect(() => box.open(sealed, 'endpoint-2:signing')).toThrow();
+    expect(() => createSecretBox(parseEncryptionKey('ab'.repeat(32)) as Buffer).open(sealed, 'endpoint-1:signing')).toThrow();
+    expect(parseEncryptionKey('short')).toBeUndefined();
+  });
+});
+
+describe('webhook targets', () => {
+  it('refuses loopback, private, link-local, metadata and reserved addresses, in every spelling', () => {
+    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1', 'not-an-ip']) {
+      expect(isBlockedAddress(address), address).toBe(true);
+    }
+    for (const address of ['93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(address), address).toBe(false);
+  });
+});
+
+describe('webhook retries', () => {
+  it('waits on the schedule with up to 10% jitter, longer when Retry-After asks, and stops after the last', () => {
+    expect(RETRY_SCHEDULE_MS.map((_, i) => retryDelay(i + 1, null, () => 0))).toEqual([...RETRY_SCHEDULE_MS]);
+    expect(retryDelay(1, null, () => 1)).toBe(5_500);
+    expect(retryDelay(1, 60_000, () => 0)).toBe(60_000);
+    expect(retryDelay(2, 1_000, () => 0)).toBe(300_000);
+    expect(retryDelay(1, 7 * 86_400_000, () => 0)).toBe(86_400_000);
+    expect(retryDelay(RETRY_SCHEDULE_MS.length + 1, null)).toBeNull();
+    expect(parseRetryAfter('120', 0)).toBe(120_000);
+    expect(parseRetryAfter(new Date(90_000).toUTCString(), 30_000)).toBe(60_000);
+    expect(parseRetryAfter('soon', 0)).toBeNull();
+  });
+
+  it('bounds a body, leaving out bulky details but keeping the ids', () => {
+    const body = serializePayload({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', before: 'a'.repeat(MAX_PAYLOAD_BYTES) } });
+    expect(JSON.parse(body)).toEqual({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', truncated: true } });
+  });
+});
