@@ -1,4 +1,4 @@
-import { dateTime, inCompany, text } from '../read/read.model.js';
+import { dateTime, inCompany, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature } from '../read/read.model.js';
 
 /** The clients connected to a network: nothing writes them through the API (an import or a device reports them). */
@@ -32,8 +32,8 @@ extend type Query {
   roots: {
     networkClients: {
       table: 'networks',
-      argument: { name: 'networkUUID', type: 'uuid' },
-      where: inCompany('uuid'),
+      arguments: uuidArgument('networkUUID'),
+      where: inCompany('uuid', 'networkUUID'),
       list: {
         kind: 'list',
         table: 'network_clients',

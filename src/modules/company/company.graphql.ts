@@ -10,7 +10,7 @@ const NETWORKS_OF_COMPANY: ListMapping = {
   orderBy: (n) => `${n}.label, ${n}.uuid`,
 };
 
-const slug = (name: string): RootArgument => ({ name, type: 'text', check: isSlug, rule: SLUG_RULE });
+const slug = (name: string): readonly RootArgument[] => [{ name, type: 'text', check: isSlug, rule: SLUG_RULE }];
 
 /** Companies: the Company type and the reads that start from a company. Companies are written by the CLI and the import only. */
 export const COMPANY_FEATURE = {
@@ -48,8 +48,8 @@ extend type Query {
     },
   },
   roots: {
-    networksForCompany: { table: 'companies', argument: slug('companySlug'), where: isCompany('slug'), list: NETWORKS_OF_COMPANY },
-    companyBySlug: { table: 'companies', argument: slug('slug'), where: isCompany('slug') },
+    networksForCompany: { table: 'companies', arguments: slug('companySlug'), where: isCompany('slug', 'companySlug'), list: NETWORKS_OF_COMPANY },
+    companyBySlug: { table: 'companies', arguments: slug('slug'), where: isCompany('slug', 'slug') },
   },
   internalRoots: {},
   mutations: {},

@@ -1,5 +1,5 @@
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
-import { inCompany, onlineByLastReport, text } from '../read/read.model.js';
+import { inCompany, onlineByLastReport, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { HardwareDeviceService } from './hardware-device.service.js';
@@ -267,11 +267,11 @@ type UnassignHardwareDevicePayload {
     },
   },
   roots: {
-    virtualDevice: { table: 'virtual_devices', argument: { name: 'UUID', type: 'uuid' }, where: inCompany('uuid') },
+    virtualDevice: { table: 'virtual_devices', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
     hardwareDevice: {
       table: 'hardware_devices',
-      argument: { name: 'serialNumber', type: 'text', check: isSerialNumber, rule: SERIAL_RULE },
-      where: inCompany('serial_number'),
+      arguments: [{ name: 'serialNumber', type: 'text', check: isSerialNumber, rule: SERIAL_RULE }],
+      where: inCompany('serial_number', 'serialNumber'),
     },
   },
   internalRoots: {},

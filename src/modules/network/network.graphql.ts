@@ -1,4 +1,4 @@
-import { bool, inCompany, text } from '../read/read.model.js';
+import { bool, inCompany, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { NetworkService } from './network.service.js';
@@ -152,14 +152,14 @@ type DeleteNetworkPayload {
   roots: {
     virtualDevicesForNetwork: {
       table: 'networks',
-      argument: { name: 'networkUUID', type: 'uuid' },
-      where: inCompany('uuid'),
+      arguments: uuidArgument('networkUUID'),
+      where: inCompany('uuid', 'networkUUID'),
       list: DEVICES_OF_NETWORK,
     },
   },
   internalRoots: {
     // createNetwork and updateNetwork read the network back through it, and the dashboard its network page
-    networkByUUID: { table: 'networks', argument: { name: 'UUID', type: 'uuid' }, where: inCompany('uuid') },
+    networkByUUID: { table: 'networks', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
   },
   mutations: {
     createNetwork: async (s, caller, input) => ({ objects: { network: network((await s.networks.create(caller, asInput(input))).UUID) } }),

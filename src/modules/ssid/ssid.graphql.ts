@@ -1,4 +1,4 @@
-import { bool, inNetworkOfCompany, text } from '../read/read.model.js';
+import { bool, inNetworkOfCompany, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { SsidService } from './ssid.service.js';
@@ -89,7 +89,7 @@ type DeleteSSIDPayload {
   roots: {},
   internalRoots: {
     // createSSID and updateSSID read the SSID back through it
-    ssidByUUID: { table: 'ssids', argument: { name: 'UUID', type: 'uuid' }, where: inNetworkOfCompany('uuid') },
+    ssidByUUID: { table: 'ssids', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
   },
   mutations: {
     createSSID: async (s, caller, input) => ({ objects: { ssid: ssid((await s.ssids.create(caller, asInput(input))).UUID) } }),

@@ -1,4 +1,4 @@
-import { bool, inNetworkOfCompany, integer, text } from '../read/read.model.js';
+import { bool, inNetworkOfCompany, integer, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { VlanService } from './vlan.service.js';
@@ -97,7 +97,7 @@ type DeleteVLANPayload {
   roots: {},
   internalRoots: {
     // createVLAN and updateVLAN read the VLAN back through it
-    vlanByUUID: { table: 'vlans', argument: { name: 'UUID', type: 'uuid' }, where: inNetworkOfCompany('uuid') },
+    vlanByUUID: { table: 'vlans', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
   },
   mutations: {
     createVLAN: async (s, caller, input) => ({ objects: { vlan: vlan((await s.vlans.create(caller, asInput(input))).UUID) } }),
