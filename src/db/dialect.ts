@@ -24,7 +24,12 @@ export interface SqlDialect {
   jsonInteger(expr: string): string;
   /** JSON text of a timestamp column, as RFC 3339 UTC with milliseconds. */
   jsonDateTime(expr: string): string;
-  /** JSON text of a numeric expression that may have a fraction (a float, an average); NULL stays NULL. */
+  /**
+   * JSON text of a numeric expression that may have a fraction (a float, an
+   * average); NULL stays NULL. A whole number prints without a fraction on
+   * both stores; other values print PostgreSQL's shortest round-trip text and
+   * SQLite's 15 significant digits, which agree up to 15 digits.
+   */
   jsonNumber(expr: string): string;
   /**
    * A placeholder of a parameter of `type` as an expression: cast on
@@ -110,8 +115,9 @@ const sqliteDialect: SqlDialect = {
   jsonInteger: (expr) => `CAST(${expr} AS TEXT)`,
   // stored as canonical ISO 8601 text already
   jsonDateTime: (expr) => `json_quote(${expr})`,
-  // a whole float prints as 1.0 in SQLite; json_quote of a REAL gives the shortest text that reads back the same
-  jsonNumber: (expr) => `(CASE WHEN ${expr} = CAST(${expr} AS INTEGER) THEN CAST(CAST(${expr} AS INTEGER) AS TEXT) ELSE json_quote(${expr}) END)`,
+  // a whole REAL prints as 1.0 in SQLite, as 1 on PostgreSQL; the subquery evaluates `expr` (and its parameters) once
+  jsonNumber: (expr) =>
+    `(SELECT CASE WHEN jn.v = CAST(jn.v AS INTEGER) THEN CAST(CAST(jn.v AS INTEGER) AS TEXT) ELSE json_quote(jn.v) END FROM (SELECT ${expr} AS v) jn)`,
   typed: (placeholder) => placeholder,
   inList: (expr, list) => `${expr} IN (SELECT value FROM json_each(${list}))`,
   listRows: (list, alias) => `json_each(${list}) AS ${alias}`,

@@ -1,4 +1,4 @@
-import { isCompany, text } from '../read/read.model.js';
+import { bool, isCompany, text } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, RootArgument } from '../read/read.model.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
@@ -10,7 +10,8 @@ const NETWORKS_OF_COMPANY: ListMapping = {
   orderBy: (n) => `${n}.label, ${n}.uuid`,
 };
 
-const slug = (name: string): readonly RootArgument[] => [{ name, type: 'text', check: isSlug, rule: SLUG_RULE }];
+/** A slug argument (a company's or a network's): checked by the slug rule before the database. */
+export const slugArgument = (name: string): RootArgument => ({ name, type: 'text', check: isSlug, rule: SLUG_RULE });
 
 /** Companies: the Company type and the reads that start from a company. Companies are written by the CLI and the import only. */
 export const COMPANY_FEATURE = {
@@ -21,6 +22,10 @@ type Company {
   name: String!
   """Short, URL-safe name, unique across the service."""
   slug: String!
+  """Whether the company is a customer (true unless set otherwise by import, \`netgraph company create --customer false\` or updateCompany)."""
+  isCustomer: Boolean!
+  """The company's website domain, e.g. \`acme.example\`; null when not set."""
+  websiteDomain: String
   """Ordered by label, then UUID."""
   networks: [Network!]!
 }
@@ -44,12 +49,14 @@ extend type Query {
       uuid: text('uuid'),
       name: text('name'),
       slug: text('slug'),
+      isCustomer: bool('is_customer'),
+      websiteDomain: text('website_domain', true),
       networks: NETWORKS_OF_COMPANY,
     },
   },
   roots: {
-    networksForCompany: { table: 'companies', arguments: slug('companySlug'), where: isCompany('slug', 'companySlug'), list: NETWORKS_OF_COMPANY },
-    companyBySlug: { table: 'companies', arguments: slug('slug'), where: isCompany('slug', 'slug') },
+    networksForCompany: { table: 'companies', arguments: [slugArgument('companySlug')], where: isCompany('slug', 'companySlug'), list: NETWORKS_OF_COMPANY },
+    companyBySlug: { table: 'companies', arguments: [slugArgument('slug')], where: isCompany('slug', 'slug') },
   },
   internalRoots: {},
   mutations: {},

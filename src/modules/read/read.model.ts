@@ -215,6 +215,30 @@ export const inNetworkOfCompany =
   (t: string, context: SqlContext): string =>
     `${t}.${column} = ${context.arg(argument)} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${context.company()})`;
 
+/**
+ * True when every network the list argument `argument` names is the caller's
+ * company's (duplicates allowed; an empty list holds): a root over several
+ * networks answers NULL (UNAUTHORIZED) when any is not, so nothing of the
+ * caller's own networks leaks into an answer that names another's.
+ */
+export const allNetworksInCompany = (argument: string, context: SqlContext): string =>
+  `(SELECT count(*) FROM networks an WHERE ${context.dialect.inList('an.uuid', context.arg(argument))} AND an.company_id = ${context.company()}) = ` +
+  `(SELECT count(DISTINCT al.value) FROM ${context.dialect.listRows(context.arg(argument), 'al')})`;
+
+/** True when the company the UUID argument `argument` names is the caller's. */
+export const isCallersCompany = (argument: string, context: SqlContext): string =>
+  `EXISTS (SELECT 1 FROM companies ac WHERE ac.uuid = ${context.arg(argument)} AND ac.id = ${context.company()})`;
+
+/** The id of the network of the hardware device aliased `h` (through its virtual device); NULL when unassigned. */
+export const networkIdOfHardware = (h: string): string =>
+  `(SELECT nv.network_id FROM virtual_devices nv WHERE nv.id = ${h}.virtual_device_id)`;
+
+/** The UUID of a network by the id expression `networkId`. */
+export const networkUuidOf = (networkId: string): string => `(SELECT nn.uuid FROM networks nn WHERE nn.id = ${networkId})`;
+
+/** A nullable column of `type`. */
+export const nullable = (column: string, type: ScalarType): FieldMapping => ({ kind: 'scalar', column, type, nullable: true });
+
 /** The one UUID argument most roots take. */
 export const uuidArgument = (name: string): readonly RootArgument[] => [{ name, type: 'uuid' }];
 

@@ -191,6 +191,8 @@ class ReadCompiler implements SqlContext {
 
   private scalar(type: ScalarType, column: string, nullable: boolean): string {
     const d = this.dialect;
+    // a NULL boolean would read as false in jsonBoolean's CASE; a simple CASE evaluates the expression (and its parameters) once
+    if (type === 'boolean' && nullable) return `(CASE ${column} WHEN TRUE THEN 'true' WHEN FALSE THEN 'false' ELSE 'null' END)`;
     const json =
       type === 'string'
         ? d.jsonString(column)

@@ -1,9 +1,13 @@
-import { bool, inNetworkOfCompany, text, uuidArgument } from '../read/read.model.js';
-import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
+import { bool, inCompany, inNetworkOfCompany, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
+import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
+import { vlanByNumber } from '../vlan/vlan.graphql.js';
 import { asInput } from '../write/write.rules.js';
 import type { SsidService } from './ssid.service.js';
 
 const ssid = (uuid: string): ObjectReference => ({ root: 'ssidByUUID', arg: uuid });
+
+/** A network's SSIDs, ordered by ssid, as the schema says (Network.ssids and the ssidsForNetwork root). */
+export const SSIDS_OF_NETWORK: ListMapping = { kind: 'list', table: 'ssids', join: (s, n) => `${s}.network_id = ${n}.id`, orderBy: (s) => `${s}.ssid` };
 
 /** SSIDs: the SSID type and its writes. A network lists its SSIDs (network.graphql.ts). */
 export const SSID_FEATURE = {
@@ -14,6 +18,24 @@ type SSID {
   """1 to 32 bytes, unique within the network."""
   ssid: String!
   isEnabled: Boolean!
+  """Whether the SSID is for guests (false unless set)."""
+  isGuest: Boolean!
+  """Whether the SSID is not broadcast (false unless set)."""
+  isHidden: Boolean!
+  """E.g. \`WPA2\`, \`WPA3\`; null when not set."""
+  encryptionProtocol: String
+  """The network's VLAN its clients are put on; null when none is set or the network has no VLAN of that number."""
+  vlan: VLAN
+  """The network the SSID belongs to."""
+  networkUUID: UUID!
+}
+
+extend type Query {
+  """The network's SSIDs, ordered by ssid."""
+  ssidsForNetwork("The network's UUID." networkUUID: UUID!): [SSID!]
+
+  """One SSID by its UUID."""
+  ssid("The SSID's UUID." UUID: UUID!): SSID
 }
 
 extend type Mutation {
@@ -84,9 +106,20 @@ type DeleteSSIDPayload {
       UUID: text('uuid'),
       ssid: text('ssid'),
       isEnabled: bool('is_enabled'),
+      isGuest: bool('is_guest'),
+      isHidden: bool('is_hidden'),
+      encryptionProtocol: text('encryption_protocol', true),
+      vlan: vlanByNumber(
+        (s) => `${s}.network_id`,
+        (s) => `${s}.vlan_id`,
+      ),
+      networkUUID: { kind: 'computed', type: 'string', sql: (s) => networkUuidOf(`${s}.network_id`) },
     },
   },
-  roots: {},
+  roots: {
+    ssidsForNetwork: { table: 'networks', arguments: uuidArgument('networkUUID'), where: inCompany('uuid', 'networkUUID'), list: SSIDS_OF_NETWORK },
+    ssid: { table: 'ssids', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
+  },
   internalRoots: {
     // createSSID and updateSSID read the SSID back through it
     ssidByUUID: { table: 'ssids', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
