@@ -14,7 +14,7 @@ import { storeKinds } from './helpers/stores.js';
 const NESTED = `{ companyBySlug(slug: "$SLUG") { name networks { UUID label isActive mailingAddress { city subdivisionCode }
   virtualDevices { label deviceType hardwareDevice { serialNumber isConnectedToBackend } } vlans { name vlanID isEnabled } ssids { ssid isEnabled } } } }`;
 
-/** The six queries of the spec with the selections the spec shows. */
+/** A query of every root: the six of the spec with the selections the spec shows, and the Meter API's with their fields. */
 const SEED_QUERIES: Record<QueryRootName, string> = {
   virtualDevice: '{ virtualDevice(UUID: "$DEVICE") { UUID label isOnline } }',
   hardwareDevice: '{ hardwareDevice(serialNumber: "$SERIAL") { serialNumber deviceType deviceModel isConnectedToBackend } }',
@@ -22,6 +22,18 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
   virtualDevicesForNetwork: '{ virtualDevicesForNetwork(networkUUID: "$NETWORK") { UUID label deviceType deviceModel isOnline } }',
   networkClients: '{ networkClients(networkUUID: "$NETWORK") { macAddress ip lastSeen } }',
   companyBySlug: NESTED,
+  network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive } }',
+  networkBySlug: '{ networkBySlug(companySlug: "$SLUG", networkSlug: "$NETSLUG") { UUID label } }',
+  vlans: '{ vlans(networkUUID: "$NETWORK") { UUID name vlanID isDefault description networkUUID } }',
+  vlan: '{ vlan(UUID: "$VLAN") { UUID name vlanID isDefault } }',
+  ssidsForNetwork: '{ ssidsForNetwork(networkUUID: "$NETWORK") { UUID ssid isGuest isHidden encryptionProtocol vlan { vlanID } networkUUID } }',
+  ssid: '{ ssid(UUID: "$SSID") { UUID ssid isEnabled } }',
+  networksClients:
+    '{ networksClients(companyUUID: "$COMPANY", networkUUIDs: ["$NETWORK"]) { macAddress ip clientName isWireless signal connectedVLAN { name } connectedSSID { ssid } accessPoint { UUID } networkUUID } }',
+  uplinkPhyInterfacesForNetwork: '{ uplinkPhyInterfacesForNetwork(networkUUID: "$NETWORK") { UUID portNumber isUplink isUplinkActive portSpeedMbps virtualDeviceUUID } }',
+  phyInterfacesForVirtualDevice:
+    '{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "$DEVICE") { UUID portNumber isEnabled isConnected nativeVLAN { vlanID } connectedDevices { portNumber client { macAddress } } } }',
+  bssidsForNetwork: '{ bssidsForNetwork(networkUUID: "$NETWORK", includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } } }',
 };
 
 describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
@@ -63,16 +75,41 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
   it('runs one statement for every seed query, and one for all of them bundled', async () => {
     const key = await app.createKey('big-1');
     await statementsFor('{ __typename }', key);
-    const ids = await app.graphql('{ companyBySlug(slug: "big-1") { networks { UUID virtualDevices { UUID hardwareDevice { serialNumber } } } } }', { key });
-    const network = ids.body.data.companyBySlug.networks[0];
+    const ids = await app.graphql(
+      '{ companyBySlug(slug: "big-1") { uuid networks { UUID slug vlans { UUID } ssids { UUID } virtualDevices { UUID hardwareDevice { serialNumber } } } } }',
+      { key },
+    );
+    const company = ids.body.data.companyBySlug;
+    const network = company.networks[0];
     const device = network.virtualDevices.find((d: { hardwareDevice: unknown }) => d.hardwareDevice);
     const fill = (q: string) =>
-      q.replace('$SLUG', 'big-1').replace('$NETWORK', network.UUID).replace('$DEVICE', device.UUID).replace('$SERIAL', device.hardwareDevice.serialNumber);
+      q
+        .replace('$SLUG', 'big-1')
+        .replace('$NETSLUG', network.slug)
+        .replace('$COMPANY', company.uuid)
+        .replace('$NETWORK', network.UUID)
+        .replace('$DEVICE', device.UUID)
+        .replace('$SERIAL', device.hardwareDevice.serialNumber)
+        .replace('$VLAN', network.vlans[0]?.UUID ?? network.UUID)
+        .replace('$SSID', network.ssids[0]?.UUID ?? network.UUID);
     for (const query of Object.values(SEED_QUERIES)) expect(await statementsFor(fill(query), key)).toBe(1);
     const bundled = `{ ${Object.values(SEED_QUERIES)
       .map((q, i) => `q${i}: ${fill(q).slice(1, -1)}`)
       .join(' ')} }`;
     expect(await statementsFor(bundled, key)).toBe(1);
+  });
+
+  it('runs one statement for networksClients over 1 network or 60', async () => {
+    const key = await app.createKey('big-1');
+    await statementsFor('{ __typename }', key);
+    const ids = await app.graphql('{ companyBySlug(slug: "big-1") { uuid networks { UUID } } }', { key });
+    const company = ids.body.data.companyBySlug;
+    const networks = company.networks.map((network: { UUID: string }) => network.UUID);
+    const query = (some: readonly string[]) => `{ networksClients(companyUUID: "${company.uuid}", networkUUIDs: ${JSON.stringify(some)}) { macAddress networkUUID } }`;
+    expect(await statementsFor(query(networks.slice(0, 1)), key)).toBe(1);
+    expect(await statementsFor(query(networks), key)).toBe(1);
+    const all = await app.graphql(query(networks), { key });
+    expect(all.body.data.networksClients).toHaveLength(600);
   });
 });
 
@@ -84,7 +121,11 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
       .replace('$SLUG', 'acme')
       .replace('$NETWORK', '11111111-1111-4111-8111-111111111111')
       .replace('$DEVICE', '22222222-2222-4222-8222-222222222222')
-      .replace('$SERIAL', 'M1A3-AP00-0001');
+      .replace('$SERIAL', 'M1A3-AP00-0001')
+      .replace('$NETSLUG', 'hq')
+      .replace('$COMPANY', '00000000-0000-4000-8000-00000000000a')
+      .replace('$VLAN', '55555555-5555-4555-8555-555555555551')
+      .replace('$SSID', '66666666-6666-4666-8666-666666666661');
     return compileDocument(schema, FEATURES, getDialect(dialect), query);
   }
 
@@ -104,8 +145,8 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
       expect(company).toBeGreaterThan(0);
       expect(compiled.text).toMatch(new RegExp(`company_id = (\\$${company}|\\?)|\\.id = (\\$${company}|\\?)`));
       if (compiled.batchText !== undefined) expect(compiled.batchText).toMatch(new RegExp(`company_id = b\\.p${company}|\\.id = b\\.p${company}`));
-      // only PostgreSQL coalesces reads
-      expect(compiled.batchText === undefined).toBe(dialect === 'sqlite');
+      // only PostgreSQL coalesces reads, and not those with a list parameter
+      expect(compiled.batchText === undefined).toBe(dialect === 'sqlite' || compiled.slots.some((slot) => slot.type.endsWith('[]')));
     }
   });
 });

@@ -25,6 +25,27 @@ export interface SqlDialect {
   /** JSON text of a timestamp column, as RFC 3339 UTC with milliseconds. */
   jsonDateTime(expr: string): string;
   /**
+   * JSON text of a numeric expression that may have a fraction (a float, an
+   * average); NULL stays NULL. A whole number prints without a fraction on
+   * both stores; other values print PostgreSQL's shortest round-trip text and
+   * SQLite's 15 significant digits, which agree up to 15 digits.
+   */
+  jsonNumber(expr: string): string;
+  /**
+   * A placeholder of a parameter of `type` as an expression: cast on
+   * PostgreSQL where the context cannot tell its type (int, boolean,
+   * timestamp, list), bare where a column gives it (uuid, text, bigint) and on SQLite.
+   */
+  typed(placeholder: string, type: ParamType): string;
+  /** True when `expr` is an element of the list parameter `list` (a `typed` placeholder of a list type). */
+  inList(expr: string, list: string): string;
+  /** A FROM item of the elements of the list parameter `list`, as rows of `alias` with the column `value`. */
+  listRows(list: string, alias: string): string;
+  /** Seconds since the Unix epoch (with a fraction) of a timestamp expression. */
+  epochSeconds(expr: string): string;
+  /** The value a parameter of `type` is bound with on this store (SQLite: booleans as 0/1, lists as JSON text, canonical timestamps). */
+  bindValue(type: ParamType, value: unknown): unknown;
+  /**
    * JSON array text of `element` over the rows of `from` (which starts with a
    * table), ordered by `orderBy`; NULL when there are no rows.
    */
@@ -82,8 +103,23 @@ const POSTGRES_ARRAY_TYPES: Record<RowType, string> = {
   uuid: 'uuid[]',
 };
 
-/** The SQL type of a parameter of a compiled read. */
-export type ParamType = 'bigint' | 'uuid' | 'text' | 'timestamptz';
+/**
+ * The SQL type of a parameter of a compiled read. A statement with a list
+ * parameter has no batch form (an array of arrays is not one PostgreSQL
+ * array), so it is never coalesced with other callers' reads.
+ */
+export type ParamType = 'bigint' | 'uuid' | 'text' | 'timestamptz' | 'integer' | 'boolean' | 'uuid[]' | 'text[]';
+
+/** True for the list types of ParamType. */
+export const isListParam = (type: ParamType): boolean => type.endsWith('[]');
+
+/** A timestamp parameter's value as the stored text (SQLite keeps canonical ISO 8601 UTC with milliseconds). */
+function canonicalTimestamp(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value !== 'string') return value;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
 
 /** Column types a migration needs, per dialect. */
 export interface MigrationTypes {
@@ -104,6 +140,19 @@ const sqliteDialect: SqlDialect = {
   jsonInteger: (expr) => `CAST(${expr} AS TEXT)`,
   // stored as canonical ISO 8601 text already
   jsonDateTime: (expr) => `json_quote(${expr})`,
+  // a whole REAL prints as 1.0 in SQLite, as 1 on PostgreSQL; the subquery evaluates `expr` (and its parameters) once
+  jsonNumber: (expr) =>
+    `(SELECT CASE WHEN jn.v = CAST(jn.v AS INTEGER) THEN CAST(CAST(jn.v AS INTEGER) AS TEXT) ELSE json_quote(jn.v) END FROM (SELECT ${expr} AS v) jn)`,
+  typed: (placeholder) => placeholder,
+  inList: (expr, list) => `${expr} IN (SELECT value FROM json_each(${list}))`,
+  listRows: (list, alias) => `json_each(${list}) AS ${alias}`,
+  epochSeconds: (expr) => `unixepoch(${expr}, 'subsec')`,
+  bindValue: (type, value) => {
+    if (value === null || value === undefined) return null;
+    if (type === 'boolean') return value === true ? 1 : 0;
+    if (type === 'uuid[]' || type === 'text[]') return JSON.stringify(value);
+    return type === 'timestamptz' ? canonicalTimestamp(value) : value;
+  },
   jsonArray: (element, fromWhere, orderBy) =>
     `(SELECT '[' || group_concat(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,
   types: {
@@ -135,6 +184,13 @@ const postgresDialect: SqlDialect = {
   jsonInteger: (expr) => `(${expr})::text`,
   jsonDateTime: (expr) =>
     `('"' || to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"')`,
+  // float8's text is the shortest that reads back the same, as JavaScript prints numbers
+  jsonNumber: (expr) => `((${expr})::float8)::text`,
+  typed: (placeholder, type) => (type === 'uuid' || type === 'text' || type === 'bigint' ? placeholder : `${placeholder}::${type}`),
+  inList: (expr, list) => `${expr} = ANY(${list})`,
+  listRows: (list, alias) => `unnest(${list}) AS ${alias}(value)`,
+  epochSeconds: (expr) => `extract(epoch FROM ${expr})::float8`,
+  bindValue: (type, value) => (value === undefined ? null : type === 'timestamptz' ? canonicalTimestamp(value) : value),
   jsonArray: (element, fromWhere, orderBy) =>
     `(SELECT '[' || string_agg(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,
   batchOf: (columns, types) => {

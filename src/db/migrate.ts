@@ -5,6 +5,7 @@ import * as initial from './migrations/0001-initial.js';
 import * as dashboard from './migrations/0002-dashboard.js';
 import * as auditLog from './migrations/0003-audit-log.js';
 import * as deviceReports from './migrations/0004-device-reports.js';
+import * as meterFields from './migrations/0005-meter-fields.js';
 import * as webhooks from './migrations/0006-webhooks.js';
 import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
 import type { Store } from './store.js';
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0002-dashboard': dashboard,
   '0003-audit-log': auditLog,
   '0004-device-reports': deviceReports,
+  '0005-meter-fields': meterFields,
   '0006-webhooks': webhooks,
   '0007-ingest-indexes': ingestIndexes,
 };

@@ -48,6 +48,8 @@ export interface CompanyTable {
   slug: string;
   name: string;
   created_at: string;
+  is_customer: Generated<BoolColumn>;
+  website_domain: Generated<string | null>;
 }
 
 export interface NetworkTable {
@@ -98,6 +100,8 @@ export interface VlanTable {
   name: string;
   vlan_id: number;
   is_enabled: BoolColumn;
+  is_default: Generated<BoolColumn>;
+  description: Generated<string | null>;
 }
 
 export interface SsidTable {
@@ -106,6 +110,11 @@ export interface SsidTable {
   network_id: number;
   ssid: string;
   is_enabled: BoolColumn;
+  is_guest: Generated<BoolColumn>;
+  is_hidden: Generated<BoolColumn>;
+  encryption_protocol: Generated<string | null>;
+  /** The VLAN number (vlans.vlan_id in the same network) the SSID puts its clients on; null: none. */
+  vlan_id: Generated<number | null>;
 }
 
 export interface NetworkClientTable {

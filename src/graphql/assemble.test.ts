@@ -7,11 +7,11 @@ import { compileDocument } from './compile.js';
 import { FEATURES } from './features.js';
 import { createSchema } from './schema.js';
 
-const [COMPANY, NETWORK, DEVICE, CLIENT, VLAN, SSID] = FEATURES;
+const [COMPANY, NETWORK, DEVICE, CLIENT, VLAN, SSID, PORT, BSSID] = FEATURES;
 
 /** The feature list with `VLAN` replaced by `vlan`. */
 function withVlan(vlan: GraphQLFeature<Services>): GraphQLFeature<Services>[] {
-  return [COMPANY, NETWORK, DEVICE, CLIENT, vlan, SSID];
+  return [COMPANY, NETWORK, DEVICE, CLIENT, vlan, SSID, PORT, BSSID];
 }
 
 describe('assembling the features', () => {
@@ -24,21 +24,36 @@ describe('assembling the features', () => {
       'virtualDevicesForNetwork',
       'networkClients',
       'companyBySlug',
+      'network',
+      'networkBySlug',
+      'networksClients',
+      'vlans',
+      'vlan',
+      'ssidsForNetwork',
+      'ssid',
+      'uplinkPhyInterfacesForNetwork',
+      'phyInterfacesForVirtualDevice',
+      'bssidsForNetwork',
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');
     expect(compiled.text).toContain('FROM network_clients');
     // in text order: the key check, the clients' online window (in the list's join), then the root's argument and company
-    expect(compiled.slots).toEqual([{ kind: 'key' }, { kind: 'onlineSince' }, { kind: 'arg', root: 0 }, { kind: 'company' }]);
+    expect(compiled.slots).toEqual([
+      { kind: 'key', type: 'bigint' },
+      { kind: 'onlineSince', type: 'timestamptz' },
+      { kind: 'arg', root: 0, path: 'networkUUID', type: 'uuid' },
+      { kind: 'company', type: 'bigint' },
+    ]);
   });
 
   it('refuses a schema field without a mapping', () => {
-    const broken = withVlan({ ...VLAN, sdl: `${VLAN.sdl}\nextend type VLAN { isDefault: Boolean! }` });
-    expect(() => createSchema(broken)).toThrow('read model: no mapping for VLAN.isDefault');
+    const broken = withVlan({ ...VLAN, sdl: `${VLAN.sdl}\nextend type VLAN { isPrimary: Boolean! }` });
+    expect(() => createSchema(broken)).toThrow('read model: no mapping for VLAN.isPrimary');
   });
 
   it('refuses a mapping without a schema field', () => {
-    const broken = withVlan({ ...VLAN, readModel: { VLAN: { ...VLAN.readModel.VLAN, isDefault: bool('is_default') } } });
-    expect(() => createSchema(broken)).toThrow('read model: the mapping of VLAN.isDefault names no schema field');
+    const broken = withVlan({ ...VLAN, readModel: { VLAN: { ...VLAN.readModel.VLAN, isPrimary: bool('is_primary') } } });
+    expect(() => createSchema(broken)).toThrow('read model: the mapping of VLAN.isPrimary names no schema field');
   });
 
   it('refuses a mapping of the wrong kind', () => {
@@ -47,9 +62,9 @@ describe('assembling the features', () => {
   });
 
   it('refuses a Query field without a root, and a root without a Query field', () => {
-    expect(() => createSchema([COMPANY, NETWORK, DEVICE, { ...CLIENT, roots: {} }, VLAN, SSID])).toThrow('read model: no root for Query.networkClients');
+    expect(() => createSchema([COMPANY, NETWORK, DEVICE, { ...CLIENT, roots: {} }, VLAN, SSID, PORT, BSSID])).toThrow('read model: no root for Query.networkClients');
     const extra = { ...CLIENT, roots: { ...CLIENT.roots, clientByMac: CLIENT.roots.networkClients } };
-    expect(() => createSchema([COMPANY, NETWORK, DEVICE, extra, VLAN, SSID])).toThrow('read model: the root clientByMac names no Query field');
+    expect(() => createSchema([COMPANY, NETWORK, DEVICE, extra, VLAN, SSID, PORT, BSSID])).toThrow('read model: the root clientByMac names no Query field');
   });
 
   it('refuses a Mutation field without a resolver, and a resolver without a Mutation field', () => {

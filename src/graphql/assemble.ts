@@ -9,7 +9,7 @@ import type {
   GraphQLSchema,
   ObjectTypeDefinitionNode,
 } from 'graphql';
-import type { FieldMapping, GraphQLFeature, MutationResolver, ReadModel, RootDefinitions, TypeMappings } from '../modules/read/read.model.js';
+import type { FieldMapping, GraphQLFeature, ListSize, MutationResolver, ReadModel, RootDefinitions, TypeMappings } from '../modules/read/read.model.js';
 import type { Services } from '../services.js';
 import { addOnce, buildReadModel, throwIfAny } from './read-model.js';
 
@@ -92,15 +92,21 @@ function orderFields(fields: readonly FieldDefinitionNode[], first: readonly str
 export interface AssembledFeatures {
   readonly readModel: ReadModel;
   readonly mutations: Readonly<Record<string, MutationResolver<Services>>>;
+  /** The list sizes that depend on arguments, for complexity (graphql/complexity.ts), by `Type.field`. */
+  readonly listSizes: Readonly<Record<string, ListSize>>;
 }
 
 /** The features' read models, roots and resolvers, merged; throws naming every field, root or resolver that two features declare. */
 export function mergeFeatures(features: readonly GraphQLFeature<Services>[]): AssembledFeatures {
   const problems: string[] = [];
   const mutations: Record<string, MutationResolver<Services>> = {};
-  for (const feature of features) addOnce(mutations, feature.mutations, (name) => problems.push(`mutations: ${name} has two resolvers`));
+  const listSizes: Record<string, ListSize> = {};
+  for (const feature of features) {
+    addOnce(mutations, feature.mutations, (name) => problems.push(`mutations: ${name} has two resolvers`));
+    addOnce(listSizes, feature.listSizes ?? {}, (name) => problems.push(`complexity: ${name} has two list sizes`));
+  }
   throwIfAny(problems);
-  return { readModel: buildReadModel(features), mutations };
+  return { readModel: buildReadModel(features), mutations, listSizes };
 }
 
 /**
@@ -133,10 +139,16 @@ function checkRoots(queryFields: Fields, roots: RootDefinitions, internalRoots: 
   const problems: string[] = [];
   for (const field of Object.values(queryFields)) {
     const root = own(roots, field.name);
-    if (root === undefined) problems.push(`read model: no root for Query.${field.name}`);
-    else if ((root.list !== undefined) !== isListType(nullable(field))) {
+    if (root === undefined) {
+      problems.push(`read model: no root for Query.${field.name}`);
+      continue;
+    }
+    if (root.kind !== 'value' && (root.list !== undefined) !== isListType(nullable(field))) {
       problems.push(`read model: the root ${field.name} ${root.list ? 'lists rows' : 'is one row'}, but its type is ${field.type}`);
     }
+    const declared = root.arguments.map((argument) => argument.name).join(', ');
+    const inSchema = field.args.map((argument) => argument.name).join(', ');
+    if (declared !== inSchema) problems.push(`read model: the root ${field.name} declares the arguments (${declared}), but its field has (${inSchema})`);
   }
   for (const name of Object.keys(roots)) if (!Object.hasOwn(queryFields, name)) problems.push(`read model: the root ${name} names no Query field`);
   for (const name of Object.keys(internalRoots)) if (Object.hasOwn(queryFields, name)) problems.push(`read model: the internal root ${name} is a Query field`);

@@ -1,13 +1,14 @@
 import { GraphQLError, Kind, getArgumentValues } from 'graphql';
-import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode, ValueNode } from 'graphql';
+import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
-import type { RootDefinition, RootRead } from '../modules/read/read.model.js';
+import type { ArgumentValues, RootDefinition, RootRead } from '../modules/read/read.model.js';
 import type { CompiledRead } from '../modules/read/read.repository.js';
-import { checkRootArgument } from '../modules/read/read.service.js';
+import { checkRootArguments, namingArguments } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import { planReads } from './compile.js';
+import { usesVariable } from './complexity.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
 import type { MutationExecutor, MutationRequestContext } from './mutate.js';
 import { planOperation } from './plan.js';
@@ -67,7 +68,7 @@ interface CachedPlan {
 interface CheckedPlan {
   readonly plan: CachedPlan;
   readonly errors: readonly WireError[];
-  readonly args: readonly unknown[];
+  readonly args: readonly ArgumentValues[];
 }
 
 /** What an executor is built from. */
@@ -164,12 +165,12 @@ export function createExecutor(deps: ExecutorDeps) {
 
   function checkArguments(cached: CachedPlan, variables: Record<string, unknown>, caller: Caller): CheckedPlan {
     const errors: WireError[] = [];
-    const values = cached.plan.fields.map((field) => rootArgument(field, roots.get(field.name), variables));
+    const values = cached.plan.fields.map((field) => rootArguments(field, roots.get(field.name), variables));
     const invalid = new Set<number>();
     cached.plan.fields.forEach((field, i) => {
       const root = roots.get(field.name);
       if (cached.readIndex[i] === -1 || root === undefined) return;
-      const problem = checkRootArgument(field.name, root, values[i]);
+      const problem = checkRootArguments(field.name, root, values[i] as ArgumentValues);
       if (problem) {
         invalid.add(i);
         errors.push(fieldError(problem.message, 'BAD_USER_INPUT', field, { argument: problem.details.field }));
@@ -180,7 +181,7 @@ export function createExecutor(deps: ExecutorDeps) {
   }
 
   async function runPlan(
-    ready: { plan: CachedPlan; errors: WireError[]; args: readonly unknown[] },
+    ready: { plan: CachedPlan; errors: WireError[]; args: readonly ArgumentValues[] },
     caller: Caller,
     operationName: string | null,
     deadline: number | undefined,
@@ -196,8 +197,8 @@ export function createExecutor(deps: ExecutorDeps) {
         const index = cached.readIndex[i] as number;
         value = index === -1 ? 'null' : (result.roots[index] ?? 'null');
         if (index !== -1 && result.roots[index] === null) {
-          const argument = (roots.get(field.name) as RootDefinition).argument.name;
-          errors.push(fieldError(`Not found, or not accessible with this API key: ${field.name}(${argument}).`, 'UNAUTHORIZED', field));
+          const named = namingArguments(roots.get(field.name) as RootDefinition);
+          errors.push(fieldError(`Not found, or not accessible with this API key: ${field.name}(${named}).`, 'UNAUTHORIZED', field));
         }
       }
       data += `${i === 0 ? '' : ','}"${field.key}":${value}`;
@@ -220,30 +221,25 @@ function requestError(
 
 export type Executor = ReturnType<typeof createExecutor>;
 
-function rootArgument(field: PlannedRootField, root: RootDefinition | undefined, variables: Record<string, unknown>): unknown {
-  if (!field.definition || root === undefined) return undefined;
+const NO_ARGUMENTS: ArgumentValues = Object.freeze({});
+
+/** A root field's argument values, coerced, with the SDL's defaults. */
+function rootArguments(field: PlannedRootField, root: RootDefinition | undefined, variables: Record<string, unknown>): ArgumentValues {
+  if (!field.definition || root === undefined) return NO_ARGUMENTS;
   const node = field.nodes[0] as FieldNode;
-  const name = root.argument.name;
   // the usual `virtualDevice(UUID: $id)`: a variable's coerced value is the argument's, as getArgumentValues finds it
-  const only = node.arguments?.length === 1 ? node.arguments[0] : undefined;
-  if (only?.name.value === name && only.value.kind === Kind.VARIABLE) {
+  const only = node.arguments?.length === 1 && field.definition.args.length === 1 ? node.arguments[0] : undefined;
+  if (only?.value.kind === Kind.VARIABLE) {
     const variable = only.value.name.value;
     const value = Object.hasOwn(variables, variable) ? variables[variable] : undefined;
-    if (value !== undefined && value !== null) return value;
+    if (value !== undefined && value !== null) return { [only.name.value]: value };
   }
-  return getArgumentValues(field.definition, node, variables)[name];
+  return getArgumentValues(field.definition, node, variables);
 }
 
 /** True when an argument of a root field refers to a variable, at any depth of its value. */
 function rootArgumentsUseVariables(plan: OperationPlan): boolean {
   return plan.fields.some((field) => field.nodes.some((node) => node.arguments?.some((argument) => usesVariable(argument.value))));
-}
-
-function usesVariable(value: ValueNode): boolean {
-  if (value.kind === Kind.VARIABLE) return true;
-  if (value.kind === Kind.LIST) return value.values.some(usesVariable);
-  if (value.kind === Kind.OBJECT) return value.fields.some((field) => usesVariable(field.value));
-  return false;
 }
 
 function selectOperation(prepared: PreparedDocument, name: string | null): OperationDefinitionNode | GraphQLError {

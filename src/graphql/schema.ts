@@ -1,7 +1,7 @@
 import { buildASTSchema, parse, printSchema, GraphQLSchema } from 'graphql';
 import type { GraphQLScalarType } from 'graphql';
 import { invariant } from '../errors.js';
-import type { GraphQLFeature, MutationResolver } from '../modules/read/read.model.js';
+import type { GraphQLFeature, ListSize, MutationResolver } from '../modules/read/read.model.js';
 import type { Services } from '../services.js';
 import { assembleDocument, checkAssembly, mergeFeatures } from './assemble.js';
 import { COMPLEXITY_WEIGHTS } from './complexity.js';
@@ -10,8 +10,8 @@ import { DateTimeScalar, IPScalar, MacAddressScalar, UUIDScalar } from './scalar
 
 declare module 'graphql' {
   interface GraphQLSchemaExtensions {
-    /** The mutation resolvers assembled with the schema (createSchema). */
-    readonly netgraph?: { readonly mutations: MutationResolvers };
+    /** The mutation resolvers and the argument-dependent list sizes (complexity) assembled with the schema (createSchema). */
+    readonly netgraph?: { readonly mutations: MutationResolvers; readonly listSizes: Readonly<Record<string, ListSize>> };
   }
 }
 
@@ -97,7 +97,7 @@ const SCALARS: readonly GraphQLScalarType[] = [UUIDScalar, DateTimeScalar, MacAd
 export function createSchema(features: readonly GraphQLFeature<Services>[] = FEATURES): GraphQLSchema {
   const assembled = mergeFeatures(features);
   const document = assembleDocument(parse(FRAME_SDL), features, FIRST_QUERY_FIELDS);
-  const schema = new GraphQLSchema({ ...buildASTSchema(document).toConfig(), extensions: { netgraph: { mutations: assembled.mutations } } });
+  const schema = new GraphQLSchema({ ...buildASTSchema(document).toConfig(), extensions: { netgraph: { mutations: assembled.mutations, listSizes: assembled.listSizes } } });
   checkAssembly(schema, assembled.readModel, assembled.mutations);
   for (const scalar of SCALARS) {
     const type = schema.getType(scalar.name) as GraphQLScalarType;

@@ -132,7 +132,7 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
     /** One network of the caller's company; undefined for a malformed id, another company's network or none. */
     async network(caller: Caller, id: string, context: ReadContext): Promise<NetworkDetail | undefined> {
       if (!isUuid(id)) return undefined;
-      const result = await reads.run(networkPage, caller, [id, id], context.deadline);
+      const result = await reads.run(networkPage, caller, [{ UUID: id }, { networkUUID: id }], context.deadline);
       context.statements += 1;
       const [network, clients] = result.roots;
       if (network === null || network === undefined || clients === null || clients === undefined) return undefined;

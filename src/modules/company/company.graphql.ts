@@ -1,4 +1,6 @@
-import { isCompany, text } from '../read/read.model.js';
+import { bool, isCompany, text, uuidArgument } from '../read/read.model.js';
+import { asInput } from '../write/write.rules.js';
+import type { CompanyWriteService } from './company.service.js';
 import type { GraphQLFeature, ListMapping, RootArgument } from '../read/read.model.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
@@ -10,7 +12,8 @@ const NETWORKS_OF_COMPANY: ListMapping = {
   orderBy: (n) => `${n}.label, ${n}.uuid`,
 };
 
-const slug = (name: string): RootArgument => ({ name, type: 'text', check: isSlug, rule: SLUG_RULE });
+/** A slug argument (a company's or a network's): checked by the slug rule before the database. */
+export const slugArgument = (name: string): RootArgument => ({ name, type: 'text', check: isSlug, rule: SLUG_RULE });
 
 /** Companies: the Company type and the reads that start from a company. Companies are written by the CLI and the import only. */
 export const COMPANY_FEATURE = {
@@ -21,8 +24,31 @@ type Company {
   name: String!
   """Short, URL-safe name, unique across the service."""
   slug: String!
+  """Whether the company is a customer (true unless set otherwise by import, \`netgraph company create --customer false\` or updateCompany)."""
+  isCustomer: Boolean!
+  """The company's website domain, e.g. \`acme.example\`; null when not set."""
+  websiteDomain: String
   """Ordered by label, then UUID."""
   networks: [Network!]!
+}
+
+extend type Mutation {
+  """Changes the given fields of the API key's own company (a read_write key)."""
+  updateCompany("The fields to change." input: UpdateCompanyInput!): UpdateCompanyPayload
+}
+
+"""Changes to the key's own company: absent fields stay as they are."""
+input UpdateCompanyInput {
+  "Whether the company is a customer."
+  isCustomer: Boolean
+  "The company's website domain, e.g. \`acme.example\` (lowercase, no scheme or path); null removes it."
+  websiteDomain: String
+}
+
+"""The result of updateCompany."""
+type UpdateCompanyPayload {
+  """The company as changed."""
+  company: Company!
 }
 
 extend type Query {
@@ -44,13 +70,22 @@ extend type Query {
       uuid: text('uuid'),
       name: text('name'),
       slug: text('slug'),
+      isCustomer: bool('is_customer'),
+      websiteDomain: text('website_domain', true),
       networks: NETWORKS_OF_COMPANY,
     },
   },
   roots: {
-    networksForCompany: { table: 'companies', argument: slug('companySlug'), where: isCompany('slug'), list: NETWORKS_OF_COMPANY },
-    companyBySlug: { table: 'companies', argument: slug('slug'), where: isCompany('slug') },
+    networksForCompany: { table: 'companies', arguments: [slugArgument('companySlug')], where: isCompany('slug', 'companySlug'), list: NETWORKS_OF_COMPANY },
+    companyBySlug: { table: 'companies', arguments: [slugArgument('slug')], where: isCompany('slug', 'slug') },
   },
-  internalRoots: {},
-  mutations: {},
-} satisfies GraphQLFeature;
+  internalRoots: {
+    // updateCompany reads the company back through it
+    companyByUUID: { table: 'companies', arguments: uuidArgument('UUID'), where: isCompany('uuid', 'UUID') },
+  },
+  mutations: {
+    updateCompany: async (s, caller, input) => ({
+      objects: { company: { root: 'companyByUUID', arg: (await s.companyWrites.update(caller, asInput(input))).uuid } },
+    }),
+  },
+} satisfies GraphQLFeature<{ companyWrites: CompanyWriteService }>;

@@ -1,5 +1,6 @@
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
-import { inCompany, onlineByLastReport, text } from '../read/read.model.js';
+import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
+import { inCompany, networkIdOfHardware, networkUuidOf, onlineByLastReport, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { HardwareDeviceService } from './hardware-device.service.js';
@@ -51,6 +52,12 @@ type VirtualDevice {
   isOnline: Boolean!
   """Null when no hardware is assigned."""
   hardwareDevice: HardwareDevice
+  """The network the device slot belongs to."""
+  networkUUID: UUID!
+  """Seconds since the assigned hardware started, from its latest report; null before one, or without hardware."""
+  uptime: Int
+  """The ports of the assigned hardware from its latest report with interfaces, by port number; empty before one."""
+  phyInterfaces: [PhyInterface!]!
 }
 
 """A physical device of the company's inventory."""
@@ -65,6 +72,12 @@ type HardwareDevice {
   report, as imported or created.
   """
   isConnectedToBackend: Boolean!
+  """The device's MAC address from its latest report; null before one."""
+  macAddress: MacAddress
+  """The network of the virtual device it is assigned to; null when spare."""
+  networkUUID: UUID
+  """The virtual device it is assigned to; null when spare."""
+  virtualDeviceUUID: UUID
 }
 
 extend type Query {
@@ -254,6 +267,14 @@ type UnassignHardwareDevicePayload {
           onlineByLastReport(`(SELECT hw.last_seen_at FROM hardware_devices hw WHERE hw.virtual_device_id = ${v}.id)`, `${v}.is_online`, context),
       },
       hardwareDevice: { kind: 'object', table: 'hardware_devices', join: (h, v) => `${h}.virtual_device_id = ${v}.id` },
+      networkUUID: { kind: 'computed', type: 'string', sql: (v) => networkUuidOf(`${v}.network_id`) },
+      uptime: {
+        kind: 'computed',
+        type: 'integer',
+        nullable: true,
+        sql: (v) => `(SELECT uh.uptime_seconds FROM hardware_devices uh WHERE uh.virtual_device_id = ${v}.id)`,
+      },
+      phyInterfaces: PORTS_OF_VIRTUAL_DEVICE,
     },
     HardwareDevice: {
       serialNumber: text('serial_number'),
@@ -264,14 +285,22 @@ type UnassignHardwareDevicePayload {
         type: 'boolean',
         sql: (h, context) => onlineByLastReport(`${h}.last_seen_at`, `${h}.is_connected_to_backend`, context),
       },
+      macAddress: text('mac_address', true),
+      networkUUID: { kind: 'computed', type: 'string', nullable: true, sql: (h) => networkUuidOf(networkIdOfHardware(h)) },
+      virtualDeviceUUID: {
+        kind: 'computed',
+        type: 'string',
+        nullable: true,
+        sql: (h) => `(SELECT hv.uuid FROM virtual_devices hv WHERE hv.id = ${h}.virtual_device_id)`,
+      },
     },
   },
   roots: {
-    virtualDevice: { table: 'virtual_devices', argument: { name: 'UUID', type: 'uuid' }, where: inCompany('uuid') },
+    virtualDevice: { table: 'virtual_devices', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
     hardwareDevice: {
       table: 'hardware_devices',
-      argument: { name: 'serialNumber', type: 'text', check: isSerialNumber, rule: SERIAL_RULE },
-      where: inCompany('serial_number'),
+      arguments: [{ name: 'serialNumber', type: 'text', check: isSerialNumber, rule: SERIAL_RULE }],
+      where: inCompany('serial_number', 'serialNumber'),
     },
   },
   internalRoots: {},

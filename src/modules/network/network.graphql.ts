@@ -1,5 +1,8 @@
-import { bool, inCompany, text } from '../read/read.model.js';
+import { bool, inCompany, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
+import { slugArgument } from '../company/company.graphql.js';
+import { SSIDS_OF_NETWORK } from '../ssid/ssid.graphql.js';
+import { VLANS_OF_NETWORK } from '../vlan/vlan.graphql.js';
 import { asInput } from '../write/write.rules.js';
 import type { NetworkService } from './network.service.js';
 
@@ -26,6 +29,8 @@ type Network {
   label: String!
   """Short, URL-safe name, unique within the company."""
   slug: String!
+  """The slug of the company the network belongs to."""
+  companySlug: String!
   isActive: Boolean!
   """Null when the network has no address."""
   mailingAddress: MailingAddress
@@ -47,6 +52,17 @@ type MailingAddress {
 extend type Query {
   """The network's virtual devices, ordered by label, then UUID."""
   virtualDevicesForNetwork("The network's UUID." networkUUID: UUID!): [VirtualDevice!]
+
+  """One network by its UUID."""
+  network("The network's UUID." UUID: UUID!): Network
+
+  """One network by its company's slug and its own."""
+  networkBySlug(
+    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
+    companySlug: String!
+    "The network's slug, unique within the company (same rule)."
+    networkSlug: String!
+  ): Network
 }
 
 extend type Mutation {
@@ -135,14 +151,15 @@ type DeleteNetworkPayload {
       UUID: text('uuid'),
       label: text('label'),
       slug: text('slug'),
+      companySlug: { kind: 'computed', type: 'string', sql: (n) => `(SELECT nc.slug FROM companies nc WHERE nc.id = ${n}.company_id)` },
       isActive: bool('is_active'),
       mailingAddress: {
         kind: 'embedded',
         nullWhen: (n) => `${n}.mailing_city IS NULL AND ${n}.mailing_subdivision_code IS NULL`,
       },
       virtualDevices: DEVICES_OF_NETWORK,
-      vlans: { kind: 'list', table: 'vlans', join: (l, n) => `${l}.network_id = ${n}.id`, orderBy: (l) => `${l}.name, ${l}.vlan_id` },
-      ssids: { kind: 'list', table: 'ssids', join: (s, n) => `${s}.network_id = ${n}.id`, orderBy: (s) => `${s}.ssid` },
+      vlans: VLANS_OF_NETWORK,
+      ssids: SSIDS_OF_NETWORK,
     },
     MailingAddress: {
       city: text('mailing_city', true),
@@ -152,14 +169,21 @@ type DeleteNetworkPayload {
   roots: {
     virtualDevicesForNetwork: {
       table: 'networks',
-      argument: { name: 'networkUUID', type: 'uuid' },
-      where: inCompany('uuid'),
+      arguments: uuidArgument('networkUUID'),
+      where: inCompany('uuid', 'networkUUID'),
       list: DEVICES_OF_NETWORK,
+    },
+    network: { table: 'networks', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
+    networkBySlug: {
+      table: 'networks',
+      arguments: [slugArgument('companySlug'), slugArgument('networkSlug')],
+      where: (n, c) =>
+        `${n}.slug = ${c.arg('networkSlug')} AND ${n}.company_id = (SELECT bc.id FROM companies bc WHERE bc.slug = ${c.arg('companySlug')} AND bc.id = ${c.company()})`,
     },
   },
   internalRoots: {
     // createNetwork and updateNetwork read the network back through it, and the dashboard its network page
-    networkByUUID: { table: 'networks', argument: { name: 'UUID', type: 'uuid' }, where: inCompany('uuid') },
+    networkByUUID: { table: 'networks', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
   },
   mutations: {
     createNetwork: async (s, caller, input) => ({ objects: { network: network((await s.networks.create(caller, asInput(input))).UUID) } }),

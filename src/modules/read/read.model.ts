@@ -1,3 +1,4 @@
+import type { ParamType, SqlDialect } from '../../db/dialect.js';
 import type { Caller } from '../api-key/api-key.service.js';
 
 /**
@@ -34,16 +35,45 @@ export interface RootRead {
 export type ScalarType = 'string' | 'boolean' | 'integer' | 'datetime';
 
 /**
- * The values of the request a mapping's SQL may refer to, beyond its row:
- * each call adds a parameter and returns its placeholder.
+ * What a mapping's (or a value root's) SQL may use beyond its row: request
+ * values as parameters, the dialect's pieces and the compiler's own builders.
+ * Every call that adds a parameter returns its placeholder, and parameters
+ * are numbered in the order of the calls (SQLite's are positional): call
+ * them in the order their placeholders appear in the text, as a template
+ * literal does when each call sits where its placeholder goes.
  */
 export interface SqlContext {
+  /** The dialect the text is for: its JSON builders (jsonString, jsonNumber, jsonArray, ...) and list pieces (inList, listRows). */
+  readonly dialect: SqlDialect;
   /**
    * The time (a timestamp parameter) from which a device counts as online:
    * a report observed at or after it is younger than DEVICE_OFFLINE_AFTER_SECONDS.
    * Compared at read time, so online state is right on every process without a cache.
    */
   onlineSince(): string;
+  /**
+   * The value of an argument of the root being compiled, by name, or by path
+   * into an input object (`filter.stepSeconds`), typed as the root declares
+   * it (on PostgreSQL an int, boolean, timestamp or list placeholder carries
+   * its cast, so it can be used in arithmetic; a list is compared with
+   * dialect.inList or read with dialect.listRows). NULL when absent and without default.
+   */
+  arg(path: string): string;
+  /** The caller's company id (a bigint parameter). */
+  company(): string;
+  /** The time of the request (a timestamp parameter, cast on PostgreSQL). */
+  now(): string;
+  /**
+   * A parameter computed when the read runs from the root's argument values
+   * (defaults applied) and the request's time: a window's start, a bucket count.
+   */
+  value(type: ParamType, compute: (args: ArgumentValues, now: Date) => unknown): string;
+  /** A new table alias, unique within the statement. */
+  alias(): string;
+  /** JSON object text of `selection` (mapped by the read model) for the row aliased `t`. */
+  object(selection: Selection, t: string): string;
+  /** JSON array text of `selection` over the rows of `mapping` below the row aliased `parent`; '[]' when none. */
+  list(mapping: ListMapping, selection: Selection, parent: string): string;
 }
 
 /**
@@ -64,7 +94,8 @@ export type FieldMapping =
   | { readonly kind: 'embedded'; readonly nullWhen: (alias: string) => string }
   | {
       readonly kind: 'object' | 'list';
-      readonly table: string;
+      /** A table, or a derived table built with the context (a parenthesised subquery, e.g. with GROUP BY). */
+      readonly table: string | ((context: SqlContext) => string);
       readonly join: (child: string, parent: string, context: SqlContext) => string;
       readonly orderBy?: (child: string) => string;
     };
@@ -76,26 +107,65 @@ export type ListMapping = FieldMapping & { readonly kind: 'list' };
 export type TypeMappings = Readonly<Record<string, Readonly<Record<string, FieldMapping>>>>;
 
 /**
- * The one argument of a root: its GraphQL name and how its value looks. A
- * UUID needs no more; text names its format check and the rule error
- * messages quote.
+ * An argument of a root: its GraphQL name (as the Query field declares it,
+ * which also says whether it is required and its SDL default) and how its
+ * value looks. A UUID, Int, Boolean, DateTime or list of UUIDs is checked by
+ * GraphQL's coercion; text names its format check and the rule error
+ * messages quote; an input object lists its fields. `default` stands in
+ * when the value is absent or null.
  */
-export type RootArgument =
-  | { readonly name: string; readonly type: 'uuid' }
-  | { readonly name: string; readonly type: 'text'; readonly check: (value: string) => boolean; readonly rule: string };
+export type RootArgument = {
+  readonly name: string;
+  readonly default?: unknown;
+} & (
+  | { readonly type: 'uuid' | 'int' | 'boolean' | 'datetime' | 'uuidList' }
+  | { readonly type: 'text'; readonly check: (value: string) => boolean; readonly rule: string }
+  | { readonly type: 'input'; readonly fields: readonly RootArgument[] }
+);
+
+/** A root field's argument values by name, as coerced by GraphQL (SDL defaults applied; input objects as records). */
+export type ArgumentValues = Readonly<Record<string, unknown>>;
+
+/** Why a root refuses its arguments: the argument (a path into an input object: `filter.stepSeconds`) and what to do. */
+export interface ArgumentProblem {
+  readonly argument: string;
+  /** Says what is wrong and what to send instead, e.g. "must be at least 60: ask for a longer step." */
+  readonly message: string;
+}
+
+/** What every root declares: its arguments, and a rule over them checked before the database (none: every well-formed value goes). */
+interface RootBase {
+  readonly arguments: readonly RootArgument[];
+  readonly check?: (args: ArgumentValues) => ArgumentProblem | undefined;
+}
 
 /**
- * Where a root field starts: the row of `table` that its argument names
+ * Where a root field starts: the row of `table` that its arguments name
  * inside the caller's company (`where`, from the scoping helpers below) and,
  * for a list root, the relation listed below that row.
  */
-export interface RootDefinition {
+export interface TableRoot extends RootBase {
+  readonly kind?: 'table';
   readonly table: string;
-  readonly argument: RootArgument;
-  /** The where-clause for the row aliased `t`, given the argument's and the company id's placeholders. */
-  readonly where: (t: string, arg: string, company: string) => string;
+  /** The where-clause for the row aliased `t` (context.arg and context.company give the placeholders). */
+  readonly where: (t: string, context: SqlContext) => string;
   readonly list?: ListMapping;
 }
+
+/**
+ * A root computed by one SQL expression: its JSON text for `selection` (an
+ * object or a list), or NULL when something it names is not the caller's
+ * company's, which answers null with UNAUTHORIZED like any root. It may hold
+ * aggregated subqueries; context.object renders a selection over a row with
+ * the read model, context.dialect has the JSON builders.
+ */
+export interface ValueRoot extends RootBase {
+  readonly kind: 'value';
+  readonly json: (context: SqlContext, selection: Selection) => string;
+}
+
+/** A root: a row (or the rows below it) looked up in the caller's company, or a value computed in SQL. */
+export type RootDefinition = TableRoot | ValueRoot;
 
 /** Roots by name. */
 export type RootDefinitions = Readonly<Record<string, RootDefinition>>;
@@ -127,23 +197,58 @@ export const onlineByLastReport = (lastReport: string, stored: string, context: 
 
 // Company scoping, once for every root: a root's row is looked up by its argument *and* the caller's company.
 
-/** A row that belongs to a company directly (`company_id`). */
+/** A row that belongs to a company directly (`company_id`), named by argument `argument` in `column`. */
 export const inCompany =
-  (column: string) =>
-  (t: string, arg: string, company: string): string =>
-    `${t}.${column} = ${arg} AND ${t}.company_id = ${company}`;
+  (column: string, argument: string) =>
+  (t: string, context: SqlContext): string =>
+    `${t}.${column} = ${context.arg(argument)} AND ${t}.company_id = ${context.company()}`;
 
-/** The caller's company itself. */
+/** The caller's company itself, named by argument `argument` in `column`. */
 export const isCompany =
-  (column: string) =>
-  (t: string, arg: string, company: string): string =>
-    `${t}.${column} = ${arg} AND ${t}.id = ${company}`;
+  (column: string, argument: string) =>
+  (t: string, context: SqlContext): string =>
+    `${t}.${column} = ${context.arg(argument)} AND ${t}.id = ${context.company()}`;
 
-/** A row that belongs to a company through its network (VLANs, SSIDs). */
+/** A row that belongs to a company through its network (VLANs, SSIDs), named by argument `argument` in `column`. */
 export const inNetworkOfCompany =
-  (column: string) =>
-  (t: string, arg: string, company: string): string =>
-    `${t}.${column} = ${arg} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${company})`;
+  (column: string, argument: string) =>
+  (t: string, context: SqlContext): string =>
+    `${t}.${column} = ${context.arg(argument)} AND ${t}.network_id IN (SELECT id FROM networks WHERE company_id = ${context.company()})`;
+
+/**
+ * True when every network the list argument `argument` names is the caller's
+ * company's (duplicates allowed; an empty list holds): a root over several
+ * networks answers NULL (UNAUTHORIZED) when any is not, so nothing of the
+ * caller's own networks leaks into an answer that names another's.
+ */
+export const allNetworksInCompany = (argument: string, context: SqlContext): string =>
+  `(SELECT count(*) FROM networks an WHERE ${context.dialect.inList('an.uuid', context.arg(argument))} AND an.company_id = ${context.company()}) = ` +
+  `(SELECT count(DISTINCT al.value) FROM ${context.dialect.listRows(context.arg(argument), 'al')})`;
+
+/** True when the company the UUID argument `argument` names is the caller's. */
+export const isCallersCompany = (argument: string, context: SqlContext): string =>
+  `EXISTS (SELECT 1 FROM companies ac WHERE ac.uuid = ${context.arg(argument)} AND ac.id = ${context.company()})`;
+
+/** The id of the network of the hardware device aliased `h` (through its virtual device); NULL when unassigned. */
+export const networkIdOfHardware = (h: string): string =>
+  `(SELECT nv.network_id FROM virtual_devices nv WHERE nv.id = ${h}.virtual_device_id)`;
+
+/** The UUID of a network by the id expression `networkId`. */
+export const networkUuidOf = (networkId: string): string => `(SELECT nn.uuid FROM networks nn WHERE nn.id = ${networkId})`;
+
+/** A nullable column of `type`. */
+export const nullable = (column: string, type: ScalarType): FieldMapping => ({ kind: 'scalar', column, type, nullable: true });
+
+/** The one UUID argument most roots take. */
+export const uuidArgument = (name: string): readonly RootArgument[] => [{ name, type: 'uuid' }];
+
+/**
+ * How many elements a list field may hold, for its complexity cost, given
+ * the literal argument values of the root field it is read under (undefined
+ * when they are variables or unknown, e.g. inside a fragment: then the most
+ * it can hold). Replaces COMPLEXITY_WEIGHTS.assumedListSize for that field.
+ */
+export type ListSize = (rootArgs: ArgumentValues | undefined) => number;
 
 /**
  * One feature's GraphQL, in one place. The schema, the read model and the
@@ -166,9 +271,11 @@ export interface GraphQLFeature<S = never> {
   readonly internalRoots: RootDefinitions;
   /** The resolver of each of the feature's Mutation fields, by field name. */
   readonly mutations: Readonly<Record<string, MutationResolver<S>>>;
+  /** List sizes for complexity that depend on arguments, by `Type.field` (`Query.root` for a root); the rest assume 5. */
+  readonly listSizes?: Readonly<Record<string, ListSize>>;
 }
 
-/** An object a payload field reads back after the write: through which root (by name), with which argument. */
+/** An object a payload field reads back after the write: through which root (by name), with which value of its first argument. */
 export interface ObjectReference {
   readonly root: string;
   readonly arg: string;

@@ -1,7 +1,20 @@
+import { isListParam } from '../../db/dialect.js';
 import type { ParamType, SqlDialect } from '../../db/dialect.js';
 import type { ReplicaRead, Row, Store } from '../../db/store.js';
 import { invariant } from '../../errors.js';
-import type { FieldMapping, ListMapping, ReadModel, RootDefinition, RootRead, ScalarType, Selection, SelectedField, SqlContext } from './read.model.js';
+import type {
+  ArgumentValues,
+  FieldMapping,
+  ListMapping,
+  ReadModel,
+  RootArgument,
+  RootDefinition,
+  RootRead,
+  ScalarType,
+  Selection,
+  SelectedField,
+  SqlContext,
+} from './read.model.js';
 
 export type { Selection } from './read.model.js';
 
@@ -11,33 +24,38 @@ export type { Selection } from './read.model.js';
  */
 export interface CompiledRead {
   readonly text: string;
-  /** How each parameter is filled: the key id, the company id, or root field i's argument. */
+  /** How each parameter is filled: the key id, the company id, an argument of root field i, a value computed from them. */
   readonly slots: readonly ParamSlot[];
   /**
    * The same read for several callers at once, on stores that coalesce
    * concurrent reads (PostgreSQL): each parameter becomes an array of the
    * callers' values, and each caller gets its own row (see Store.selectRow).
+   * None when a parameter is a list (PostgreSQL has no array of arrays of
+   * different lengths): such a read always runs on its own.
    */
   readonly batchText?: string;
 }
 
-export type ParamSlot =
-  | { readonly kind: 'key' }
-  | { readonly kind: 'company' }
-  | { readonly kind: 'arg'; readonly root: number }
-  | { readonly kind: 'onlineSince' };
+/** One parameter of a compiled read: where its value comes from, and its SQL type. */
+export type ParamSlot = { readonly type: ParamType } & (
+  | { readonly kind: 'key' | 'company' | 'onlineSince' | 'now' }
+  | { readonly kind: 'arg'; readonly root: number; readonly path: string; readonly fallback?: unknown }
+  | { readonly kind: 'value'; readonly root: number; readonly compute: (args: ArgumentValues, now: Date) => unknown }
+);
 
 /** The values a compiled read needs at run time. */
 export interface ReadParams {
   readonly keyId: number | null;
   readonly companyId: number;
-  /** The one argument of each root field, in root order. */
-  readonly args: readonly unknown[];
+  /** The argument values of each root field, in root order (SDL defaults applied). */
+  readonly args: readonly ArgumentValues[];
   /**
    * For reads that show online state: the time (ISO 8601 UTC) from which
    * reports count as online; asked once, and only by reads that need it.
    */
   readonly onlineSince: () => string;
+  /** The time of the request, asked once, and only by reads that need it. */
+  readonly now: () => Date;
 }
 
 /** The result of a compiled read: whether the key is still active, and each root's JSON text (null when absent). */
@@ -53,10 +71,12 @@ export interface ReadResult {
  */
 class ReadCompiler implements SqlContext {
   private aliasCount = 0;
+  /** The root being compiled: the one whose arguments `arg` and `value` read. */
+  private current: { readonly index: number; readonly root: RootDefinition } | undefined;
   readonly slots: ParamSlot[] = [];
 
   constructor(
-    private readonly dialect: SqlDialect,
+    readonly dialect: SqlDialect,
     private readonly model: ReadModel,
     private readonly reference: (index: number) => string = (index) => dialect.placeholder(index),
   ) {}
@@ -71,16 +91,47 @@ class ReadCompiler implements SqlContext {
   }
 
   onlineSince(): string {
-    return this.param({ kind: 'onlineSince' });
+    return this.param({ kind: 'onlineSince', type: 'timestamptz' });
+  }
+
+  company(): string {
+    return this.param({ kind: 'company', type: 'bigint' });
+  }
+
+  now(): string {
+    return this.dialect.typed(this.param({ kind: 'now', type: 'timestamptz' }), 'timestamptz');
+  }
+
+  arg(path: string): string {
+    const current = this.currentRoot();
+    const argument = argumentAt(current.root.arguments, path);
+    invariant(argument !== undefined, `read-unknown-argument:${path}`);
+    const type = paramTypeOf(argument);
+    const slot: ParamSlot = { kind: 'arg', root: current.index, path, type, ...(argument.default === undefined ? {} : { fallback: argument.default }) };
+    return this.dialect.typed(this.param(slot), type);
+  }
+
+  value(type: ParamType, compute: (args: ArgumentValues, now: Date) => unknown): string {
+    return this.dialect.typed(this.param({ kind: 'value', root: this.currentRoot().index, type, compute }), type);
+  }
+
+  private currentRoot(): { readonly index: number; readonly root: RootDefinition } {
+    invariant(this.current !== undefined, 'read-argument-outside-root');
+    return this.current;
   }
 
   root(read: RootRead, index: number): string {
     const root = rootOf(this.model, read);
-    const t = this.alias();
-    // parameters are numbered in the order they appear in the text (SQLite's are positional): the columns come first
-    const columns = root.list === undefined ? this.object(read.selection, t) : this.list(root.list, read.selection, t);
-    const where = root.where(t, this.param({ kind: 'arg', root: index }), this.param({ kind: 'company' }));
-    return `(SELECT ${columns} FROM ${root.table} ${t} WHERE ${where})`;
+    this.current = { index, root };
+    try {
+      if (root.kind === 'value') return root.json(this, read.selection);
+      const t = this.alias();
+      // parameters are numbered in the order they appear in the text (SQLite's are positional): the columns come first
+      const columns = root.list === undefined ? this.object(read.selection, t) : this.list(root.list, read.selection, t);
+      return `(SELECT ${columns} FROM ${root.table} ${t} WHERE ${root.where(t, this)})`;
+    } finally {
+      this.current = undefined;
+    }
   }
 
   /** JSON object text of `selection` for the row aliased `t`. */
@@ -116,7 +167,8 @@ class ReadCompiler implements SqlContext {
       case 'object': {
         invariant(field.selection !== undefined, 'read-object-selection');
         const child = this.alias();
-        return `coalesce((SELECT ${this.object(field.selection, child)} FROM ${mapping.table} ${child} WHERE ${mapping.join(child, t, this)}), 'null')`;
+        const object = this.object(field.selection, child);
+        return `coalesce((SELECT ${object} FROM ${this.table(mapping.table)} ${child} WHERE ${mapping.join(child, t, this)}), 'null')`;
       }
       case 'list':
         invariant(field.selection !== undefined, 'read-list-selection');
@@ -126,16 +178,21 @@ class ReadCompiler implements SqlContext {
 
   list(mapping: ListMapping, selection: Selection, parent: string): string {
     const child = this.alias();
-    const array = this.dialect.jsonArray(
-      this.object(selection, child),
-      `${mapping.table} ${child} WHERE ${mapping.join(child, parent, this)}`,
-      mapping.orderBy?.(child) ?? `${child}.id`,
-    );
+    // in the text the element comes first, then the order, then the rows: build them in that order
+    const element = this.object(selection, child);
+    const orderBy = mapping.orderBy?.(child) ?? `${child}.id`;
+    const array = this.dialect.jsonArray(element, `${this.table(mapping.table)} ${child} WHERE ${mapping.join(child, parent, this)}`, orderBy);
     return `coalesce(${array}, '[]')`;
+  }
+
+  private table(table: string | ((context: SqlContext) => string)): string {
+    return typeof table === 'string' ? table : table(this);
   }
 
   private scalar(type: ScalarType, column: string, nullable: boolean): string {
     const d = this.dialect;
+    // a NULL boolean would read as false in jsonBoolean's CASE; a simple CASE evaluates the expression (and its parameters) once
+    if (type === 'boolean' && nullable) return `(CASE ${column} WHEN TRUE THEN 'true' WHEN FALSE THEN 'false' ELSE 'null' END)`;
     const json =
       type === 'string'
         ? d.jsonString(column)
@@ -175,9 +232,8 @@ export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readon
   // the same select list, each parameter read from the row of one caller
   const batchCompiler = new ReadCompiler(dialect, model, (index) => `b.p${index}`);
   const batchColumns = selectList(batchCompiler, reads, withKeyCheck);
-  const types = slots.map((slot): ParamType =>
-    slot.kind === 'arg' ? rootOf(model, reads[slot.root] as RootRead).argument.type : slot.kind === 'onlineSince' ? 'timestamptz' : 'bigint',
-  );
+  const types = slots.map((slot) => slot.type);
+  if (types.some(isListParam)) return { text, slots };
   return { text, slots, batchText: dialect.batchOf(batchColumns, types) };
 }
 
@@ -185,7 +241,7 @@ export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readon
 function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyCheck: boolean): string {
   const columns: string[] = [];
   if (withKeyCheck) {
-    columns.push(keyColumn(compiler.param({ kind: 'key' })));
+    columns.push(keyColumn(compiler.param({ kind: 'key', type: 'bigint' })));
   } else {
     columns.push('1 AS k');
   }
@@ -220,16 +276,7 @@ export function compileKeyCheck(dialect: SqlDialect): CompiledKeyCheck {
  * run on the primary at the same time, so a key revoked a moment ago is refused however far the replica lags.
  */
 export async function runRead(store: Store, compiled: CompiledRead, params: ReadParams, deadline?: number, keyCheck?: CompiledKeyCheck): Promise<ReadResult> {
-  let onlineSince: string | undefined;
-  const values = compiled.slots.map((slot) =>
-    slot.kind === 'key'
-      ? params.keyId
-      : slot.kind === 'company'
-        ? params.companyId
-        : slot.kind === 'arg'
-          ? params.args[slot.root]
-          : (onlineSince ??= params.onlineSince()),
-  );
+  const values = slotValues(store.dialect, compiled.slots, params);
   const replica = keyCheck === undefined ? undefined : replicaRead(compiled, params, keyCheck);
   const row: Row | undefined = await store.selectRow(compiled.text, values, { deadline, batchText: compiled.batchText, replica });
   invariant(row !== undefined, 'read-no-row');
@@ -246,4 +293,64 @@ export async function runRead(store: Store, compiled: CompiledRead, params: Read
 function replicaRead(compiled: CompiledRead, params: ReadParams, keyCheck: CompiledKeyCheck): ReplicaRead {
   if (params.keyId === null || !compiled.slots.some((slot) => slot.kind === 'key')) return {};
   return { fresh: { text: keyCheck.text, batchText: keyCheck.batchText, params: [params.keyId] } };
+}
+
+/** The values of a read's parameters, in slot order, as the store binds them. */
+function slotValues(dialect: SqlDialect, slots: readonly ParamSlot[], params: ReadParams): unknown[] {
+  let onlineSince: string | undefined;
+  let now: Date | undefined;
+  return slots.map((slot) => {
+    switch (slot.kind) {
+      case 'key':
+        return params.keyId;
+      case 'company':
+        return params.companyId;
+      case 'onlineSince':
+        return (onlineSince ??= params.onlineSince());
+      case 'now':
+        return (now ??= params.now()).toISOString();
+      case 'arg':
+        return dialect.bindValue(slot.type, valueAt(params.args[slot.root] ?? {}, slot.path) ?? slot.fallback ?? null);
+      case 'value':
+        return dialect.bindValue(slot.type, slot.compute(params.args[slot.root] ?? {}, (now ??= params.now())));
+    }
+  });
+}
+
+/** The value at a dotted path (`filter.stepSeconds`) of a root's arguments; undefined when absent or null. */
+export function valueAt(args: ArgumentValues, path: string): unknown {
+  let value: unknown = args;
+  for (const name of path.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, name)) return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value ?? undefined;
+}
+
+/** The declared argument at a dotted path, through input objects. */
+export function argumentAt(args: readonly RootArgument[], path: string): RootArgument | undefined {
+  const [name, ...rest] = path.split('.');
+  const argument = args.find((a) => a.name === name);
+  if (argument === undefined || rest.length === 0) return argument;
+  return argument.type === 'input' ? argumentAt(argument.fields, rest.join('.')) : undefined;
+}
+
+/** The parameter type of an argument's value. */
+function paramTypeOf(argument: RootArgument): ParamType {
+  // an input object is read field by field (`filter.stepSeconds`), never whole
+  invariant(argument.type !== 'input', `read-input-object-as-parameter:${argument.name}`);
+  switch (argument.type) {
+    case 'uuid':
+      return 'uuid';
+    case 'text':
+      return 'text';
+    case 'int':
+      return 'integer';
+    case 'boolean':
+      return 'boolean';
+    case 'datetime':
+      return 'timestamptz';
+    case 'uuidList':
+      return 'uuid[]';
+  }
 }

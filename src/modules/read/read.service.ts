@@ -1,24 +1,63 @@
 import type { Store } from '../../db/store.js';
-import { AppError } from '../../errors.js';
+import { AppError, invariant } from '../../errors.js';
 import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import type { ReadModel, RootDefinition, RootRead, Selection } from './read.model.js';
+import type { ArgumentValues, ReadModel, RootArgument, RootDefinition, RootRead, Selection } from './read.model.js';
 import { compileKeyCheck, compileRead, runRead } from './read.repository.js';
 import type { CompiledRead, ReadResult } from './read.repository.js';
 
 /**
- * Checks the format of a root field's argument: undefined when it is valid,
- * else BAD_USER_INPUT naming the argument, for that field's error.
+ * Checks a root field's arguments before the database: each argument's
+ * format (text's rule, UUIDs, and inside input objects), then the root's own
+ * rule. Undefined when they are valid, else BAD_USER_INPUT naming the
+ * argument (a path into an input object: `filter.stepSeconds`), for that field's error.
  */
-export function checkRootArgument(field: string, root: RootDefinition, value: unknown): AppError | undefined {
-  const argument = root.argument;
-  const valid = argument.type === 'uuid' ? isUuid : argument.check;
-  if (typeof value === 'string' && valid(value)) return undefined;
-  const rule = argument.type === 'uuid' ? 'a UUID' : argument.rule;
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : String(value);
-  return new AppError('BAD_USER_INPUT', `Argument "${argument.name}" of "${field}" has an invalid value ${shown}: expected ${rule}.`, {
-    field: argument.name,
-  });
+export function checkRootArguments(field: string, root: RootDefinition, values: ArgumentValues): AppError | undefined {
+  const malformed = checkFormats(field, root.arguments, values, '');
+  if (malformed !== undefined) return malformed;
+  const problem = root.check?.(values);
+  if (problem === undefined) return undefined;
+  return new AppError('BAD_USER_INPUT', `Argument "${problem.argument}" of "${field}" is not accepted: ${problem.message}`, { field: problem.argument });
+}
+
+function checkFormats(field: string, args: readonly RootArgument[], values: ArgumentValues, prefix: string): AppError | undefined {
+  for (const argument of args) {
+    const value = Object.hasOwn(values, argument.name) ? values[argument.name] : undefined;
+    if (value === undefined || value === null) continue;
+    const path = `${prefix}${argument.name}`;
+    if (argument.type === 'input') {
+      const inner = checkFormats(field, argument.fields, value as ArgumentValues, `${path}.`);
+      if (inner !== undefined) return inner;
+      continue;
+    }
+    const valid = formatCheck(argument);
+    if (valid === undefined) continue;
+    const elements: readonly unknown[] = Array.isArray(value) ? value : [value];
+    const at = elements.findIndex((element) => typeof element !== 'string' || !valid(element));
+    if (at === -1) continue;
+    const bad = elements[at];
+    const rule = argument.type === 'text' ? argument.rule : 'a UUID';
+    const shown = typeof bad === 'string' ? JSON.stringify(bad.length > 80 ? `${bad.slice(0, 80)}…` : bad) : String(bad);
+    return new AppError('BAD_USER_INPUT', `Argument "${path}" of "${field}" has an invalid value ${shown}: expected ${rule}.`, { field: path });
+  }
+  return undefined;
+}
+
+/** The format check of a text or UUID argument (a list of UUIDs: of each element); none for the types GraphQL coerces. */
+function formatCheck(argument: RootArgument): ((value: string) => boolean) | undefined {
+  if (argument.type === 'text') return argument.check;
+  return argument.type === 'uuid' || argument.type === 'uuidList' ? isUuid : undefined;
+}
+
+/**
+ * The arguments that name what a root reads (UUIDs, lists of them, text):
+ * those an UNAUTHORIZED error lists, e.g. `networksClients(companyUUID, networkUUIDs)`.
+ */
+export function namingArguments(root: RootDefinition): string {
+  return root.arguments
+    .filter((argument) => argument.type === 'uuid' || argument.type === 'uuidList' || argument.type === 'text')
+    .map((argument) => argument.name)
+    .join(', ');
 }
 
 /** How reads tell online from offline: the clock, and how long after its last report a device counts as offline. */
@@ -65,21 +104,26 @@ export function createReadService(store: Store, model: ReadModel, online: Online
      * the replica, by its key check on the primary at the same time), and
      * TIMEOUT when it outlives `deadline` (a performance.now() time).
      */
-    async run(compiled: CompiledRead, caller: Caller, args: readonly unknown[], deadline?: number): Promise<ReadResult> {
-      const params = { keyId: caller.keyId, companyId: caller.companyId, args, onlineSince };
+    async run(compiled: CompiledRead, caller: Caller, args: readonly ArgumentValues[], deadline?: number): Promise<ReadResult> {
+      const params = { keyId: caller.keyId, companyId: caller.companyId, args, onlineSince, now: online.now };
       const result = await runRead(store, compiled, params, deadline, keyCheck);
       if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
       return result;
     },
 
     /**
-     * Reads one object of the caller's company back after a write, as JSON
+     * Reads one object of the caller's company back after a write, through a
+     * root whose first argument is `arg`, as JSON
      * text keyed by the selection's response keys; null when it is not there.
      * No key check: the write's own transaction has just made it.
      */
     async readObject(root: string, selection: Selection, caller: Caller, arg: string): Promise<string | null> {
       const compiled = compileRead(store.dialect, model, [{ root, selection }], false);
-      const result = await runRead(store, compiled, { keyId: null, companyId: caller.companyId, args: [arg], onlineSince });
+      const definition = Object.hasOwn(model.internalRoots, root) ? model.internalRoots[root] : model.roots[root];
+      const first = definition?.arguments[0]?.name;
+      invariant(first !== undefined, `read-object-root:${root}`);
+      const params = { keyId: null, companyId: caller.companyId, args: [{ [first]: arg }], onlineSince, now: online.now };
+      const result = await runRead(store, compiled, params);
       return result.roots[0] ?? null;
     },
   };

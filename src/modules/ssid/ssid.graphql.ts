@@ -1,9 +1,13 @@
-import { bool, inNetworkOfCompany, text } from '../read/read.model.js';
-import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
+import { bool, inCompany, inNetworkOfCompany, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
+import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
+import { vlanByNumber } from '../vlan/vlan.graphql.js';
 import { asInput } from '../write/write.rules.js';
 import type { SsidService } from './ssid.service.js';
 
 const ssid = (uuid: string): ObjectReference => ({ root: 'ssidByUUID', arg: uuid });
+
+/** A network's SSIDs, ordered by ssid, as the schema says (Network.ssids and the ssidsForNetwork root). */
+export const SSIDS_OF_NETWORK: ListMapping = { kind: 'list', table: 'ssids', join: (s, n) => `${s}.network_id = ${n}.id`, orderBy: (s) => `${s}.ssid` };
 
 /** SSIDs: the SSID type and its writes. A network lists its SSIDs (network.graphql.ts). */
 export const SSID_FEATURE = {
@@ -14,6 +18,24 @@ type SSID {
   """1 to 32 bytes, unique within the network."""
   ssid: String!
   isEnabled: Boolean!
+  """Whether the SSID is for guests (false unless set)."""
+  isGuest: Boolean!
+  """Whether the SSID is not broadcast (false unless set)."""
+  isHidden: Boolean!
+  """E.g. \`WPA2\`, \`WPA3\`; null when not set."""
+  encryptionProtocol: String
+  """The network's VLAN its clients are put on; null when none is set or the network has no VLAN of that number."""
+  vlan: VLAN
+  """The network the SSID belongs to."""
+  networkUUID: UUID!
+}
+
+extend type Query {
+  """The network's SSIDs, ordered by ssid."""
+  ssidsForNetwork("The network's UUID." networkUUID: UUID!): [SSID!]
+
+  """One SSID by its UUID."""
+  ssid("The SSID's UUID." UUID: UUID!): SSID
 }
 
 extend type Mutation {
@@ -33,6 +55,14 @@ input NewSSIDInput {
   ssid: String!
   "Whether the SSID is broadcast."
   isEnabled: Boolean! = true
+  "Whether the SSID is for guests."
+  isGuest: Boolean! = false
+  "Whether the SSID is hidden (not broadcast in beacons)."
+  isHidden: Boolean! = false
+  "E.g. \`WPA2\`, \`WPA3\`: 1 to 50 characters, or null."
+  encryptionProtocol: String
+  "The number (1 to 4094) of the network's VLAN its clients go on, or null."
+  vlanID: Int
 }
 
 """A new SSID on an existing network."""
@@ -43,6 +73,14 @@ input CreateSSIDInput {
   ssid: String!
   "Whether the SSID is broadcast."
   isEnabled: Boolean! = true
+  "Whether the SSID is for guests."
+  isGuest: Boolean! = false
+  "Whether the SSID is hidden (not broadcast in beacons)."
+  isHidden: Boolean! = false
+  "E.g. \`WPA2\`, \`WPA3\`: 1 to 50 characters, or null."
+  encryptionProtocol: String
+  "The number (1 to 4094) of the network's VLAN its clients go on, or null."
+  vlanID: Int
 }
 
 """Changes to an SSID: absent fields stay as they are."""
@@ -53,6 +91,14 @@ input UpdateSSIDInput {
   ssid: String
   "Whether the SSID is broadcast."
   isEnabled: Boolean
+  "Whether the SSID is for guests."
+  isGuest: Boolean
+  "Whether the SSID is hidden."
+  isHidden: Boolean
+  "New encryption protocol, 1 to 50 characters; null removes it."
+  encryptionProtocol: String
+  "The number of the network's VLAN its clients go on; null removes it."
+  vlanID: Int
 }
 
 """The SSID to delete."""
@@ -84,12 +130,23 @@ type DeleteSSIDPayload {
       UUID: text('uuid'),
       ssid: text('ssid'),
       isEnabled: bool('is_enabled'),
+      isGuest: bool('is_guest'),
+      isHidden: bool('is_hidden'),
+      encryptionProtocol: text('encryption_protocol', true),
+      vlan: vlanByNumber(
+        (s) => `${s}.network_id`,
+        (s) => `${s}.vlan_id`,
+      ),
+      networkUUID: { kind: 'computed', type: 'string', sql: (s) => networkUuidOf(`${s}.network_id`) },
     },
   },
-  roots: {},
+  roots: {
+    ssidsForNetwork: { table: 'networks', arguments: uuidArgument('networkUUID'), where: inCompany('uuid', 'networkUUID'), list: SSIDS_OF_NETWORK },
+    ssid: { table: 'ssids', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
+  },
   internalRoots: {
     // createSSID and updateSSID read the SSID back through it
-    ssidByUUID: { table: 'ssids', argument: { name: 'UUID', type: 'uuid' }, where: inNetworkOfCompany('uuid') },
+    ssidByUUID: { table: 'ssids', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
   },
   mutations: {
     createSSID: async (s, caller, input) => ({ objects: { ssid: ssid((await s.ssids.create(caller, asInput(input))).UUID) } }),

@@ -1,9 +1,16 @@
-import { bool, inNetworkOfCompany, integer, text } from '../read/read.model.js';
-import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
+import { bool, inCompany, inNetworkOfCompany, integer, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
+import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { VlanService } from './vlan.service.js';
 
 const vlan = (uuid: string): ObjectReference => ({ root: 'vlanByUUID', arg: uuid });
+
+/** A network's VLANs, ordered by name, then vlanID, as the schema says (Network.vlans and the vlans root). */
+export const VLANS_OF_NETWORK: ListMapping = { kind: 'list', table: 'vlans', join: (l, n) => `${l}.network_id = ${n}.id`, orderBy: (l) => `${l}.name, ${l}.vlan_id` };
+
+/** The VLAN of a network (id expression `networkId`) with the number `vlanNumber` (an expression); none when the number is NULL. */
+export const vlanByNumber = (networkId: (parent: string) => string, vlanNumber: (parent: string) => string) =>
+  ({ kind: 'object', table: 'vlans', join: (l: string, p: string) => `${l}.network_id = ${networkId(p)} AND ${l}.vlan_id = ${vlanNumber(p)}` }) as const;
 
 /** VLANs: the VLAN type and its writes. A network lists its VLANs (network.graphql.ts). */
 export const VLAN_FEATURE = {
@@ -15,6 +22,20 @@ type VLAN {
   """1 to 4094, unique within the network."""
   vlanID: Int!
   isEnabled: Boolean!
+  """Whether this is the network's default VLAN (false unless set)."""
+  isDefault: Boolean!
+  """Free text; null when not set."""
+  description: String
+  """The network the VLAN belongs to."""
+  networkUUID: UUID!
+}
+
+extend type Query {
+  """The network's VLANs, ordered by name, then vlanID."""
+  vlans("The network's UUID." networkUUID: UUID!): [VLAN!]
+
+  """One VLAN by its UUID."""
+  vlan("The VLAN's UUID." UUID: UUID!): VLAN
 }
 
 extend type Mutation {
@@ -36,6 +57,10 @@ input NewVLANInput {
   vlanID: Int!
   "Whether the VLAN is enabled."
   isEnabled: Boolean! = true
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean! = false
+  "Free text, up to 500 characters, or null."
+  description: String
 }
 
 """A new VLAN on an existing network."""
@@ -48,6 +73,10 @@ input CreateVLANInput {
   vlanID: Int!
   "Whether the VLAN is enabled."
   isEnabled: Boolean! = true
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean! = false
+  "Free text, up to 500 characters, or null."
+  description: String
 }
 
 """Changes to a VLAN: absent fields stay as they are."""
@@ -60,6 +89,10 @@ input UpdateVLANInput {
   vlanID: Int
   "Whether the VLAN is enabled."
   isEnabled: Boolean
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean
+  "New description, up to 500 characters; null removes it."
+  description: String
 }
 
 """The VLAN to delete."""
@@ -92,12 +125,18 @@ type DeleteVLANPayload {
       name: text('name'),
       vlanID: integer('vlan_id'),
       isEnabled: bool('is_enabled'),
+      isDefault: bool('is_default'),
+      description: text('description', true),
+      networkUUID: { kind: 'computed', type: 'string', sql: (l) => networkUuidOf(`${l}.network_id`) },
     },
   },
-  roots: {},
+  roots: {
+    vlans: { table: 'networks', arguments: uuidArgument('networkUUID'), where: inCompany('uuid', 'networkUUID'), list: VLANS_OF_NETWORK },
+    vlan: { table: 'vlans', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
+  },
   internalRoots: {
     // createVLAN and updateVLAN read the VLAN back through it
-    vlanByUUID: { table: 'vlans', argument: { name: 'UUID', type: 'uuid' }, where: inNetworkOfCompany('uuid') },
+    vlanByUUID: { table: 'vlans', arguments: uuidArgument('UUID'), where: inNetworkOfCompany('uuid', 'UUID') },
   },
   mutations: {
     createVLAN: async (s, caller, input) => ({ objects: { vlan: vlan((await s.vlans.create(caller, asInput(input))).UUID) } }),
