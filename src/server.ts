@@ -50,6 +50,13 @@ export interface ServerOptions {
   readonly logger?: FastifyBaseLogger;
   /** Set in a worker of `netgraph serve --workers N`: its /metrics answers for all workers. */
   readonly clusterWorker?: MetricsOptions['clusterWorker'];
+  /**
+   * False: no background work (report tasks, webhook dispatch and delivery,
+   * demo simulator). Tests that count a request's statements against the
+   * store's total, or hold the pool to one connection, turn it off; a server
+   * always runs it.
+   */
+  readonly backgroundWork?: boolean;
 }
 /**
  * Whether the demo company's devices report from inside the server: on every
@@ -156,7 +163,7 @@ function startBackgroundWork(
   let demo: DemoSimulator | undefined;
   prepared.then(
     async () => {
-      if (stopped) return;
+      if (stopped || options.backgroundWork === false) return;
       stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log);
       stopWebhookTasks = startWebhookTasks(services.webhookWork, config.ingest.eventRetentionDays, log);
       await listening;

@@ -196,7 +196,7 @@ describe.runIf(storeKinds().includes('postgres'))('coalescing reads on postgres 
 
   beforeAll(async () => {
     // one connection for reads, so a test can keep it busy while requests pile up
-    app = await startTestApp('postgres', { data: createFixture(), env: { READ_BATCH_BUDGET_MS: '1000', DATABASE_POOL_SIZE: '1' } });
+    app = await startTestApp('postgres', { data: createFixture(), env: { READ_BATCH_BUDGET_MS: '1000', DATABASE_POOL_SIZE: '1' }, backgroundWork: false });
   });
   afterAll(async () => {
     await app?.close();

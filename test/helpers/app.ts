@@ -67,6 +67,8 @@ export async function startTestApp(
     clock?: () => number;
     database?: TestDatabase;
     demoSimulator?: ServerOptions['demoSimulator'];
+    /** False: no report tasks, webhook work or demo simulator (ServerOptions.backgroundWork). */
+    backgroundWork?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase(kind));
@@ -81,6 +83,7 @@ export async function startTestApp(
   const server = await startServer(config, () => undefined, {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.demoSimulator !== undefined ? { demoSimulator: options.demoSimulator } : {}),
+    ...(options.backgroundWork !== undefined ? { backgroundWork: options.backgroundWork } : {}),
   });
   await server.prepared;
   if (options.data) await server.services.imports.import(options.data);
