@@ -183,7 +183,7 @@ async function runStore(kind) {
       });
       stop = probe(server.url, readKey, ingestKey, serial);
       const started = performance.now();
-      await runtime.store.queueTransaction(async (tx) => {
+      await runtime.store.lockingTransaction(async (tx) => {
         for (let i = 0; i < rows.length; i += 1_000) await tx.db.insertInto('events').values(rows.slice(i, i + 1_000)).execute();
       });
       const last = await receiver.until(EVENTS);

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import { isMigrated } from './db/migrate.js';
 import type { Store } from './db/store.js';
@@ -16,6 +16,7 @@ import { GRAPHQL_PATH, registerGraphQLRoutes } from './graphql/route.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { JSON_TYPE, sendAnswer } from './http/answer.js';
 import { BODY_LIMIT_BYTES } from './http/body-errors.js';
+import { clientAddress } from './http/client-address.js';
 import { answerForAppError, answerForError } from './http/error-answer.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** The clock of the rate limits, in ms since the epoch; tests pass their own. */
   readonly clock?: () => number;
+  /** The process's logger (`netgraph serve`: asynchronous, observability/log.ts); pino on stdout at LOG_LEVEL, synchronous, when not given. */
+  readonly logger?: FastifyBaseLogger;
 }
 
 /**
@@ -71,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       server.setTimeout(config.requestTimeoutMs + 5_000);
       return server;
     },
-    logger: { level: config.logLevel },
+    ...(deps.logger === undefined ? { logger: { level: config.logLevel } } : { loggerInstance: deps.logger }),
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     bodyLimit: BODY_LIMIT_BYTES,
     // drain instead: requests that reach an open connection while closing are served (with
@@ -116,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       {
         method: request.method,
         path: request.url.split('?')[0],
+        clientAddress: request.ip,
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         keyId: context?.caller?.keyUuid ?? undefined,
@@ -138,7 +142,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schema = createSchema();
   const documents = new DocumentCache(schema, config.documentLimits, config.limits.maxComplexity);
   const mutations = createMutationExecutor({ schema, reads: services.reads, services });
-  const executor = createExecutor({ schema, documents, reads: services.reads, mutations });
+  // the API's queries may read the replica; mutations read their writes back from the primary
+  const executor = createExecutor({ schema, documents, reads: services.replicaReads, mutations });
   const graphqlDeps = {
     executor,
     apiKeys: services.apiKeys,
@@ -155,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     observe: (operationName, status, seconds) => metrics.observeRequest(GRAPHQL_PATH, operationName ?? '-', status, seconds),
     classifyError,
     draining: () => draining,
+    clientAddress: (request) => clientAddress(request, config.trustProxy),
   });
   const reportLimits = createLimitsService(
     { ...config.limits, requestsPerWindow: config.ingest.rateLimitReports, windowSeconds: 60, redisKeyPrefix: `${config.limits.redisKeyPrefix}reports:` },
@@ -162,7 +168,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   app.addHook('onClose', async () => reportLimits.close());
   await reportLimits.ready();
-  registerReportRoutes(app, { apiKeys: services.apiKeys, reports: services.reports, limits: reportLimits, classifyError, onLimited: () => metrics.countRateLimited('reports') });
+  registerReportRoutes(app, {
+    apiKeys: services.apiKeys,
+    reports: services.reports,
+    limits: reportLimits,
+    classifyError,
+    onLimited: () => metrics.countRateLimited('reports'),
+    onIngested: (figures) => metrics.observeIngest(figures),
+  });
   const dashboard = await registerDashboard(app, { config, services, schema, classifyError });
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -175,8 +188,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async (_request, reply) => reply.type(JSON_TYPE).send('{"status":"ok"}'));
+  // a draining process says so, so a load balancer stops sending it new requests before it exits
   app.get('/readyz', async (_request, reply) => {
     try {
+      if (draining) throw new AppError('SERVICE_UNAVAILABLE', 'draining');
       await store.ping();
       if (!(await isMigrated(store))) throw new AppError('SERVICE_UNAVAILABLE', 'migrations pending');
       return reply.type(JSON_TYPE).send('{"status":"ready"}');
@@ -188,7 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.metricsPort === null) {
     // on the API port, metrics answer only to this machine; METRICS_PORT moves them to a port of their own
     app.get('/metrics', async (request, reply) => {
-      if (!isLoopback(request.socket.remoteAddress)) return reply.callNotFound();
+      // behind a proxy on this machine every peer is loopback: the forwarded client must be too
+      if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) return reply.callNotFound();
       return reply.type(metrics.contentType).send(await metrics.render());
     });
   }

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       DEMO_SIMULATOR: 'off',
       REQUEST_TIMEOUT_MS: '5000',
       SHUTDOWN_TIMEOUT_MS: '2000',
+      DRAIN_DELAY_MS: '1500',
       METRICS_PORT: '9100',
       METRICS_HOST: '10.0.0.5',
     });
@@ -33,6 +34,7 @@ describe('loadConfig', () => {
       demoSimulator: false,
       requestTimeoutMs: 5000,
       shutdownTimeoutMs: 2000,
+      drainDelayMs: 1500,
       metricsPort: 9100,
       metricsHost: '10.0.0.5',
     });
@@ -53,6 +55,11 @@ describe('loadConfig', () => {
     expect((error as Error).message.split('\n')[0]).toBe('Invalid configuration:');
   });
 
+  it('refuses a drain delay that leaves in-flight requests no time before the shutdown timeout', () => {
+    expect(loadConfig({}).drainDelayMs).toBe(0);
+    expect(() => loadConfig({ DRAIN_DELAY_MS: '10000' })).toThrow(/DRAIN_DELAY_MS: 10000 is not below SHUTDOWN_TIMEOUT_MS \(10000\)/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '  ' }).port).toBe(4000);
   });
@@ -64,6 +71,35 @@ describe('database URLs', () => {
     expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ dialect: 'sqlite', file: ':memory:' });
     expect(parseDatabaseUrl('postgres://u@h/d').dialect).toBe('postgres');
     expect(parseDatabaseUrl('postgresql://u@h/d').dialect).toBe('postgres');
+  });
+
+  it('takes a read replica beside a PostgreSQL primary, with a lag bound of 5 s unless told', () => {
+    expect(loadConfig({}).readReplica).toBeNull();
+    const primary = 'postgres://app@primary/netgraph';
+    expect(loadConfig({ DATABASE_URL: primary, READ_DATABASE_URL: 'postgres://app@replica/netgraph' }).readReplica).toEqual({
+      url: 'postgres://app@replica/netgraph',
+      maxLagMs: 5_000,
+    });
+    expect(loadConfig({ DATABASE_URL: primary, READ_DATABASE_URL: 'postgresql://app@replica/netgraph', READ_REPLICA_MAX_LAG_MS: '250' }).readReplica?.maxLagMs).toBe(250);
+  });
+
+  it('refuses a read replica that is not a postgres:// URL, or beside SQLite, without echoing a password', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    const notPostgres = problems({ DATABASE_URL: 'postgres://app@primary/x', READ_DATABASE_URL: 'mysql://app:hunter2@replica/x', READ_REPLICA_MAX_LAG_MS: 'soon' });
+    expect(notPostgres).toEqual([
+      'READ_REPLICA_MAX_LAG_MS: "soon" is not a whole number from 0 to 86400000',
+      'READ_DATABASE_URL: "mysql://app:***@replica/x" is not a postgres:// URL; give the streaming replica\'s, e.g. postgres://user@replica:5432/netgraph',
+    ]);
+    expect(problems({ DATABASE_URL: 'sqlite:./x.db', READ_DATABASE_URL: 'postgres://app@replica/x' })).toEqual([
+      'READ_DATABASE_URL: a read replica needs a PostgreSQL DATABASE_URL (the primary it replicates); unset it with SQLite',
+    ]);
   });
 
   it('refuses anything else, without echoing a password', () => {

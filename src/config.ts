@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { DEFAULT_READ_BATCH_BUDGET_MS } from './db/store-options.js';
+import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './db/store-options.js';
+import type { ReadReplicaOptions } from './db/store-options.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =
@@ -19,6 +20,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** PostgreSQL: how long, by the recent average, the reads coalesced into one statement may take together; 0 turns coalescing off. */
   readonly readBatchBudgetMs: number;
+  /** PostgreSQL: the streaming replica the API's queries read from (READ_DATABASE_URL), and how far behind it may be. */
+  readonly readReplica: ReadReplicaOptions | null;
   readonly logLevel: LogLevel;
   /** Load the demo company and print a key when the store is empty. */
   readonly demoData: boolean;
@@ -26,6 +29,12 @@ export interface Config {
   readonly demoSimulator: boolean;
   readonly requestTimeoutMs: number;
   readonly shutdownTimeoutMs: number;
+  /**
+   * On SIGTERM, how long the server keeps accepting requests (with /readyz
+   * answering 503) before it closes its port, so a load balancer's health
+   * checks take it out of rotation first. Part of shutdownTimeoutMs.
+   */
+  readonly drainDelayMs: number;
   /** When set, /metrics is served on this port (on metricsHost) and not on the API port. */
   readonly metricsPort: number | null;
   readonly metricsHost: string;
@@ -125,11 +134,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl,
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, 1, 1000),
     readBatchBudgetMs: read.integer('READ_BATCH_BUDGET_MS', DEFAULT_READ_BATCH_BUDGET_MS, 0, 1000),
+    readReplica: readReplica(read, problems, databaseUrl),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     demoData: read.boolean('DEMO_DATA', true),
     demoSimulator: read.boolean('DEMO_SIMULATOR', true),
     requestTimeoutMs: read.integer('REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    drainDelayMs: read.integer('DRAIN_DELAY_MS', 0, 0, 600_000),
     metricsPort: read.optionalInteger('METRICS_PORT', 0, 65535),
     metricsHost: read.string('METRICS_HOST', '127.0.0.1'),
     sessionTtlMinutes: read.integer('SESSION_TTL_MINUTES', 720, 5, 43_200),
@@ -153,8 +164,24 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhooks: readWebhooks(read, problems),
     ...overrides,
   };
+  if (config.drainDelayMs > 0 && config.drainDelayMs >= config.shutdownTimeoutMs) {
+    problems.push(`DRAIN_DELAY_MS: ${config.drainDelayMs} is not below SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs}); the delay is part of the shutdown, so in-flight requests would have no time left`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** READ_DATABASE_URL and its lag bound: a postgres:// URL, only beside a PostgreSQL DATABASE_URL. */
+function readReplica(read: Reader, problems: string[], databaseUrl: string): ReadReplicaOptions | null {
+  const url = read.optionalString('READ_DATABASE_URL');
+  const maxLagMs = read.integer('READ_REPLICA_MAX_LAG_MS', DEFAULT_READ_REPLICA_MAX_LAG_MS, 0, 86_400_000);
+  if (url === null) return null;
+  if (!/^postgres(ql)?:\/\//.test(url) || !URL.canParse(url)) {
+    problems.push(`READ_DATABASE_URL: "${redactUrl(url)}" is not a postgres:// URL; give the streaming replica's, e.g. postgres://user@replica:5432/netgraph`);
+  } else if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('READ_DATABASE_URL: a read replica needs a PostgreSQL DATABASE_URL (the primary it replicates); unset it with SQLite');
+  }
+  return { url, maxLagMs };
 }
 
 function readLimits(read: Reader, problems: string[]): LimitsConfig {

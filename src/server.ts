@@ -1,16 +1,16 @@
 import http from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
 import { migrateToLatest } from './db/migrate.js';
-import type { Store } from './db/store.js';
+import type { ReplicaState, Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
 import type { Actor } from './modules/audit/audit.service.js';
 import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
-import type { Metrics } from './observability/metrics.js';
+import type { Metrics, MetricsOptions } from './observability/metrics.js';
 import { startReportTasks } from './modules/report/report.tasks.js';
 import { startWebhookTasks } from './modules/webhook/webhook.tasks.js';
 import { DEMO_INTERVAL_SECONDS, startDemoSimulator } from './demo/demo-simulator.js';
@@ -46,6 +46,10 @@ export interface ServerOptions {
    * on): tests shorten its interval and its clock polling.
    */
   readonly demoSimulator?: Pick<DemoSimulatorOptions, 'intervalSeconds' | 'pollMs'>;
+  /** The process's logger (netgraph serve passes its asynchronous one); buildApp's default otherwise. */
+  readonly logger?: FastifyBaseLogger;
+  /** Set in a worker of `netgraph serve --workers N`: its /metrics answers for all workers. */
+  readonly clusterWorker?: MetricsOptions['clusterWorker'];
 }
 /**
  * Whether the demo company's devices report from inside the server: on every
@@ -78,14 +82,16 @@ export async function startServer(
       poolSize: config.databasePoolSize,
       readBatchBudgetMs: config.readBatchBudgetMs,
       statementTimeoutMs: config.requestTimeoutMs + STATEMENT_TIMEOUT_MARGIN_MS,
+      ...(config.readReplica === null ? {} : { readReplica: config.readReplica }),
     },
     options.clock,
   );
   const { store, services } = runtime;
-  const metrics = createMetrics(store);
-  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}) });
+  const metrics = createMetrics(store, options.clusterWorker ? { clusterWorker: options.clusterWorker } : {});
+  const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
+  store.replica?.onChange((state, error) => logReplicaChange(app.log, state, error));
 
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -125,7 +131,7 @@ export async function startServer(
       if (retry) clearTimeout(retry);
       listened();
       await background.stop();
-      await drainAndClose(app);
+      await drainAndClose(app, config.drainDelayMs);
       await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
       await runtime.close();
     },
@@ -169,18 +175,32 @@ function startBackgroundWork(
   };
 }
 
+/** One log line per change of where the API's queries read: the replica, or the primary and why. */
+function logReplicaChange(log: FastifyInstance['log'], state: ReplicaState, error: unknown): void {
+  const fields = { readTarget: state.target, reason: state.reason, lagMs: state.lagMs, ...(error === undefined ? {} : { err: error }) };
+  if (state.target === 'replica') log.info(fields, 'read replica in use: the API\'s queries read from it');
+  else if (state.reason === 'lagging') log.warn(fields, `read replica is ${state.lagMs} ms behind, past READ_REPLICA_MAX_LAG_MS: the API's queries read the primary`);
+  else log.warn(fields, 'read replica unavailable: the API\'s queries read the primary until it answers');
+}
+
 /** How long connections that look idle are left open after shutdown starts, for requests already on their way. */
 const DRAIN_GRACE_MS = 1_000;
 
 /**
- * Stops accepting connections and waits for in-flight requests. Requests that
- * arrive on open keep-alive connections meanwhile are still served, with
- * `Connection: close`; connections still idle after a grace period are closed.
- * Closing idle sockets at once would reset requests whose bytes arrived but
- * were not parsed yet (for instance while a synchronous SQLite query ran).
+ * Starts draining (/readyz answers 503, every response closes its
+ * connection), keeps accepting for `delayMs` so a load balancer takes the
+ * process out of rotation first, then stops accepting and waits for in-flight
+ * requests. Closing the port at once would reset the connections a balancer
+ * opened meanwhile that still wait in the kernel's accept queue, with their
+ * requests already sent: the balancer cannot safely retry those.
+ * Requests that arrive on open keep-alive connections meanwhile are still
+ * served; connections still idle after a grace period are closed. Closing
+ * idle sockets at once would reset requests whose bytes arrived but were not
+ * parsed yet (for instance while a synchronous SQLite query ran).
  */
-async function drainAndClose(app: FastifyInstance): Promise<void> {
+async function drainAndClose(app: FastifyInstance, delayMs: number): Promise<void> {
   app.startDraining();
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   let timer: NodeJS.Timeout | undefined;
   const closeIdle = () => {
     app.server.closeIdleConnections();

@@ -48,16 +48,18 @@ export function createServices(
   const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
   const companies = createCompanyService(store, audit, now);
   const writes = createWriteService(store, audit, now);
+  const readModel = createReadModel();
+  const online = { now: options.reports?.now ?? now, offlineAfterSeconds: reportSettings.offlineAfterSeconds };
   const webhookSettings = options.webhooks?.settings ?? DEFAULT_WEBHOOK_SETTINGS;
   const webhookNow = options.webhooks?.now ?? now;
   const box = createKeyRing(store, webhookSettings.encryptionKey);
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
-    reads: createReadService(store, createReadModel(), {
-      now: options.reports?.now ?? now,
-      offlineAfterSeconds: reportSettings.offlineAfterSeconds,
-    }),
+    // on the primary: the dashboard and the mutations' read-back must see their own writes
+    reads: createReadService(store, readModel, online),
+    // the API's queries: on the read replica when there is one (READ_DATABASE_URL), the key check on the primary
+    replicaReads: createReadService(store, readModel, online, { replica: true }),
     imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),

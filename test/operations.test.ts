@@ -1,11 +1,14 @@
 import http from 'node:http';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/demo/dataset.js';
 import { generateKey } from '../src/modules/api-key/api-key.token.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { runNetgraph } from './helpers/cli.js';
-import { createFixture } from './helpers/fixture.js';
+import { SERIALS, createFixture } from './helpers/fixture.js';
+import { createScopedKey, postReports, report } from './helpers/reports.js';
 import { freePort, startServerProcess, startTcpProxy } from './helpers/processes.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
 import type { StoreKind, TestDatabase } from './helpers/stores.js';
@@ -38,6 +41,32 @@ function postOver(agent: http.Agent, url: string, key: string, query: string): P
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/** POSTs a query on a connection of its own (node:cluster hands each connection to the next worker); resolves with the status. */
+function postOnNewConnection(url: string, key: string, query: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: false });
+  return postOver(agent, url, key, query).finally(() => agent.destroy());
+}
+
+/** GETs a URL on a connection of its own; resolves with the body of a 200, rejects otherwise. */
+function getOnNewConnection(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => (response.statusCode === 200 ? resolve(text) : reject(new Error(`${response.statusCode}: ${text}`))));
+      })
+      .on('error', reject);
+  });
+}
+
+/** The sum of every series of a counter family in a Prometheus text exposition. */
+function sumOfSeries(text: string, family: string): number {
+  const values = [...text.matchAll(new RegExp(`^${family}(?:\\{[^}]*\\})? (\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  return values.reduce((a, b) => a + b, 0);
 }
 
 /** A migrated, loaded database with a key, for tests that run servers as separate processes. */
@@ -74,6 +103,26 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
       expect(res.text).toContain('# HELP netgraph_rate_limited_total');
     });
 
+    it('counts reports accepted, duplicates and rejected by code, and the ingest lag of the accepted', async () => {
+      const key = await createScopedKey(app, 'ingest');
+      // 100 s old: between the lag buckets of 60 and 300 s, far from either edge
+      const observedAt = new Date(Date.now() - 100_000).toISOString();
+      const first = report(SERIALS.acmeAp, observedAt);
+      const batch = [first, report(SERIALS.acmeSwitch, observedAt), report('NOPE-0000-0000', observedAt), { reportId: 'not a report' }];
+      const res = await postReports(app, key, batch);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ accepted: 2, duplicates: 0 });
+      expect((await postReports(app, key, [first])).body).toMatchObject({ accepted: 0, duplicates: 1 });
+      const text = (await app.request('/metrics')).text;
+      expect(text).toMatch(/^netgraph_reports_accepted_total 2$/m);
+      expect(text).toMatch(/^netgraph_reports_duplicates_total 1$/m);
+      expect(text).toMatch(/^netgraph_reports_rejected_total\{code="BAD_USER_INPUT"\} 1$/m);
+      expect(text).toMatch(/^netgraph_reports_rejected_total\{code="UNAUTHORIZED"\} 1$/m);
+      expect(text).toMatch(/^netgraph_report_ingest_lag_seconds_bucket\{le="60"\} 0$/m);
+      expect(text).toMatch(/^netgraph_report_ingest_lag_seconds_bucket\{le="300"\} 2$/m);
+      expect(text).toMatch(/^netgraph_report_ingest_lag_seconds_count 2$/m);
+    });
+
     it('moves to its own port with METRICS_PORT, and leaves the API port', async () => {
       const metricsPort = await freePort();
       const other = await startTestApp(kind, { env: { METRICS_PORT: String(metricsPort) } });
@@ -86,6 +135,20 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
         await other.close();
       }
     });
+  });
+
+  it('answers /readyz 503 once it drains, so a load balancer stops sending it requests before it exits', async () => {
+    const app = await startTestApp(kind);
+    try {
+      expect((await app.request('/readyz')).status).toBe(200);
+      app.server.app.startDraining();
+      const draining = await app.request('/readyz');
+      expect(draining.status).toBe(503);
+      expect(draining.body).toEqual({ status: 'unavailable' });
+      expect(draining.headers.get('connection')).toBe('close');
+    } finally {
+      await app.close();
+    }
   });
 
   it('writes one JSON log line per request with id, key id, company, operation, status, duration and statements', async () => {
@@ -113,11 +176,65 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
         company: 'acme',
         operationName: 'Mine',
         sqlStatements: 2,
+        clientAddress: '127.0.0.1',
       });
     } finally {
       await server.stop();
       await database.drop();
     }
+  });
+
+  describe('asynchronous request log', () => {
+    /** Sends `count` requests, 8 at a time, each with the X-Request-Id `<prefix>-<i>`; all must answer 200. */
+    async function sendTagged(url: string, key: string, prefix: string, count: number): Promise<void> {
+      const send = async (i: number) => {
+        const res = await fetch(`${url}/api/v1/graphql`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': `${prefix}-${i}` },
+          body: JSON.stringify({ query: QUERY }),
+        });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      };
+      for (let i = 0; i < count; i += 8) await Promise.all(Array.from({ length: Math.min(8, count - i) }, (_, j) => send(i + j)));
+    }
+
+    /** The request ids of `prefix` missing from the output's request lines. */
+    function missingLines(output: string, prefix: string, count: number): string[] {
+      const logged = new Set(output.split('\n').filter((l) => l.includes('"msg":"request"')).map((l) => (JSON.parse(l) as { requestId: string }).requestId));
+      return Array.from({ length: count }, (_, i) => `${prefix}-${i}`).filter((id) => !logged.has(id));
+    }
+
+    it('at LOG_LEVEL=info, every request line is written by the time the process exits on SIGTERM', async () => {
+      const { database, key } = await preparedDatabase(kind);
+      const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
+      try {
+        await sendTagged(server.url, key, 'term', 400);
+        // the signal goes right after the last answer, with lines possibly still in the buffer
+        expect(await server.stop('SIGTERM')).toBe(0);
+        expect(missingLines(server.output(), 'term', 400)).toEqual([]);
+      } finally {
+        await server.stop('SIGKILL');
+        await database.drop();
+      }
+    });
+
+    it('a crash (an uncaught exception) loses no line logged before it, logs it at fatal and exits 1', async () => {
+      const { database, key } = await preparedDatabase(kind);
+      const crash = path.join(import.meta.dirname, 'helpers', 'crash-on-signal.mjs');
+      const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info', NODE_OPTIONS: `--import=${crash}` });
+      try {
+        await sendTagged(server.url, key, 'crash', 400);
+        expect(await server.stop('SIGUSR2')).toBe(1);
+        const output = server.output();
+        expect(missingLines(output, 'crash', 400)).toEqual([]);
+        const fatal = output.split('\n').find((l) => l.includes('uncaught exception; exiting'));
+        expect(JSON.parse(fatal ?? '{}')).toMatchObject({ level: 60, err: { message: expect.stringContaining('crash on purpose') } });
+      } finally {
+        await server.stop('SIGKILL');
+        await database.drop();
+      }
+    });
   });
 
   it('on SIGTERM under load, finishes every in-flight request and exits 0', async () => {
@@ -146,17 +263,58 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     }
   });
 
-  it('with --workers 2, starts two workers and exits 0 on SIGTERM', async () => {
+  it.each(['the API port', 'METRICS_PORT'])(
+    'with --workers 2, starts two workers, answers /metrics on %s for both whatever worker is scraped, and exits 0 on SIGTERM',
+    async (where) => {
+      const { database, key } = await preparedDatabase(kind);
+      const metricsPort = where === 'METRICS_PORT' ? await freePort() : undefined;
+      const env = { DATABASE_URL: database.url, LOG_LEVEL: 'info', ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}) };
+      const server = await startServerProcess(env, ['--workers', '2'], 'started 2 workers');
+      const metricsUrl = `${metricsPort ? `http://127.0.0.1:${metricsPort}` : server.url}/metrics`;
+      try {
+        for (let i = 0; i < 150 && (server.output().match(/netgraph listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+        expect((server.output().match(/netgraph listening/g) ?? []).length).toBe(2);
+        const requests = 24;
+        for (let i = 0; i < requests; i++) expect(await postOnNewConnection(server.url, key, 'query Spread { companyBySlug(slug: "acme") { slug } }')).toBe(200);
+        // each scrape on a connection of its own, so the scrapes land on both workers too
+        for (let scrape = 0; scrape < 4; scrape++) {
+          const text = await getOnNewConnection(metricsUrl);
+          expect(text).toMatch(new RegExp(`^netgraph_http_requests_total\\{route="/api/v1/graphql",operation="Spread",status="200"\\} ${requests}$`, 'm'));
+          const perWorker = [...text.matchAll(/^netgraph_worker_http_requests_total\{worker="(\d+)"\} (\d+)$/gm)].map((m) => Number(m[2]));
+          // both workers served some of them, and the per-worker figures add up to the whole
+          expect(perWorker, text).toHaveLength(2);
+          expect(Math.min(...perWorker)).toBeGreaterThan(0);
+          expect(perWorker.reduce((a, b) => a + b, 0)).toBe(sumOfSeries(text, 'netgraph_http_requests_total'));
+        }
+        // before the fix the primary waited forever for workers held open by their IPC channel
+        expect(await server.stop('SIGTERM')).toBe(0);
+      } finally {
+        await server.stop('SIGKILL');
+        await database.drop();
+      }
+    },
+  );
+
+  it('starts, and migrate succeeds, on a database that a newer version migrated further (a rolling upgrade, or a rollback)', async () => {
     const { database, key } = await preparedDatabase(kind);
-    const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info' }, ['--workers', '2'], 'started 2 workers');
     try {
-      for (let i = 0; i < 50 && (server.output().match(/netgraph listening/g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-      expect((server.output().match(/netgraph listening/g) ?? []).length).toBe(2);
-      for (let i = 0; i < 10; i++) expect((await post(server.url, key)).status).toBe(200);
-      // before the fix the primary waited forever for workers held open by their IPC channel
-      expect(await server.stop('SIGTERM')).toBe(0);
+      // what a newer version's `netgraph migrate` leaves behind: a migration this version does not know
+      const newer = await startTestApp(kind, { database });
+      await sql`INSERT INTO netgraph_migration (name, timestamp) VALUES (${'9999-of-a-newer-version'}, ${new Date().toISOString()})`.execute(newer.server.store.db);
+      await newer.server.close();
+      const migrate = await runNetgraph(['migrate', '--json'], { DATABASE_URL: database.url });
+      expect(migrate.code, migrate.stderr).toBe(0);
+      expect(migrate.stdout).toContain('"applied": []');
+      const server = await startServerProcess({ DATABASE_URL: database.url });
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        expect(server.child.exitCode, server.output()).toBeNull();
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+        expect((await post(server.url, key)).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
     } finally {
-      await server.stop('SIGKILL');
       await database.drop();
     }
   });

@@ -149,6 +149,26 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     ]);
   });
 
+  it('gives a client listed by two devices in one batch to the newer report, in either order', async () => {
+    clock.advance(1000 * 1000);
+    const tablet = { macAddress: 'ab:00:00:00:00:01', isWireless: true, signal: -50, ssid: 'Acme-Corp' };
+    const connected = async () =>
+      (await reports().connectedClients(companyId, IDS.acmeHq)).filter((c) => c.macAddress === tablet.macAddress).map((c) => `${c.serialNumber} ${c.lastSeen}`);
+    const open = async () =>
+      (await reports().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === tablet.macAddress && s.endedAt === null).map((s) => `${s.serialNumber} ${s.lastSeen}`);
+    for (const [older, newer] of [
+      [SERIALS.acmeAp, SERIALS.acmeSwitch],
+      [SERIALS.acmeSwitch, SERIALS.acmeAp],
+    ] as const) {
+      clock.advance(30_000);
+      const t = now(-1);
+      const answer = await postReports(app, key, [report(newer, now(), { clients: [tablet] }), report(older, t, { clients: [tablet] })]);
+      expect(answer.body).toEqual({ accepted: 2, duplicates: 0, rejected: [] });
+      expect(await connected()).toEqual([`${newer} ${now()}`]);
+      expect(await open()).toEqual([`${newer} ${now()}`]);
+    }
+  });
+
   it('keeps the latest state when reports arrive out of order, and the late samples at their own times', async () => {
     clock.advance(1000 * 1000);
     const t0 = now(-20);

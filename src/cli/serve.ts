@@ -5,6 +5,9 @@ import { LOG_LEVELS } from '../config.js';
 import { startDemoSimulator } from '../demo/demo-simulator.js';
 import type { DemoSimulator, DemoSimulatorLog } from '../demo/demo-simulator.js';
 import { prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
+import type { ServerOptions } from '../server.js';
+import { serveClusterMetrics } from '../observability/cluster-metrics.js';
+import { createProcessLog, exitOnCrash } from '../observability/log.js';
 import { openRuntime } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
 import type { CommandContext } from './io.js';
@@ -37,15 +40,31 @@ export async function serve(context: CommandContext): Promise<number> {
   });
   if (workers > 1 && cluster.isPrimary) return runPrimary(config, workers, context);
   if (!cluster.isWorker) return runSingle(config, context);
-  // the primary loaded the demo company and runs its simulator
-  const code = await runSingle({ ...config, demoData: false }, context);
+  // the primary loaded the demo company and runs its simulator, and gathers the workers' metrics
+  const code = await runSingle({ ...config, demoData: false }, context, { clusterWorker: { id: cluster.worker?.id ?? 0 } });
   // the IPC channel to the primary would keep a drained worker alive forever
   process.disconnect?.();
   return code;
 }
 
-async function runSingle(config: Config, context: CommandContext): Promise<number> {
-  const server = await startServer(config, (line) => context.io.out(line));
+/**
+ * One server process: its log asynchronous (written in the background, every
+ * line written before the process ends: on shutdown, and on a crash, which
+ * exits 1), the server, and the graceful shutdown on SIGTERM and SIGINT.
+ */
+async function runSingle(config: Config, context: CommandContext, options: ServerOptions = {}): Promise<number> {
+  const log = createProcessLog(config.logLevel);
+  const stopCrashHandler = exitOnCrash(log);
+  try {
+    return await serveUntilSignal(config, context, { ...options, logger: log.logger });
+  } finally {
+    stopCrashHandler();
+    await log.close();
+  }
+}
+
+async function serveUntilSignal(config: Config, context: CommandContext, options: ServerOptions): Promise<number> {
+  const server = await startServer(config, (line) => context.io.out(line), options);
   server.app.log.info(`netgraph listening on ${server.url} (${config.database.dialect} store)`);
   return new Promise<number>((resolve) => {
     let closing = false;
@@ -116,6 +135,7 @@ async function runPrimary(config: Config, workers: number, context: CommandConte
 
   let stopping = false;
   const env = { NETGRAPH_WORKERS: String(workers) };
+  serveClusterMetrics();
   for (let i = 0; i < workers; i++) cluster.fork(env);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;

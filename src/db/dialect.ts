@@ -1,4 +1,4 @@
-import type { ColumnDataType, Expression } from 'kysely';
+import type { ColumnDataType, Expression, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -55,7 +55,32 @@ export interface SqlDialect {
   readonly rowLocator: string;
   /** True when the raw time series are partitioned by day (PostgreSQL; see db/partitions.ts). */
   readonly partitionsByTime: boolean;
+  /**
+   * A relation named `alias` of `rows` (each an array of values in the order
+   * of `columns`), bound as parameters whose number does not depend on the
+   * rows: one typed array per column on PostgreSQL (unnest), one JSON text on
+   * SQLite (json_each). Multi-row writes select from it, so a batch of any
+   * size is one statement of one text. Booleans come out as 1/0 on SQLite,
+   * as the columns store them.
+   */
+  rowSource(alias: string, columns: readonly RowColumn[], rows: readonly (readonly unknown[])[]): RawBuilder<unknown>;
 }
+
+/** A column of a rowSource: its name and its SQL type. */
+export type RowColumn = readonly [name: string, type: RowType];
+
+/** The types a rowSource column may have. */
+export type RowType = 'bigint' | 'integer' | 'float' | 'text' | 'boolean' | 'timestamptz' | 'uuid';
+
+const POSTGRES_ARRAY_TYPES: Record<RowType, string> = {
+  bigint: 'bigint[]',
+  integer: 'integer[]',
+  float: 'float8[]',
+  text: 'text[]',
+  boolean: 'boolean[]',
+  timestamptz: 'timestamptz[]',
+  uuid: 'uuid[]',
+};
 
 /** The SQL type of a parameter of a compiled read. */
 export type ParamType = 'bigint' | 'uuid' | 'text' | 'timestamptz';
@@ -96,6 +121,10 @@ const sqliteDialect: SqlDialect = {
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   rowLocator: 'rowid',
   partitionsByTime: false,
+  rowSource: (alias, columns, rows) => {
+    const select = columns.map(([name], i) => `value ->> ${i} AS ${name}`).join(', ');
+    return sql`(SELECT ${sql.raw(select)} FROM json_each(${JSON.stringify(rows)})) AS ${sql.raw(alias)}`;
+  },
 };
 
 const postgresDialect: SqlDialect = {
@@ -128,6 +157,10 @@ const postgresDialect: SqlDialect = {
   greatest: (a, b) => `greatest(${a}, ${b})`,
   rowLocator: 'tableoid, ctid',
   partitionsByTime: true,
+  rowSource: (alias, columns, rows) => {
+    const arrays = columns.map(([, type], i) => sql`${rows.map((row) => row[i])}::${sql.raw(POSTGRES_ARRAY_TYPES[type])}`);
+    return sql`unnest(${sql.join(arrays)}) AS ${sql.raw(alias)}(${sql.raw(columns.map(([name]) => name).join(', '))})`;
+  },
 };
 
 /** The dialect object for a store. */

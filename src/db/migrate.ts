@@ -6,6 +6,7 @@ import * as dashboard from './migrations/0002-dashboard.js';
 import * as auditLog from './migrations/0003-audit-log.js';
 import * as deviceReports from './migrations/0004-device-reports.js';
 import * as webhooks from './migrations/0006-webhooks.js';
+import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0003-audit-log': auditLog,
   '0004-device-reports': deviceReports,
   '0006-webhooks': webhooks,
+  '0007-ingest-indexes': ingestIndexes,
 };
 
 /**
@@ -55,10 +57,16 @@ async function createMigrator(store: Store): Promise<Migrator> {
 /**
  * Applies every pending migration. Safe to run twice and from several
  * processes at once: the query builder's migrator takes the store's lock
- * (an advisory lock on PostgreSQL, the write lock on SQLite).
+ * (an advisory lock on PostgreSQL, the write lock on SQLite). On a database
+ * a newer version has migrated further, it applies nothing and succeeds.
  */
 export async function migrateToLatest(store: Store): Promise<readonly MigrationResult[]> {
-  const { error, results } = await (await createMigrator(store)).migrateToLatest();
+  const migrator = await createMigrator(store);
+  // Nothing pending. The database may also hold migrations of a newer version, which the query
+  // builder's migrator would refuse as "corrupted": by the additive rule this version runs on that
+  // schema as it is, so a process of the previous version can still start (or restart) mid-upgrade.
+  if ((await migrator.getMigrations()).every((m) => m.executedAt !== undefined)) return [];
+  const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
   return results ?? [];
 }

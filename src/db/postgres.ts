@@ -3,9 +3,10 @@ import pg from 'pg';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
 import { createReadRunner } from './postgres-reads.js';
+import { createReplicaRouter } from './postgres-replica.js';
 import { statementTimeout } from './store.js';
 import type { Store, StoreStats } from './store.js';
-import { DEFAULT_READ_BATCH_BUDGET_MS } from './store-options.js';
+import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './store-options.js';
 import type { StoreOptions } from './store-options.js';
 import type { Database } from './tables.js';
 
@@ -114,6 +115,9 @@ export const PREPARED_STATEMENTS_MAX = 200;
  * custom plan for the few it gets always looks cheaper). Their connections
  * run with plan_cache_mode = force_generic_plan: planned once per connection.
  * The other statements keep PostgreSQL's default.
+ *
+ * With `options.readReplica`, a third pool of `poolSize` on the replica takes
+ * the reads that allow it (SelectOptions.replica; see postgres-replica.ts).
  */
 export function openPostgresStore(url: string, options: StoreOptions): Store {
   const newPool = (connectionString: string) => {
@@ -135,6 +139,8 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
   };
   const pool = newPool(url);
   const readPool = newPool(withSessionSetting(url, 'plan_cache_mode', 'force_generic_plan'));
+  const replicaUrl = options.readReplica?.url;
+  const replicaPool = replicaUrl === undefined ? undefined : newPool(withSessionSetting(replicaUrl, 'plan_cache_mode', 'force_generic_plan'));
 
   const stats: StoreStats = { statements: 0 };
   // names are per process, so one text always has the same name on every connection of the pool
@@ -147,16 +153,29 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     }
     return name;
   };
-  const reads = createReadRunner({
-    pool: readPool,
-    url,
-    batchBudgetMs: options.readBatchBudgetMs ?? DEFAULT_READ_BATCH_BUDGET_MS,
-    statementName,
-    classify: classifyPostgresError,
-    onStatement: () => {
-      stats.statements += 1;
-    },
-  });
+  const readsOn = (readsPool: pg.Pool, readsUrl: string) =>
+    createReadRunner({
+      pool: readsPool,
+      url: readsUrl,
+      batchBudgetMs: options.readBatchBudgetMs ?? DEFAULT_READ_BATCH_BUDGET_MS,
+      statementName,
+      classify: classifyPostgresError,
+      onStatement: () => {
+        stats.statements += 1;
+      },
+    });
+  const reads = readsOn(readPool, url);
+  const router =
+    replicaPool === undefined || replicaUrl === undefined
+      ? undefined
+      : createReplicaRouter({
+          primary: reads,
+          primaryUrl: url,
+          replica: readsOn(replicaPool, replicaUrl),
+          replicaUrl,
+          maxLagMs: options.readReplica?.maxLagMs ?? DEFAULT_READ_REPLICA_MAX_LAG_MS,
+        });
+  const pools = replicaPool === undefined ? [pool, readPool] : [pool, readPool, replicaPool];
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: () => {
@@ -169,8 +188,10 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     db,
     stats,
     transaction: (fn) => serializable(() => db.transaction().setIsolationLevel('serializable').execute((trx) => fn({ db: trx }))),
-    queueTransaction: (fn) => db.transaction().setIsolationLevel('read committed').execute((trx) => fn({ db: trx })),
-    selectRow: (text, params, options = {}) => reads.selectRow(text, params, options),
+    // a deadlock is the only abort at read committed; the same retries cover it
+    lockingTransaction: (fn) => serializable(() => db.transaction().setIsolationLevel('read committed').execute((trx) => fn({ db: trx }))),
+    selectRow: (text, params, options = {}) => (router ?? reads).selectRow(text, params, options),
+    ...(router === undefined ? {} : { replica: router.status }),
     classifyError: classifyPostgresError,
     async ping() {
       try {
@@ -180,14 +201,18 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       }
     },
     poolState: () => ({
-      inUse: pool.totalCount - pool.idleCount + readPool.totalCount - readPool.idleCount,
-      waiting: pool.waitingCount + readPool.waitingCount,
-      size: pool.options.max + readPool.options.max,
+      inUse: sum(pools, (p) => p.totalCount - p.idleCount),
+      waiting: sum(pools, (p) => p.waitingCount),
+      size: sum(pools, (p) => p.options.max),
     }),
     async close() {
-      await Promise.all([db.destroy(), readPool.end()]);
+      await Promise.all([db.destroy(), readPool.end(), replicaPool?.end(), router?.stop()]);
     },
   };
+}
+
+function sum(pools: readonly pg.Pool[], count: (pool: pg.Pool) => number): number {
+  return pools.reduce((total, p) => total + count(p), 0);
 }
 
 /**

@@ -37,8 +37,7 @@ export function openSqliteStore(file: string): Store {
     db,
     stats,
     transaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
-    // one writer at a time already: BEGIN IMMEDIATE serialises claims across processes of one file
-    queueTransaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
+    lockingTransaction: (fn) => db.transaction().execute((trx) => fn({ db: trx })),
     async selectRow(text, params, options = {}) {
       // a synchronous driver cannot be interrupted: refuse to start late, and refuse a late result
       if (options.deadline !== undefined && performance.now() >= options.deadline) throw statementTimeout();
@@ -103,15 +102,28 @@ function toSqliteValue(value: unknown): unknown {
  * (busy_timeout), so concurrent writers queue instead of failing.
  */
 function withSqliteValues(connection: BetterSqlite3.Database): SqliteDatabase {
+  // prepared once per text: all() and run() finish before they return, so a statement is never in use twice;
+  // iterate() keeps its statement busy until the caller is done, so it gets a fresh one
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  const statementOf = (text: string): BetterSqlite3.Statement => {
+    let statement = prepared.get(text);
+    if (statement === undefined) {
+      statement = connection.prepare(text);
+      if (prepared.size >= STATEMENT_CACHE_SIZE) prepared.delete(prepared.keys().next().value as string);
+      prepared.set(text, statement);
+    }
+    return statement;
+  };
   return {
     close: () => connection.close(),
-    prepare(text): SqliteStatement {
-      const statement = connection.prepare(/^begin$/i.test(text.trim()) ? 'begin immediate' : text);
+    prepare(given): SqliteStatement {
+      const text = /^begin$/i.test(given.trim()) ? 'begin immediate' : given;
+      const statement = statementOf(text);
       return {
         reader: statement.reader,
         all: (params) => statement.all(params.map(toSqliteValue)),
         run: (params) => statement.run(params.map(toSqliteValue)),
-        iterate: (params) => statement.iterate(params.map(toSqliteValue)),
+        iterate: (params) => connection.prepare(text).iterate(params.map(toSqliteValue)),
       };
     },
   };

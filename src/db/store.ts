@@ -40,18 +40,23 @@ export interface Store {
    */
   transaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /**
-   * Runs `fn` in one transaction for queue work: rows claimed with
-   * `FOR UPDATE SKIP LOCKED` (PostgreSQL, at READ COMMITTED, the level that
-   * clause is made for: a serializable claim would abort on every concurrent
-   * insert it overlaps). SQLite: as `transaction`, whose write lock already
-   * serialises claims across the processes of one file. Not run again on
-   * failure.
+   * Runs `fn` in one transaction that sees each statement's own snapshot
+   * (READ COMMITTED on PostgreSQL; BEGIN IMMEDIATE on SQLite, which has one
+   * writer, as `transaction`): for writes that lock what they read first
+   * (SELECT ... FOR UPDATE, in one stable order) and otherwise only write
+   * with conditions of their own, so concurrent ones wait for each other
+   * instead of aborting; also for queue work that claims rows with
+   * `FOR UPDATE SKIP LOCKED` (the webhook outbox), the level that clause is
+   * made for. Run again on a deadlock, the one abort PostgreSQL
+   * still makes there; committed when it resolves, rolled back when it throws.
    */
-  queueTransaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
+  lockingTransaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */
   classifyError(error: unknown): unknown;
+  /** The read replica's state, when the store has one (READ_DATABASE_URL); for logs and metrics. */
+  readonly replica?: ReadReplicaStatus;
   /** Resolves when the database answers a trivial query. */
   ping(): Promise<void>;
   /** The connection pool's state; SQLite has one connection, never waiting. */
@@ -74,6 +79,39 @@ export interface SelectOptions {
    * take only arguments checked beforehand.
    */
   readonly batchText?: string;
+  /**
+   * The read may run on the store's read replica, when it has one that is up
+   * and close enough behind the primary; otherwise it runs on the primary.
+   * Only for reads that need not see the caller's own latest writes.
+   */
+  readonly replica?: ReplicaRead;
+}
+
+/** What a read that may run on the replica needs to stay right there. */
+export interface ReplicaRead {
+  /**
+   * A one-row read of what must never be stale (an API key's revocation),
+   * run on the primary at the same time as the read runs on the replica;
+   * its columns replace the read's columns of the same name. Not run when
+   * the read itself runs on the primary: the read's own columns are fresh.
+   */
+  readonly fresh?: { readonly text: string; readonly params: readonly unknown[]; readonly batchText?: string };
+}
+
+/** Where the reads that allow it go, and why. */
+export interface ReplicaState {
+  readonly target: 'replica' | 'primary';
+  /** Why: it is in use, no check has passed yet, it did not answer, or it is further behind than allowed. */
+  readonly reason: 'in-use' | 'starting' | 'unavailable' | 'lagging';
+  /** How far behind the primary it was at the last check that reached both, in ms; null before the first. */
+  readonly lagMs: number | null;
+}
+
+/** The read replica as the rest of the process sees it. */
+export interface ReadReplicaStatus {
+  state(): ReplicaState;
+  /** Calls `listener` on every change of target or reason (one call per transition), with the error behind it if any. */
+  onChange(listener: (state: ReplicaState, error?: unknown) => void): void;
 }
 
 /** The error every store throws when a statement outlives its deadline. */

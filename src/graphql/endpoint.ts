@@ -22,6 +22,8 @@ export interface EndpointDeps extends GraphQLRouteDeps {
   readonly classifyError: (error: unknown) => unknown;
   /** True once shutdown has started: responses then close their connection. */
   readonly draining: () => boolean;
+  /** The client's address for the log line (X-Forwarded-For's under TRUST_PROXY). */
+  readonly clientAddress: (request: IncomingMessage) => string | undefined;
 }
 
 /** The levels at which the per-request line is written. */
@@ -62,7 +64,7 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     return answerGraphQL(deps, context, { accept: request.headers.accept, body, requestId, log });
   }
 
-  function send(response: ServerResponse, requestId: string, context: RequestContext, started: number, result: Answer, unreadBody: boolean): void {
+  function send(request: IncomingMessage, response: ServerResponse, requestId: string, context: RequestContext, started: number, result: Answer, unreadBody: boolean): void {
     const { status } = result;
     const headers: Record<string, string | number> = { 'x-request-id': requestId, ...result.headers };
     if (context.limits !== undefined && status !== 401) Object.assign(headers, limitHeaders(context.limits, deps.limits.policies));
@@ -79,6 +81,7 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
           requestId,
           method: 'POST',
           path: GRAPHQL_PATH,
+          clientAddress: deps.clientAddress(request),
           status,
           durationMs: Math.round(seconds * 100_000) / 100,
           keyId: context.caller?.keyUuid ?? undefined,
@@ -101,7 +104,7 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
         unreadBody = isBodyError(error);
         return answerForError(error, { requestId, log, classify: deps.classifyError });
       })
-      .then((result) => send(response, requestId, context, started, result, unreadBody))
+      .then((result) => send(request, response, requestId, context, started, result, unreadBody))
       .catch((error: unknown) => {
         log.error({ err: error, requestId }, 'could not send a response');
         response.destroy();

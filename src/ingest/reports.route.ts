@@ -15,7 +15,7 @@ import { httpDate, secondsUntil } from '../modules/limits/limits.headers.js';
 import type { LimitState } from '../modules/limits/limits.headers.js';
 import type { LimitsService } from '../modules/limits/limits.service.js';
 import { MAX_REPORTS_PER_REQUEST } from '../modules/report/report.schema.js';
-import type { ReportService } from '../modules/report/report.service.js';
+import type { IngestFigures, ReportService } from '../modules/report/report.service.js';
 
 export const REPORTS_PATH = '/api/v1/reports';
 /** The largest body, after decompression. */
@@ -31,6 +31,8 @@ export interface ReportRouteDeps {
   readonly limits: LimitsService;
   readonly classifyError: (error: unknown) => unknown;
   readonly onLimited?: () => void;
+  /** Gets each committed batch's figures (the metrics' reports counters and ingest lag). */
+  readonly onIngested?: (figures: IngestFigures) => void;
 }
 
 /**
@@ -73,7 +75,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
         deps.onLimited?.();
         return sendAnswer(reply, tooManyRequests(decision.retryAt));
       }
-      const result = await deps.reports.ingest(caller, reports);
+      const result = await deps.reports.ingest(caller, reports, deps.onIngested);
       return reply.code(200).type(JSON_TYPE).send(JSON.stringify(result));
     },
   });

@@ -1,5 +1,5 @@
 import type { ParamType, SqlDialect } from '../../db/dialect.js';
-import type { Row, Store } from '../../db/store.js';
+import type { ReplicaRead, Row, Store } from '../../db/store.js';
 import { invariant } from '../../errors.js';
 import type { FieldMapping, ListMapping, ReadModel, RootDefinition, RootRead, ScalarType, Selection, SelectedField, SqlContext } from './read.model.js';
 
@@ -185,8 +185,7 @@ export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readon
 function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyCheck: boolean): string {
   const columns: string[] = [];
   if (withKeyCheck) {
-    const key = compiler.param({ kind: 'key' });
-    columns.push(`(SELECT CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END FROM api_keys WHERE id = ${key}) AS k`);
+    columns.push(keyColumn(compiler.param({ kind: 'key' })));
   } else {
     columns.push('1 AS k');
   }
@@ -194,8 +193,33 @@ function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyC
   return columns.join(', ');
 }
 
-/** Runs a compiled read: one statement, whatever the size of the answer, cancelled at `deadline` if still running. */
-export async function runRead(store: Store, compiled: CompiledRead, params: ReadParams, deadline?: number): Promise<ReadResult> {
+/** The key check column `k`: 1 while the key `key` (a parameter reference) is not revoked. */
+function keyColumn(key: string): string {
+  return `(SELECT CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END FROM api_keys WHERE id = ${key}) AS k`;
+}
+
+/**
+ * The key check of a compiled read on its own, with a batch form like the
+ * reads': what runs on the primary while a read runs on the replica, whose
+ * copy of api_keys may be behind (see runRead's `keyCheck`).
+ */
+export interface CompiledKeyCheck {
+  readonly text: string;
+  readonly batchText?: string;
+}
+
+/** Compiles the key check alone (CompiledKeyCheck). */
+export function compileKeyCheck(dialect: SqlDialect): CompiledKeyCheck {
+  const text = `SELECT ${keyColumn(dialect.placeholder(1))}`;
+  return dialect.batchOf === undefined ? { text } : { text, batchText: dialect.batchOf(keyColumn('b.p1'), ['bigint']) };
+}
+
+/**
+ * Runs a compiled read: one statement, whatever the size of the answer, cancelled at `deadline` if still running.
+ * With `keyCheck`, the read may run on the store's read replica; the key's state then comes from `keyCheck`,
+ * run on the primary at the same time, so a key revoked a moment ago is refused however far the replica lags.
+ */
+export async function runRead(store: Store, compiled: CompiledRead, params: ReadParams, deadline?: number, keyCheck?: CompiledKeyCheck): Promise<ReadResult> {
   let onlineSince: string | undefined;
   const values = compiled.slots.map((slot) =>
     slot.kind === 'key'
@@ -206,7 +230,8 @@ export async function runRead(store: Store, compiled: CompiledRead, params: Read
           ? params.args[slot.root]
           : (onlineSince ??= params.onlineSince()),
   );
-  const row: Row | undefined = await store.selectRow(compiled.text, values, { deadline, batchText: compiled.batchText });
+  const replica = keyCheck === undefined ? undefined : replicaRead(compiled, params, keyCheck);
+  const row: Row | undefined = await store.selectRow(compiled.text, values, { deadline, batchText: compiled.batchText, replica });
   invariant(row !== undefined, 'read-no-row');
   const roots: (string | null)[] = [];
   for (let i = 0; ; i++) {
@@ -215,4 +240,10 @@ export async function runRead(store: Store, compiled: CompiledRead, params: Read
     roots.push((row[key] as string | null) ?? null);
   }
   return { keyActive: Number(row.k) === 1, roots };
+}
+
+/** What lets a read run on the replica: the key check, on the primary, when the read checks a key. */
+function replicaRead(compiled: CompiledRead, params: ReadParams, keyCheck: CompiledKeyCheck): ReplicaRead {
+  if (params.keyId === null || !compiled.slots.some((slot) => slot.kind === 'key')) return {};
+  return { fresh: { text: keyCheck.text, batchText: keyCheck.batchText, params: [params.keyId] } };
 }

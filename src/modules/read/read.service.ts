@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import type { ReadModel, RootDefinition, RootRead, Selection } from './read.model.js';
-import { compileRead, runRead } from './read.repository.js';
+import { compileKeyCheck, compileRead, runRead } from './read.repository.js';
 import type { CompiledRead, ReadResult } from './read.repository.js';
 
 /**
@@ -27,6 +27,17 @@ export interface OnlineRule {
   readonly offlineAfterSeconds: number;
 }
 
+/** How a read service reads. */
+export interface ReadServiceOptions {
+  /**
+   * `run` may read from the store's read replica, when it has one (the API's
+   * queries); the key check still reads the primary. Off: every read sees the
+   * primary, and so the caller's own latest writes (the dashboard). readObject
+   * always reads the primary.
+   */
+  readonly replica?: boolean;
+}
+
 /**
  * Reads for a caller. Every read goes through here: the compiled statement
  * takes the caller's company as a parameter of every root, so nothing of
@@ -34,8 +45,10 @@ export interface OnlineRule {
  * Online state is derived in the statement from the time of each device's
  * last report against `online` (DEVICE_OFFLINE_AFTER_SECONDS).
  */
-export function createReadService(store: Store, model: ReadModel, online: OnlineRule) {
+export function createReadService(store: Store, model: ReadModel, online: OnlineRule, options: ReadServiceOptions = {}) {
   const offlineMs = online.offlineAfterSeconds * 1000;
+  // the key's state is read on the primary alongside every read that may run on the replica
+  const keyCheck = options.replica === true ? compileKeyCheck(store.dialect) : undefined;
   const onlineSince = (): string => new Date(online.now().getTime() - offlineMs).toISOString();
   return {
     /** The read model the reads compile with (assembled from the features by graphql/read-model.ts). */
@@ -48,12 +61,13 @@ export function createReadService(store: Store, model: ReadModel, online: Online
 
     /**
      * Runs a compiled read for the caller. Throws UNAUTHENTICATED when the
-     * caller's key was revoked, as checked by the statement itself, and
+     * caller's key was revoked, as checked by the statement itself (or, on
+     * the replica, by its key check on the primary at the same time), and
      * TIMEOUT when it outlives `deadline` (a performance.now() time).
      */
     async run(compiled: CompiledRead, caller: Caller, args: readonly unknown[], deadline?: number): Promise<ReadResult> {
       const params = { keyId: caller.keyId, companyId: caller.companyId, args, onlineSince };
-      const result = await runRead(store, compiled, params, deadline);
+      const result = await runRead(store, compiled, params, deadline, keyCheck);
       if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
       return result;
     },

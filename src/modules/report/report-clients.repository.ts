@@ -1,147 +1,137 @@
-import type { SqlContext } from '../../db/store.js';
-import { chunks } from './report.rows.js';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { RowColumn, SqlDialect } from '../../db/dialect.js';
+import type { Database } from '../../db/tables.js';
+import { createRowWriter, takeExcluded } from './report-rows.repository.js';
+import type { DeviceList } from './report-state.repository.js';
 import type { ClientReport } from './report.schema.js';
 
+/** A device's complete client set seen at `observedAt`, for the network its virtual device is in. */
+export interface ClientSet extends DeviceList<ClientReport> {
+  readonly networkId: number;
+}
+
+const SETS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+];
+
+const CLIENTS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['ip', 'text'],
+  ['last_seen', 'timestamptz'],
+  ['is_connected', 'boolean'],
+  ['hostname', 'text'],
+  ['is_wireless', 'boolean'],
+  ['signal', 'integer'],
+  ['vlan_id', 'integer'],
+  ['ssid', 'text'],
+  ['port_number', 'integer'],
+  ['hardware_device_id', 'bigint'],
+];
+
+const SESSIONS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['hardware_device_id', 'bigint'],
+  ['ssid', 'text'],
+  ['vlan_id', 'integer'],
+  ['signal', 'integer'],
+  ['ip', 'text'],
+  ['hostname', 'text'],
+  ['first_seen', 'timestamptz'],
+  ['last_seen', 'timestamptz'],
+];
+
 /** The SQL of a network's clients as reports list them: who is connected through which device, and their history. */
-export function createReportClientRepository({ db }: SqlContext) {
-  /**
-   * Client history: a client's session on this device goes on while the
-   * device keeps listing it; it ends when the device's set leaves it out or
-   * it shows up on another device (which opens a new one).
-   */
-  const recordSessions = async (networkId: number, deviceId: number, clients: readonly ClientReport[], observedAt: string): Promise<void> => {
-    const macs = clients.map((c) => c.macAddress);
-    let departed = db
-      .updateTable('client_sessions')
-      .set({ ended_at: observedAt })
-      .where('network_id', '=', networkId)
-      .where('hardware_device_id', '=', deviceId)
-      .where('ended_at', 'is', null)
-      .where('last_seen', '<=', observedAt);
-    if (macs.length > 0) departed = departed.where('mac_address', 'not in', macs);
-    await departed.execute();
-    if (macs.length === 0) return;
-    await db
-      .updateTable('client_sessions')
-      .set({ ended_at: observedAt })
-      .where('network_id', '=', networkId)
-      .where('mac_address', 'in', macs)
-      .where('ended_at', 'is', null)
-      .where('last_seen', '<=', observedAt)
-      .where((eb) => eb.or([eb('hardware_device_id', 'is', null), eb('hardware_device_id', '<>', deviceId)]))
-      .execute();
-    for (const chunk of chunks(clients, 11)) {
-      await db
-        .insertInto('client_sessions')
-        .values(
-          chunk.map((c) => ({
-            network_id: networkId,
-            mac_address: c.macAddress,
-            hardware_device_id: deviceId,
-            ssid: c.ssid,
-            vlan_id: c.vlanID,
-            signal: c.signal,
-            ip: c.ip,
-            hostname: c.hostname,
-            first_seen: observedAt,
-            last_seen: observedAt,
-            ended_at: null,
-          })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['network_id', 'mac_address'])
-            .where('ended_at', 'is', null)
-            .doUpdateSet((eb) => ({
-              last_seen: eb.ref('excluded.last_seen'),
-              ssid: eb.ref('excluded.ssid'),
-              vlan_id: eb.ref('excluded.vlan_id'),
-              signal: eb.ref('excluded.signal'),
-              ip: eb.ref('excluded.ip'),
-              hostname: eb.ref('excluded.hostname'),
-            }))
-            .where((eb) =>
-              eb.and([
-                eb('client_sessions.hardware_device_id', '=', eb.ref('excluded.hardware_device_id')),
-                eb('client_sessions.last_seen', '<=', eb.ref('excluded.last_seen')),
-              ]),
-            ),
-        )
-        .execute();
-    }
-  };
+export function createReportClientRepository(db: Kysely<Database>, dialect: SqlDialect) {
+  const rows = createRowWriter(db, dialect);
 
   return {
     /**
-     * Merges a device's complete client set seen at `observedAt` into its
-     * network: listed clients are connected through it unless a later report
-     * (of any device) listed them; the device's clients missing from the set
-     * are no longer connected. Imported clients (no reporting device) stop
-     * being connected at the network's first client report.
+     * Merges devices' complete client sets into their networks, as if one
+     * set after the other: listed clients are connected through the device
+     * unless a later report (of any device) listed them; a device's clients
+     * missing from its set are no longer connected. Imported clients (no
+     * reporting device) stop being connected at the network's first client
+     * report. Client history: a session on a device goes on while the device
+     * keeps listing the client; it ends when the device's set leaves it out
+     * or it shows up on another device (which opens a new one).
+     *
+     * The "not listed" conditions are NOT IN lists, which SQLite builds
+     * once, where a correlated NOT EXISTS would scan the list for every row.
+     * No client (network and MAC) may be in two of the sets: PostgreSQL
+     * updates a row at most once per statement, and the order between two
+     * sets listing one client matters (see clientRounds).
      */
-    async mergeClients(networkId: number, deviceId: number, clients: readonly ClientReport[], observedAt: string): Promise<void> {
-      await db
-        .updateTable('network_clients')
-        .set({ is_connected: false })
-        .where('network_id', '=', networkId)
-        .where('hardware_device_id', 'is', null)
-        .where('is_connected', '=', true)
-        .execute();
-      const macs = clients.map((c) => c.macAddress);
-      let depart = db
-        .updateTable('network_clients')
-        .set({ is_connected: false })
-        .where('hardware_device_id', '=', deviceId)
-        .where('is_connected', '=', true)
-        .where('last_seen', '<=', observedAt);
-      if (macs.length > 0) depart = depart.where('mac_address', 'not in', macs);
-      await depart.execute();
-      for (const chunk of chunks(clients, 13)) {
-        await db
-          .insertInto('network_clients')
-          .values(
-            chunk.map((c) => ({
-              network_id: networkId,
-              mac_address: c.macAddress,
-              ip: c.ip,
-              last_seen: observedAt,
-              is_connected: true,
-              hostname: c.hostname,
-              is_wireless: c.isWireless,
-              signal: c.signal,
-              vlan_id: c.vlanID,
-              ssid: c.ssid,
-              port_number: c.portNumber,
-              hardware_device_id: deviceId,
-            })),
-          )
-          .onConflict((oc) =>
-            oc
-              .columns(['network_id', 'mac_address'])
-              .doUpdateSet((eb) => ({
-                ip: eb.ref('excluded.ip'),
-                last_seen: eb.ref('excluded.last_seen'),
-                is_connected: eb.ref('excluded.is_connected'),
-                hostname: eb.ref('excluded.hostname'),
-                is_wireless: eb.ref('excluded.is_wireless'),
-                signal: eb.ref('excluded.signal'),
-                vlan_id: eb.ref('excluded.vlan_id'),
-                ssid: eb.ref('excluded.ssid'),
-                port_number: eb.ref('excluded.port_number'),
-                hardware_device_id: eb.ref('excluded.hardware_device_id'),
-              }))
-              .where((eb) =>
-                eb.or([
-                  eb('network_clients.hardware_device_id', 'is', null),
-                  eb('network_clients.last_seen', '<=', eb.ref('excluded.last_seen')),
-                ]),
-              ),
-          )
-          .execute();
-      }
-      await recordSessions(networkId, deviceId, clients, observedAt);
+    async mergeClientSets(sets: readonly ClientSet[]): Promise<void> {
+      if (sets.length === 0) return;
+      const networks = [...new Set(sets.map((s) => s.networkId))].map((id) => ({ network_id: id }));
+      const devices = sets.map((s) => ({ network_id: s.networkId, device_id: s.deviceId, observed_at: s.observedAt }));
+      const listed = sets.flatMap((s) =>
+        s.items.map((c) => ({
+          network_id: s.networkId,
+          mac_address: c.macAddress,
+          ip: c.ip,
+          last_seen: s.observedAt,
+          is_connected: true,
+          hostname: c.hostname,
+          is_wireless: c.isWireless,
+          signal: c.signal,
+          vlan_id: c.vlanID,
+          ssid: c.ssid,
+          port_number: c.portNumber,
+          hardware_device_id: s.deviceId,
+        })),
+      );
+      const listedOf = (alias: string) => rows.source(alias, CLIENTS.filter(([n]) => n === 'mac_address' || n === 'hardware_device_id'), listed);
+      // coalesce(...) = 0 rather than IS NULL: SQLite, which keeps no statistics, would otherwise walk the
+      // device index over every imported client of every network instead of these networks' clients
+      await sql`UPDATE network_clients SET is_connected = false
+        WHERE network_id IN (SELECT network_id FROM ${rows.source('n', [['network_id', 'bigint']], networks)})
+          AND coalesce(hardware_device_id, 0) = 0 AND is_connected = true`.execute(db);
+      await sql`UPDATE network_clients SET is_connected = false
+        FROM ${rows.source('d', SETS, devices)}
+        WHERE network_clients.hardware_device_id = d.device_id AND network_clients.is_connected = true
+          AND network_clients.last_seen <= d.observed_at
+          AND (network_clients.hardware_device_id, network_clients.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
+      await rows.insert(
+        'network_clients',
+        CLIENTS,
+        listed,
+        sql`ON CONFLICT (network_id, mac_address) DO UPDATE SET ${takeExcluded(CLIENTS.slice(2).map(([n]) => n))}
+          WHERE network_clients.hardware_device_id IS NULL OR network_clients.last_seen <= excluded.last_seen`,
+      );
+      await recordSessions(devices, listed, listedOf);
     },
-
-    recordSessions,
   };
+
+  /** The history half of mergeClientSets: end the departed clients' sessions and the roamed ones', then open or extend. */
+  async function recordSessions(
+    devices: readonly Record<string, unknown>[],
+    listed: readonly Record<string, unknown>[],
+    listedOf: (alias: string) => ReturnType<typeof rows.source>,
+  ): Promise<void> {
+    await sql`UPDATE client_sessions SET ended_at = d.observed_at
+      FROM ${rows.source('d', SETS, devices)}
+      WHERE client_sessions.network_id = d.network_id AND client_sessions.hardware_device_id = d.device_id
+        AND client_sessions.ended_at IS NULL AND client_sessions.last_seen <= d.observed_at
+        AND (client_sessions.hardware_device_id, client_sessions.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
+    if (listed.length === 0) return;
+    await sql`UPDATE client_sessions SET ended_at = k.last_seen
+      FROM ${rows.source('k', CLIENTS, listed)}
+      WHERE client_sessions.network_id = k.network_id AND client_sessions.mac_address = k.mac_address
+        AND client_sessions.ended_at IS NULL AND client_sessions.last_seen <= k.last_seen
+        AND (client_sessions.hardware_device_id IS NULL OR client_sessions.hardware_device_id <> k.hardware_device_id)`.execute(db);
+    const sessions = listed.map((c) => ({ ...c, first_seen: c.last_seen }));
+    await rows.insert(
+      'client_sessions',
+      SESSIONS,
+      sessions,
+      sql`ON CONFLICT (network_id, mac_address) WHERE ended_at IS NULL DO UPDATE SET ${takeExcluded(['last_seen', 'ssid', 'vlan_id', 'signal', 'ip', 'hostname'])}
+        WHERE client_sessions.hardware_device_id = excluded.hardware_device_id AND client_sessions.last_seen <= excluded.last_seen`,
+    );
+  }
 }

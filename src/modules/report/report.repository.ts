@@ -2,10 +2,12 @@ import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { SqlDialect } from '../../db/dialect.js';
 import type { SqlContext } from '../../db/store.js';
-import { chunks } from './report.rows.js';
 import type { Database, EventTable } from '../../db/tables.js';
 import { createReportClientRepository } from './report-clients.repository.js';
-import type { PortReport, RadioReport } from './report.schema.js';
+import { createRowWriter, takeExcluded } from './report-rows.repository.js';
+import type { RowValues } from './report-rows.repository.js';
+import { createReportStateRepository } from './report-state.repository.js';
+import { BULK_COLUMNS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_METRICS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -19,24 +21,17 @@ export interface DeviceRow {
   readonly stateObservedAt: string | null;
 }
 
-/** What a device's newest report changes of the device row; undefined leaves a column as it is. */
-export interface DeviceUpdate {
-  readonly lastSeenAt?: string;
-  readonly reportedOnline?: boolean;
-  readonly uptimeSeconds?: number | null;
-  readonly macAddress?: string | null;
-  readonly stateObservedAt?: string;
-}
-
 /** Tables ingest appends to in bulk. */
-type BulkTable = 'uplink_samples' | 'port_counters' | 'client_observations' | 'client_presence_rollups' | 'events' | 'report_receipts';
+type BulkTable = keyof typeof BULK_COLUMNS;
 
 const bool = (value: unknown): boolean => value === true || value === 1;
 
 /** The SQL of device reports: the write side of ingest, the offline checker and retention. */
 export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) {
+  const rows = createRowWriter(db, dialect);
   return {
-    ...createReportClientRepository({ db }),
+    ...createReportClientRepository(db, dialect),
+    ...createReportStateRepository(db, dialect),
 
     /**
      * The company's devices with these serial numbers, in id order; on
@@ -71,164 +66,42 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /** Stores receipts; returns the report ids that were new (the others are duplicates of stored reports). */
-    async insertReceipts(rows: readonly Insertable<Database['report_receipts']>[]): Promise<Set<string>> {
-      const stored = new Set<string>();
-      for (const chunk of chunks(rows, 6)) {
-        const inserted = await db
-          .insertInto('report_receipts')
-          .values(chunk)
-          .onConflict((oc) => oc.columns(['company_id', 'report_id']).doNothing())
-          .returning('report_id')
-          .execute();
-        for (const row of inserted) stored.add(row.report_id);
-      }
-      return stored;
+    async insertReceipts(receipts: readonly Insertable<Database['report_receipts']>[]): Promise<Set<string>> {
+      const tail = sql`ON CONFLICT (company_id, report_id) DO NOTHING RETURNING report_id`;
+      const inserted = await rows.insert<{ report_id: string }>('report_receipts', RECEIPTS, receipts, tail);
+      return new Set(inserted.map((row) => row.report_id));
     },
 
-    async updateDevice(id: number, update: DeviceUpdate): Promise<void> {
-      const set = {
-        ...(update.lastSeenAt !== undefined ? { last_seen_at: update.lastSeenAt } : {}),
-        ...(update.reportedOnline !== undefined ? { reported_online: update.reportedOnline } : {}),
-        ...(update.uptimeSeconds !== undefined ? { uptime_seconds: update.uptimeSeconds } : {}),
-        ...(update.macAddress !== undefined ? { mac_address: update.macAddress } : {}),
-        ...(update.stateObservedAt !== undefined ? { state_observed_at: update.stateObservedAt } : {}),
-      };
-      if (Object.keys(set).length > 0) await db.updateTable('hardware_devices').set(set).where('id', '=', id).execute();
-    },
-
-    /** Makes the device's ports exactly `ports`; a port it keeps reporting keeps its UUID. */
-    async replacePorts(deviceId: number, ports: readonly PortReport[], observedAt: string, newUuid: () => string): Promise<void> {
-      let remove = db.deleteFrom('device_ports').where('hardware_device_id', '=', deviceId);
-      if (ports.length > 0) remove = remove.where('port_number', 'not in', ports.map((p) => p.portNumber));
-      await remove.execute();
-      const rows = ports.map((p) => ({
-        uuid: newUuid(),
-        hardware_device_id: deviceId,
-        port_number: p.portNumber,
-        label: p.label,
-        port_type: p.portType,
-        is_enabled: p.isEnabled,
-        is_connected: p.isConnected,
-        is_uplink: p.isUplink,
-        is_uplink_active: p.isUplinkActive,
-        is_trunk_port: p.isTrunkPort,
-        port_speed_mbps: p.portSpeedMbps,
-        native_vlan_id: p.nativeVLANID,
-        observed_at: observedAt,
-      }));
-      for (const chunk of chunks(rows, 14)) {
-        await db
-          .insertInto('device_ports')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc.columns(['hardware_device_id', 'port_number']).doUpdateSet((eb) => ({
-              label: eb.ref('excluded.label'),
-              port_type: eb.ref('excluded.port_type'),
-              is_enabled: eb.ref('excluded.is_enabled'),
-              is_connected: eb.ref('excluded.is_connected'),
-              is_uplink: eb.ref('excluded.is_uplink'),
-              is_uplink_active: eb.ref('excluded.is_uplink_active'),
-              is_trunk_port: eb.ref('excluded.is_trunk_port'),
-              port_speed_mbps: eb.ref('excluded.port_speed_mbps'),
-              native_vlan_id: eb.ref('excluded.native_vlan_id'),
-              observed_at: eb.ref('excluded.observed_at'),
-            })),
-          )
-          .execute();
-      }
-    },
-
-    /** Makes the device's radios exactly `radios`. */
-    async replaceRadios(deviceId: number, radios: readonly RadioReport[], observedAt: string): Promise<void> {
-      await db.deleteFrom('device_radios').where('hardware_device_id', '=', deviceId).execute();
-      if (radios.length === 0) return;
-      await db
-        .insertInto('device_radios')
-        .values(
-          radios.map((r) => ({
-            hardware_device_id: deviceId,
-            bssid: r.bssid,
-            radio_band: r.radioBand,
-            ssid: r.ssid,
-            is_active: r.isActive,
-            observed_at: observedAt,
-          })),
-        )
-        .execute();
-    },
-
-    /** Appends rows, several per statement. */
-    async insertMany<T extends BulkTable>(table: T, rows: readonly Insertable<Database[T]>[]): Promise<void> {
-      if (rows.length === 0) return;
-      const width = Object.keys(rows[0] as object).length;
-      for (const chunk of chunks(rows, width)) {
-        let insert = db.insertInto(table).values(chunk as never);
-        // a client already counted in its bucket
-        if (table === 'client_presence_rollups') insert = insert.onConflict((oc) => oc.doNothing());
-        await insert.execute();
-      }
+    /** Appends rows, all in one statement. */
+    async insertMany<T extends BulkTable>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
+      // a client already counted in its bucket
+      const tail = table === 'client_presence_rollups' ? sql`ON CONFLICT DO NOTHING` : sql``;
+      await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[], tail);
     },
 
     /** Adds samples to their 5-minute rollups: counts and sums add up, min and max widen. */
-    async upsertUplinkRollups(rows: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
-      for (const chunk of chunks(rows, 24)) {
-        await db
-          .insertInto('uplink_rollups')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc.columns(['hardware_device_id', 'port_number', 'bucket']).doUpdateSet(() => {
-              const set: Record<string, unknown> = {};
-              for (const metric of ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps']) {
-                set[`${metric}_count`] = sql.raw(`uplink_rollups.${metric}_count + excluded.${metric}_count`);
-                set[`${metric}_sum`] = sql.raw(`uplink_rollups.${metric}_sum + excluded.${metric}_sum`);
-                set[`${metric}_min`] = sql.raw(dialect.least(`uplink_rollups.${metric}_min`, `excluded.${metric}_min`));
-                set[`${metric}_max`] = sql.raw(dialect.greatest(`uplink_rollups.${metric}_max`, `excluded.${metric}_max`));
-              }
-              return set as never;
-            }),
-          )
-          .execute();
-      }
+    async upsertUplinkRollups(values: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
+      const set = UPLINK_METRICS.flatMap((m) => [
+        `${m}_count = uplink_rollups.${m}_count + excluded.${m}_count`,
+        `${m}_sum = uplink_rollups.${m}_sum + excluded.${m}_sum`,
+        `${m}_min = ${dialect.least(`uplink_rollups.${m}_min`, `excluded.${m}_min`)}`,
+        `${m}_max = ${dialect.greatest(`uplink_rollups.${m}_max`, `excluded.${m}_max`)}`,
+      ]);
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Keeps each port's last counter reading per bucket. */
-    async upsertCounterRollups(rows: readonly Insertable<Database['port_counter_rollups']>[]): Promise<void> {
-      for (const chunk of chunks(rows, 11)) {
-        await db
-          .insertInto('port_counter_rollups')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc
-              .columns(['hardware_device_id', 'port_number', 'bucket'])
-              .doUpdateSet((eb) => ({
-                observed_at: eb.ref('excluded.observed_at'),
-                uptime_seconds: eb.ref('excluded.uptime_seconds'),
-                rx_bytes: eb.ref('excluded.rx_bytes'),
-                tx_bytes: eb.ref('excluded.tx_bytes'),
-                rx_packets: eb.ref('excluded.rx_packets'),
-                tx_packets: eb.ref('excluded.tx_packets'),
-                rx_errors: eb.ref('excluded.rx_errors'),
-                tx_errors: eb.ref('excluded.tx_errors'),
-              }))
-              .where('port_counter_rollups.observed_at', '<', (eb) => eb.ref('excluded.observed_at')),
-          )
-          .execute();
-      }
+    async upsertCounterRollups(values: readonly Insertable<Database['port_counter_rollups']>[]): Promise<void> {
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${takeExcluded(COUNTER_ROLLUPS.slice(3).map(([n]) => n))}
+        WHERE port_counter_rollups.observed_at < excluded.observed_at`;
+      await rows.insert('port_counter_rollups', COUNTER_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Adds to the networks' report counts per bucket. */
-    async upsertReportRollups(rows: readonly { network_id: number; bucket: number; report_count: number }[]): Promise<void> {
-      for (const chunk of chunks(rows, 3)) {
-        await db
-          .insertInto('report_rollups')
-          .values(chunk)
-          .onConflict((oc) =>
-            oc.columns(['network_id', 'bucket']).doUpdateSet({
-              report_count: sql`report_rollups.report_count + excluded.report_count`,
-            }),
-          )
-          .execute();
-      }
+    async upsertReportRollups(values: readonly { network_id: number; bucket: number; report_count: number }[]): Promise<void> {
+      const tail = sql`ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = report_rollups.report_count + excluded.report_count`;
+      await rows.insert('report_rollups', REPORT_ROLLUPS, values, tail);
     },
 
     /**

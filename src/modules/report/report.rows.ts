@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
+import { UPLINK_METRICS } from './report.columns.js';
 import type { DeviceReport } from './report.schema.js';
 
 /** The width of a rollup bucket, in seconds. */
@@ -121,7 +122,6 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   return rows;
 }
 
-const METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'] as const;
 
 function addToUplinkRollup(
   rollups: Map<string, Insertable<Database['uplink_rollups']>>,
@@ -137,7 +137,7 @@ function addToUplinkRollup(
       port_number: sample.port_number,
       bucket,
     };
-    for (const metric of METRICS) {
+    for (const metric of UPLINK_METRICS) {
       empty[`${metric}_count`] = 0;
       empty[`${metric}_sum`] = 0;
       empty[`${metric}_min`] = null;
@@ -147,7 +147,7 @@ function addToUplinkRollup(
     rollups.set(key, rollup);
   }
   const fields = rollup as unknown as Record<string, number | null>;
-  for (const metric of METRICS) {
+  for (const metric of UPLINK_METRICS) {
     const value = sample[metric];
     if (value === null || value === undefined) continue;
     fields[`${metric}_count`] = (fields[`${metric}_count`] ?? 0) + 1;
@@ -179,15 +179,4 @@ export function eventRow(
     details,
     source,
   };
-}
-
-/** Most bound parameters one statement gets: below SQLite's 32,766 and PostgreSQL's 65,535. */
-const MAX_PARAMETERS = 30_000;
-
-/** Splits rows of `width` columns so that no multi-row statement binds more than MAX_PARAMETERS values. */
-export function chunks<T>(rows: readonly T[], width: number): T[][] {
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, width)));
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
 }

@@ -6,17 +6,27 @@ import type { Store } from '../../db/store.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { createReportReads } from './report-reads.repository.js';
 import { createReportRepository } from './report.repository.js';
-import type { DeviceRow, DeviceUpdate, EventRow, ReportRepository } from './report.repository.js';
+import type { ReportRepository } from './report.repository.js';
 import { buildSeriesRows, eventRow } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
 import { MAX_CLOCK_AHEAD_MS, isRejection, parseReport } from './report.schema.js';
 import type { DeviceReport, Rejection } from './report.schema.js';
+import { clientRounds, planState } from './report.state.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
 export interface IngestResult {
   readonly accepted: number;
   readonly duplicates: number;
   readonly rejected: readonly Rejection[];
+}
+
+/**
+ * The figures of one ingested batch for the metrics: the answer's counts and,
+ * per accepted report, its lag (the commit's time minus its observedAt, in
+ * seconds, at least 0: a clock ahead of the server's is no negative lag).
+ */
+export interface IngestFigures extends IngestResult {
+  readonly lagSeconds: readonly number[];
 }
 
 /** What the report service needs of the configuration. */
@@ -59,9 +69,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
      * Validates and stores a batch for the caller's company, in one
      * transaction that resolves only once committed. Each report is stored
      * whole or refused whole; a reportId stored before is a duplicate and
-     * changes nothing.
+     * changes nothing. `observe` gets the batch's figures once committed.
      */
-    async ingest(caller: Caller, reports: readonly unknown[]): Promise<IngestResult> {
+    async ingest(caller: Caller, reports: readonly unknown[], observe?: (figures: IngestFigures) => void): Promise<IngestResult> {
       const at = now().getTime();
       const window = { earliest: at - settings.rawRetentionHours * 3_600_000, latest: at + MAX_CLOCK_AHEAD_MS };
       const rejected: Rejection[] = [];
@@ -71,7 +81,8 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         if (isRejection(parsed)) rejected.push(parsed);
         else valid.push({ index, report: parsed });
       });
-      const outcome = await store.transaction(async (tx) => {
+      // read committed: the devices' rows are locked first, in id order, and every other write has its own conditions
+      const outcome = await store.lockingTransaction(async (tx) => {
         const repository = createReportRepository(tx, store.dialect);
         const devices = await repository.lockDevices(caller.companyId, [...new Set(valid.map((v) => v.report.serialNumber))]);
         const bySerial = new Map(devices.map((d) => [d.serialNumber, d]));
@@ -84,11 +95,16 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         }
         const fresh = await storeReceipts(repository, caller.companyId, known, new Date(at).toISOString());
         await applyReports(repository, caller.companyId, fresh, at, offlineMs);
-        return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown };
+        return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown, observedAt: fresh.map((f) => f.report.observedAt) };
       });
       rejected.push(...outcome.unknown);
       rejected.sort((a, b) => a.index - b.index);
-      return { accepted: outcome.accepted, duplicates: outcome.duplicates, rejected };
+      const result = { accepted: outcome.accepted, duplicates: outcome.duplicates, rejected };
+      if (observe !== undefined) {
+        const committed = now().getTime();
+        observe({ ...result, lagSeconds: outcome.observedAt.map((at) => Math.max(0, (committed - Date.parse(at)) / 1000)) });
+      }
+      return result;
     },
 
     /**
@@ -181,21 +197,17 @@ async function storeReceipts(repository: ReportRepository, companyId: number, kn
   return [...first.values()].filter((entry) => stored.has(entry.report.reportId));
 }
 
-/** Applies stored reports: each device's latest state and online state, then every time series and event. */
+/**
+ * Applies stored reports: the devices' latest and online state, then every
+ * time series and event; each kind of row in one statement for the whole
+ * request (clients in rounds, see clientRounds).
+ */
 async function applyReports(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[], at: number, offlineMs: number): Promise<void> {
-  const byDevice = new Map<number, { device: DeviceRow; reports: DeviceReport[] }>();
-  for (const { report, device } of fresh) {
-    const group = byDevice.get(device.id) ?? { device, reports: [] };
-    group.reports.push(report);
-    byDevice.set(device.id, group);
-  }
-  const transitions: EventRow[] = [];
-  // id order, as the rows were locked
-  for (const { device, reports } of [...byDevice.values()].sort((a, b) => a.device.id - b.device.id)) {
-    reports.sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : 0));
-    const update: DeviceUpdate = { ...onlineUpdate(companyId, device, reports, at, offlineMs, transitions), ...(await applyState(repository, device, reports)) };
-    await repository.updateDevice(device.id, update);
-  }
+  const plan = planState(companyId, fresh, at, offlineMs);
+  await repository.replacePorts(plan.ports, randomUUID);
+  await repository.replaceRadios(plan.radios);
+  for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round);
+  await repository.updateDevices(plan.updates);
   const rows = buildSeriesRows(companyId, fresh);
   await repository.insertMany('uplink_samples', rows.uplinkSamples);
   await repository.insertMany('port_counters', rows.portCounters);
@@ -204,56 +216,5 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.upsertUplinkRollups(rows.uplinkRollups);
   await repository.upsertCounterRollups(rows.counterRollups);
   await repository.upsertReportRollups(rows.reportRollups);
-  await repository.insertMany('events', [...rows.events, ...transitions]);
-}
-
-/**
- * The device's last-seen time and online state after these reports (sorted
- * by observedAt). A report inside the offline window brings an offline
- * device online with DEVICE_ONLINE; a device imported online records
- * nothing; a stale report changes no online state. When the checker has not
- * yet recorded that the device fell silent, its DEVICE_OFFLINE comes first.
- */
-function onlineUpdate(companyId: number, device: DeviceRow, reports: readonly DeviceReport[], at: number, offlineMs: number, events: EventRow[]): DeviceUpdate {
-  const newest = reports[reports.length - 1]?.observedAt;
-  if (newest === undefined) return {};
-  const lastSeenAt = device.lastSeenAt !== null && device.lastSeenAt > newest ? device.lastSeenAt : newest;
-  // stale: no online state changes, so a device that never reported keeps its imported state (last_seen_at stays NULL)
-  if (Date.parse(newest) < at - offlineMs) return device.lastSeenAt === null ? {} : { lastSeenAt };
-  const marked = device.reportedOnline ?? device.isConnectedToBackend;
-  const silent = device.lastSeenAt !== null && Date.parse(device.lastSeenAt) < at - offlineMs;
-  if (marked && !silent) return { lastSeenAt, reportedOnline: true };
-  if (marked && device.lastSeenAt !== null) {
-    const fellSilentAt = new Date(Date.parse(device.lastSeenAt) + offlineMs).toISOString();
-    events.push(eventRow(companyId, device, 'DEVICE_OFFLINE', fellSilentAt, null, 'netgraph'));
-  }
-  events.push(eventRow(companyId, device, 'DEVICE_ONLINE', newest, null, 'netgraph'));
-  return { lastSeenAt, reportedOnline: true };
-}
-
-/**
- * Applies the reports newer than the device's stored state, oldest first, so
- * that each section ends as the newest report that has it says; older
- * reports change none of it.
- */
-async function applyState(repository: ReportRepository, device: DeviceRow, reports: readonly DeviceReport[]): Promise<DeviceUpdate> {
-  const newer = reports.filter((r) => device.stateObservedAt === null || r.observedAt > device.stateObservedAt);
-  const newest = newer[newer.length - 1];
-  if (newest === undefined) return {};
-  const latest = <K extends keyof DeviceReport>(key: K): DeviceReport | undefined => newer.findLast((r) => r[key] !== undefined);
-  const ports = latest('interfaces');
-  if (ports?.interfaces) await repository.replacePorts(device.id, ports.interfaces, ports.observedAt, randomUUID);
-  const radios = latest('radios');
-  if (radios?.radios) await repository.replaceRadios(device.id, radios.radios, radios.observedAt);
-  const clients = latest('clients');
-  if (clients?.clients && device.networkId !== null) {
-    await repository.mergeClients(device.networkId, device.id, clients.clients, clients.observedAt);
-  }
-  const uptime = latest('uptimeSeconds');
-  const mac = latest('macAddress');
-  return {
-    stateObservedAt: newest.observedAt,
-    ...(uptime ? { uptimeSeconds: uptime.uptimeSeconds ?? null } : {}),
-    ...(mac ? { macAddress: mac.macAddress ?? null } : {}),
-  };
+  await repository.insertMany('events', [...rows.events, ...plan.transitions]);
 }

@@ -97,7 +97,7 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
 
   /** Records a batch's attempts in one transaction (one write for the batch, not one per message). */
   async function record(attempts: readonly Attempt[], token: string): Promise<void> {
-    await store.queueTransaction(async (tx) => {
+    await store.lockingTransaction(async (tx) => {
       const outbox = createOutboxRepository(tx, store.dialect);
       const at = now().toISOString();
       const entries: RecordedAttempt[] = [];
@@ -150,7 +150,7 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
       const token = randomUUID();
       const at = now();
       if (!(await createOutboxRepository(store, store.dialect).hasDue(at.toISOString()))) return 0;
-      const claimed = await store.queueTransaction((tx) =>
+      const claimed = await store.lockingTransaction((tx) =>
         createOutboxRepository(tx, store.dialect).claimDue(at.toISOString(), new Date(at.getTime() + leaseMs(settings.timeoutMs)).toISOString(), token, limit),
       );
       if (claimed.length === 0) return 0;

@@ -47,7 +47,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
     mark: (repository: Repository, ids: number[], at: string) => Promise<void>,
   ): Promise<number> {
     if (!(await createDispatchRepository(store, store.dialect).hasUndispatched(table))) return 0;
-    return store.queueTransaction(async (tx) => {
+    return store.lockingTransaction(async (tx) => {
       const repository = createDispatchRepository(tx, store.dialect);
       const rows = await take(repository);
       if (rows.length === 0) return 0;
@@ -92,7 +92,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
      * how many messages it queued.
      */
     async checkClientCounts(): Promise<number> {
-      return store.queueTransaction(async (tx) => {
+      return store.lockingTransaction(async (tx) => {
         const repository = createDispatchRepository(tx, store.dialect);
         const rules = await repository.activeRules(['CLIENT_COUNT_ABOVE']);
         if (rules.length === 0) return 0;

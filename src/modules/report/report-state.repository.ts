@@ -1,0 +1,144 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { RowColumn, SqlDialect } from '../../db/dialect.js';
+import type { Database } from '../../db/tables.js';
+import { createRowWriter, takeExcluded } from './report-rows.repository.js';
+import type { PortReport, RadioReport } from './report.schema.js';
+
+/** What a device's newest reports change of its row; undefined leaves a column as it is. */
+export interface DeviceUpdate {
+  readonly lastSeenAt?: string;
+  readonly reportedOnline?: boolean;
+  readonly uptimeSeconds?: number | null;
+  readonly macAddress?: string | null;
+  readonly stateObservedAt?: string;
+}
+
+/** A device's reported list of some kind (ports, radios), complete at `observedAt`. */
+export interface DeviceList<T> {
+  readonly deviceId: number;
+  readonly observedAt: string;
+  readonly items: readonly T[];
+}
+
+const DEVICE_UPDATE: readonly RowColumn[] = [
+  ['id', 'bigint'],
+  ['last_seen_at', 'timestamptz'],
+  ['reported_online', 'boolean'],
+  ['state_observed_at', 'timestamptz'],
+  ['has_uptime', 'boolean'],
+  ['uptime_seconds', 'bigint'],
+  ['has_mac', 'boolean'],
+  ['mac_address', 'text'],
+];
+
+const DEVICE_IDS: readonly RowColumn[] = [['device_id', 'bigint']];
+const PORT_KEYS: readonly RowColumn[] = [
+  ['device_id', 'bigint'],
+  ['port_number', 'integer'],
+];
+
+const PORTS: readonly RowColumn[] = [
+  ['uuid', 'uuid'],
+  ['hardware_device_id', 'bigint'],
+  ['port_number', 'integer'],
+  ['label', 'text'],
+  ['port_type', 'text'],
+  ['is_enabled', 'boolean'],
+  ['is_connected', 'boolean'],
+  ['is_uplink', 'boolean'],
+  ['is_uplink_active', 'boolean'],
+  ['is_trunk_port', 'boolean'],
+  ['port_speed_mbps', 'integer'],
+  ['native_vlan_id', 'integer'],
+  ['observed_at', 'timestamptz'],
+];
+
+const RADIOS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bssid', 'text'],
+  ['radio_band', 'text'],
+  ['ssid', 'text'],
+  ['is_active', 'boolean'],
+  ['observed_at', 'timestamptz'],
+];
+
+/** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
+export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDialect) {
+  const rows = createRowWriter(db, dialect);
+  return {
+    /** Applies each device's update in one statement; a column an update leaves undefined keeps its value. */
+    async updateDevices(updates: readonly { readonly id: number; readonly update: DeviceUpdate }[]): Promise<void> {
+      if (updates.length === 0) return;
+      const values = updates.map(({ id, update }) => ({
+        id,
+        last_seen_at: update.lastSeenAt ?? null,
+        reported_online: update.reportedOnline ?? null,
+        state_observed_at: update.stateObservedAt ?? null,
+        has_uptime: update.uptimeSeconds !== undefined,
+        uptime_seconds: update.uptimeSeconds ?? null,
+        has_mac: update.macAddress !== undefined,
+        mac_address: update.macAddress ?? null,
+      }));
+      // the three coalesced columns are never set to NULL by a report; uptime and MAC may be
+      await sql`UPDATE hardware_devices SET
+          last_seen_at = coalesce(u.last_seen_at, hardware_devices.last_seen_at),
+          reported_online = coalesce(u.reported_online, hardware_devices.reported_online),
+          state_observed_at = coalesce(u.state_observed_at, hardware_devices.state_observed_at),
+          uptime_seconds = CASE WHEN u.has_uptime THEN u.uptime_seconds ELSE hardware_devices.uptime_seconds END,
+          mac_address = CASE WHEN u.has_mac THEN u.mac_address ELSE hardware_devices.mac_address END
+        FROM ${rows.source('u', DEVICE_UPDATE, values)} WHERE hardware_devices.id = u.id`.execute(db);
+    },
+
+    /**
+     * Makes each device's ports exactly its list; a port a device keeps
+     * reporting keeps its UUID. (NOT IN, not a correlated NOT EXISTS:
+     * SQLite evaluates the list once, where it would scan it for every row.)
+     */
+    async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string): Promise<void> {
+      if (lists.length === 0) return;
+      const devices = lists.map((l) => ({ device_id: l.deviceId }));
+      const keep = lists.flatMap((l) => l.items.map((p) => ({ device_id: l.deviceId, port_number: p.portNumber })));
+      await sql`DELETE FROM device_ports
+        WHERE hardware_device_id IN (SELECT device_id FROM ${rows.source('d', DEVICE_IDS, devices)})
+          AND (hardware_device_id, port_number) NOT IN (SELECT device_id, port_number FROM ${rows.source('k', PORT_KEYS, keep)})`.execute(db);
+      const ports = lists.flatMap((l) =>
+        l.items.map((p) => ({
+          uuid: newUuid(),
+          hardware_device_id: l.deviceId,
+          port_number: p.portNumber,
+          label: p.label,
+          port_type: p.portType,
+          is_enabled: p.isEnabled,
+          is_connected: p.isConnected,
+          is_uplink: p.isUplink,
+          is_uplink_active: p.isUplinkActive,
+          is_trunk_port: p.isTrunkPort,
+          port_speed_mbps: p.portSpeedMbps,
+          native_vlan_id: p.nativeVLANID,
+          observed_at: l.observedAt,
+        })),
+      );
+      const update = takeExcluded(PORTS.slice(3).map(([name]) => name));
+      await rows.insert('device_ports', PORTS, ports, sql`ON CONFLICT (hardware_device_id, port_number) DO UPDATE SET ${update}`);
+    },
+
+    /** Makes each device's radios exactly its list. */
+    async replaceRadios(lists: readonly DeviceList<RadioReport>[]): Promise<void> {
+      if (lists.length === 0) return;
+      const devices = lists.map((l) => ({ device_id: l.deviceId }));
+      await sql`DELETE FROM device_radios WHERE hardware_device_id IN (SELECT device_id FROM ${rows.source('d', DEVICE_IDS, devices)})`.execute(db);
+      const radios = lists.flatMap((l) =>
+        l.items.map((r) => ({
+          hardware_device_id: l.deviceId,
+          bssid: r.bssid,
+          radio_band: r.radioBand,
+          ssid: r.ssid,
+          is_active: r.isActive,
+          observed_at: l.observedAt,
+        })),
+      );
+      await rows.insert('device_radios', RADIOS, radios);
+    },
+  };
+}
