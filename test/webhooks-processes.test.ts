@@ -92,7 +92,7 @@ describe.each(storeKinds())('webhooks across processes on %s', (kind) => {
     expect(actions).toEqual(['webhook.create', 'webhook.test', 'webhook.rotate_secret', 'webhook.test', 'webhook.delete']);
     expect(audit.stdout).not.toContain('whsec_');
     await server.stop();
-  });
+  }, 120_000);
 
   it('delivers a message again after its server was killed mid-delivery: at least once, never lost', async () => {
     const acme = await runtime.services.webhooks.cliCaller('acme');

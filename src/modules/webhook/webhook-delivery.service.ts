@@ -4,7 +4,7 @@ import type { SecretBox } from './webhook.cipher.js';
 import { postWebhook } from './webhook.http.js';
 import type { PostOutcome } from './webhook.http.js';
 import { createOutboxRepository } from './webhook-outbox.repository.js';
-import type { ClaimedMessage, MessageOutcome } from './webhook-outbox.repository.js';
+import type { ClaimedMessage, MessageOutcome, RecordedAttempt } from './webhook-outbox.repository.js';
 import { createWebhookRepository } from './webhook.repository.js';
 import type { EndpointRow } from './webhook.repository.js';
 import { webhookHeaders } from './webhook.signing.js';
@@ -22,6 +22,21 @@ export const RETRY_JITTER = 0.1;
 const MAX_RETRY_AFTER_MS = 24 * HOUR;
 /** An endpoint failing without a success for this long is disabled. */
 export const FAILING_DISABLE_MS = 5 * 24 * HOUR;
+
+/** An endpoint of a batch with its opened secrets and Authorization header. */
+interface Signer {
+  readonly endpoint: EndpointRow;
+  readonly secrets: readonly string[];
+  readonly authorization: string | undefined;
+}
+
+/** One attempt of a batch, sent and waiting to be recorded. */
+interface Attempt {
+  readonly signer: Signer;
+  readonly message: ClaimedMessage;
+  readonly started: Date;
+  readonly outcome: PostOutcome;
+}
 
 /** What delivery needs of the configuration. */
 export interface DeliverySettings {
@@ -53,28 +68,26 @@ export function leaseMs(timeoutMs: number): number {
  * never lost). `now` drives the schedule (tests inject one).
  */
 export function createDeliverer(store: Store, box: () => Promise<SecretBox>, settings: DeliverySettings, now: () => Date, random: () => number = Math.random) {
-  async function attempt(message: ClaimedMessage, token: string): Promise<void> {
-    const endpoint = await createWebhookRepository(store).endpointById(message.endpointId);
-    if (endpoint === undefined) return;
-    const started = now();
-    const outcome = await send(endpoint, message, started);
-    await store.lockingTransaction(async (tx) => {
-      const outbox = createOutboxRepository(tx, store.dialect);
-      const at = now().toISOString();
-      const next = await settle(outbox, endpoint, message, outcome, at);
-      await outbox.recordAttempt(message.id, token, { attemptedAt: started.toISOString(), ...pick(outcome) }, next);
-    });
+  /** What signs and authorizes deliveries to each endpoint of a batch, read and decrypted once per batch. */
+  async function signersFor(endpointIds: readonly number[], at: Date): Promise<Map<number, Signer>> {
+    const opened = await box();
+    const repository = createWebhookRepository(store);
+    const signers = new Map<number, Signer>();
+    for (const id of new Set(endpointIds)) {
+      const endpoint = await repository.endpointById(id);
+      if (endpoint === undefined) continue;
+      const secrets = (await repository.validSecrets(id, at.toISOString())).map((sealed) => opened.open(sealed, secretContext(endpoint.uuid)));
+      signers.set(id, { endpoint, secrets, authorization: authorizationHeader(endpoint, opened) });
+    }
+    return signers;
   }
 
-  async function send(endpoint: EndpointRow, message: ClaimedMessage, at: Date): Promise<PostOutcome> {
-    const opened = await box();
-    const secrets = (await createWebhookRepository(store).validSecrets(endpoint.id, at.toISOString())).map((sealed) => opened.open(sealed, secretContext(endpoint.uuid)));
+  async function send(signer: Signer, message: ClaimedMessage): Promise<PostOutcome> {
     // the receiver checks the timestamp against its own clock: wall time, whatever clock drives the schedule
-    const headers = webhookHeaders(secrets, message.uuid, Math.floor(Date.now() / 1000), message.payload);
-    const authorization = authorizationHeader(endpoint, opened);
-    if (authorization !== undefined) headers.authorization = authorization;
+    const headers = webhookHeaders(signer.secrets, message.uuid, Math.floor(Date.now() / 1000), message.payload);
+    if (signer.authorization !== undefined) headers.authorization = signer.authorization;
     try {
-      const target = await resolveTarget(endpoint.url, settings.allowPrivateTargets);
+      const target = await resolveTarget(signer.endpoint.url, settings.allowPrivateTargets);
       return await postWebhook(target, headers, message.payload, settings.timeoutMs);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
@@ -82,10 +95,24 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
     }
   }
 
+  /** Records a batch's attempts in one transaction (one write for the batch, not one per message). */
+  async function record(attempts: readonly Attempt[], token: string): Promise<void> {
+    await store.lockingTransaction(async (tx) => {
+      const outbox = createOutboxRepository(tx, store.dialect);
+      const at = now().toISOString();
+      const entries: RecordedAttempt[] = [];
+      for (const { signer, message, started, outcome } of attempts) {
+        entries.push({ messageId: message.id, attempt: { attemptedAt: started.toISOString(), ...pick(outcome) }, outcome: await settle(outbox, signer.endpoint, message, outcome, at) });
+      }
+      await outbox.recordAttempts(token, entries);
+    });
+  }
+
   /** The message's state after the attempt, and the endpoint's: success clears its failing clock, 410 or 5 days of failing disable it. */
   async function settle(outbox: ReturnType<typeof createOutboxRepository>, endpoint: EndpointRow, message: ClaimedMessage, outcome: PostOutcome, at: string): Promise<MessageOutcome> {
     if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) {
-      await outbox.clearFailing(endpoint.id);
+      // a healthy endpoint (as read at the batch's start) has no clock to clear: one statement less per delivery
+      if (endpoint.failingSince !== null) await outbox.clearFailing(endpoint.id);
       return { state: 'delivered', nextAttemptAt: null };
     }
     if (outcome.status === 410) {
@@ -116,8 +143,8 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
 
     /**
      * Claims up to `limit` due messages and attempts each (concurrently),
-     * recording every attempt; resolves when all are recorded. Returns how
-     * many it attempted.
+     * then records every attempt in one transaction; resolves when they are
+     * recorded. Returns how many it attempted.
      */
     async deliverDue(limit = 32): Promise<number> {
       const token = randomUUID();
@@ -126,10 +153,18 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
       const claimed = await store.lockingTransaction((tx) =>
         createOutboxRepository(tx, store.dialect).claimDue(at.toISOString(), new Date(at.getTime() + leaseMs(settings.timeoutMs)).toISOString(), token, limit),
       );
-      // every attempt runs to its end even when one fails; an unrecorded one is attempted again when its claim lapses
-      const results = await Promise.allSettled(claimed.map((message) => attempt(message, token)));
-      const failure = results.find((result) => result.status === 'rejected');
-      if (failure) throw failure.reason;
+      if (claimed.length === 0) return 0;
+      const signers = await signersFor(claimed.map((message) => message.endpointId), at);
+      const attempts = await Promise.all(
+        claimed.map(async (message): Promise<Attempt | undefined> => {
+          const signer = signers.get(message.endpointId);
+          if (signer === undefined) return undefined;
+          const started = now();
+          return { signer, message, started, outcome: await send(signer, message) };
+        }),
+      );
+      // a process that dies before this line delivered without recording: the claims lapse and the messages go again
+      await record(attempts.filter((attempt) => attempt !== undefined), token);
       return claimed.length;
     },
   };

@@ -51,6 +51,13 @@ export interface MessageOutcome {
   readonly nextAttemptAt: string | null;
 }
 
+/** An attempt of a message and the state it leaves the message in. */
+export interface RecordedAttempt {
+  readonly messageId: number;
+  readonly attempt: Omit<AttemptRow, 'messageId'>;
+  readonly outcome: MessageOutcome;
+}
+
 /** SQL of the outbox and the delivery log. */
 export function createOutboxRepository({ db }: SqlContext, dialect: SqlDialect) {
   return {
@@ -128,25 +135,40 @@ export function createOutboxRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /**
-     * Records an attempt and its outcome, if the claim `token` still holds
-     * the message (a claim that lapsed and was taken over records nothing).
+     * Records a batch of attempts and their outcomes, for the messages the
+     * claim `token` still holds (a claim that lapsed and was taken over
+     * records nothing): one UPDATE per distinct outcome and one multi-row
+     * INSERT, so a batch costs a few statements, not a few per message.
      */
-    async recordAttempt(messageId: number, token: string, attempt: Omit<AttemptRow, 'messageId'>, outcome: MessageOutcome): Promise<boolean> {
-      const updated = await db
-        .updateTable('webhook_messages')
-        .set({ state: outcome.state, next_attempt_at: outcome.nextAttemptAt, lease_token: null, lease_until: null })
-        .where('id', '=', messageId)
-        .where('lease_token', '=', token)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return false;
+    async recordAttempts(token: string, entries: readonly RecordedAttempt[]): Promise<void> {
+      const groups = new Map<string, RecordedAttempt[]>();
+      for (const entry of entries) {
+        const key = `${entry.outcome.state}/${entry.outcome.nextAttemptAt ?? ''}`;
+        groups.set(key, [...(groups.get(key) ?? []), entry]);
+      }
+      const held = new Set<number>();
+      for (const group of groups.values()) {
+        const { outcome } = group[0] as RecordedAttempt;
+        const rows = await db
+          .updateTable('webhook_messages')
+          .set({ state: outcome.state, next_attempt_at: outcome.nextAttemptAt, lease_token: null, lease_until: null })
+          .where('id', 'in', group.map((entry) => entry.messageId))
+          .where('lease_token', '=', token)
+          .returning('id')
+          .execute();
+        for (const row of rows) held.add(Number(row.id));
+      }
+      const attempts = entries.filter((entry) => held.has(entry.messageId));
+      if (attempts.length === 0) return;
       await db
         .insertInto('webhook_attempts')
-        .values({
-          message_id: messageId, attempted_at: attempt.attemptedAt, status: attempt.status, duration_ms: attempt.durationMs,
-          response: attempt.response, error: attempt.error,
-        })
+        .values(
+          attempts.map(({ messageId, attempt }) => ({
+            message_id: messageId, attempted_at: attempt.attemptedAt, status: attempt.status, duration_ms: attempt.durationMs,
+            response: attempt.response, error: attempt.error,
+          })),
+        )
         .execute();
-      return true;
     },
 
     /** Messages of the company, newest first: of one endpoint, since a time, at most `limit`. */
