@@ -86,8 +86,8 @@ export interface ReadServiceOptions {
  */
 export function createReadService(store: Store, model: ReadModel, online: OnlineRule, options: ReadServiceOptions = {}) {
   const offlineMs = online.offlineAfterSeconds * 1000;
-  // the key's state is read on the primary alongside every read that may run on the replica
-  const keyCheck = options.replica === true ? compileKeyCheck(store.dialect) : undefined;
+  // the key's state is read on the primary alongside every read that may run on the replica; none without one
+  const keyCheck = options.replica === true && store.replica !== undefined ? compileKeyCheck(store.dialect) : undefined;
   const onlineSince = (): string => new Date(online.now().getTime() - offlineMs).toISOString();
   return {
     /** The read model the reads compile with (assembled from the features by graphql/read-model.ts). */
