@@ -16,8 +16,8 @@ import { countDataset, generateBenchDataset } from './lib/dataset.mjs';
 import { runLoad } from './lib/load.mjs';
 import { USAGE, parseOptions } from './lib/options.mjs';
 import { machineFacts } from './lib/procfs.mjs';
-import { detailTable, headlineTable, resultsMarkdown, summarize, writeDocsSection } from './lib/report.mjs';
-import { REPO_DIR, TARGETS, requestFor, runNetgraph, startTarget } from './lib/targets.mjs';
+import { detailTable, headlineTable, logLevelTable, resultsMarkdown, summarize, writeDocsSection } from './lib/report.mjs';
+import { REPO_DIR, TARGETS, requestFor, runNetgraph, runsCase, startTarget } from './lib/targets.mjs';
 
 const log = (line) => console.error(`bench: ${line}`);
 
@@ -217,12 +217,13 @@ async function run(options) {
     for (const kase of options.cases) {
       const args = argsByCase.get(kase.id);
       if (args.length === 0) continue;
-      const prepared = await checkCase(kase, targets, args, index);
+      const caseTargets = targets.filter((target) => runsCase(target, kase));
+      const prepared = await checkCase(kase, caseTargets, args, index);
       preparedByCase.set(kase.id, prepared);
       log(`${kase.id}: every target answered all ${args.length} argument values correctly; measuring`);
-      const rounds = await measureCase(kase, targets, prepared, options, dbPids);
+      const rounds = await measureCase(kase, caseTargets, prepared, options, dbPids);
       const responseBytes = Object.fromEntries(
-        targets.map((t) => [t.name, prepared[t.name].reduce((sum, r) => sum + Buffer.byteLength(r.expected), 0) / args.length]),
+        caseTargets.map((t) => [t.name, prepared[t.name].reduce((sum, r) => sum + Buffer.byteLength(r.expected), 0) / args.length]),
       );
       cases.push({ id: kase.id, title: kase.title, arguments: args.length, rounds, responseBytes, summary: summarize(rounds, options.targets) });
     }
@@ -293,7 +294,7 @@ async function main() {
 function report(results, docs) {
   for (const c of results.cases) c.summary = summarize(c.rounds, results.targets);
   const failed = results.cases.some((c) => Object.values(c.summary).some((s) => s.failures > 0)) || (results.ingest !== undefined && ingestFailed(results.ingest));
-  if (results.cases.length > 0) console.log(`\n${headlineTable(results)}\n\n${detailTable(results)}\n`);
+  if (results.cases.length > 0) console.log(`\n${headlineTable(results)}\n\n${logLevelTable(results) ?? ''}\n\n${detailTable(results)}\n`);
   if (results.ingest) console.log(`\n${ingestTables(results.ingest).filter(Boolean).join('\n\n')}\n`);
   const docsFile = path.join(REPO_DIR, 'docs', 'benchmarks.md');
   // each section is rewritten only by a run that measured it

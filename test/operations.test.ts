@@ -225,9 +225,15 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
       const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: 'info', NODE_OPTIONS: `--import=${crash}` });
       try {
         await sendTagged(server.url, key, 'crash', 400);
-        expect(await server.stop('SIGUSR2')).toBe(1);
+        const exited = new Promise((resolve) => server.child.once('exit', resolve));
+        server.child.kill('SIGUSR2');
+        await new Promise((r) => setTimeout(r, 200));
+        // its line is logged in the turn that crashes: only the crash handler's synchronous flush writes it
+        await sendTagged(server.url, key, 'crash-last', 1).catch(() => undefined);
+        expect(await exited).toBe(1);
         const output = server.output();
         expect(missingLines(output, 'crash', 400)).toEqual([]);
+        expect(missingLines(output, 'crash-last', 1)).toEqual([]);
         const fatal = output.split('\n').find((l) => l.includes('uncaught exception; exiting'));
         expect(JSON.parse(fatal ?? '{}')).toMatchObject({ level: 60, err: { message: expect.stringContaining('crash on purpose') } });
       } finally {

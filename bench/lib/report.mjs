@@ -21,6 +21,8 @@ export function summarize(rounds, targets, baseline = 'floor') {
   const summary = {};
   for (const name of targets) {
     const runs = rounds.map((round) => round[name]).filter(Boolean);
+    // a target that does not take this case (the LOG_LEVEL=info targets outside the point lookups)
+    if (runs.length === 0) continue;
     const within = (metric) =>
       rounds.map((round) => (round[name] && round[baseline] ? round[name][metric] / round[baseline][metric] : Number.NaN));
     summary[name] = {
@@ -67,6 +69,38 @@ export function headlineTable(results) {
       .map((t) => `${ratio(c.summary[t]?.p50VsFloor)} (${t.replace('netgraph-', '')})`)
       .join(', '),
   ]);
+  return markdownTable(header, rows);
+}
+
+/**
+ * What the default log level costs: per case and store where netgraph ran at
+ * both levels, req/s at warn and at info and their ratio (median of the
+ * per-round ratios, the two runs of a round being minutes apart at most).
+ * Undefined when no case ran at both.
+ */
+export function logLevelTable(results) {
+  const rows = [];
+  for (const c of results.cases) {
+    for (const warn of results.targets.filter((t) => results.labels[t] && c.summary[`${t}-info`] && c.summary[t])) {
+      const info = `${warn}-info`;
+      const ratios = c.rounds.map((round) => (round[warn] && round[info] ? round[info].requestsPerSecond / round[warn].requestsPerSecond : Number.NaN));
+      const s = c.summary;
+      rows.push([
+        c.title,
+        results.stores[warn] === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+        thousands(s[warn].requestsPerSecond),
+        thousands(s[info].requestsPerSecond),
+        ratio(median(ratios)),
+        range([Math.min(...ratios), Math.max(...ratios)]),
+        fixed(s[warn].p50, 2),
+        fixed(s[info].p50, 2),
+        fixed(s[warn].appCpuPerRequestMs, 3),
+        fixed(s[info].appCpuPerRequestMs, 3),
+      ]);
+    }
+  }
+  if (rows.length === 0) return undefined;
+  const header = ['query', 'store', 'req/s warn', 'req/s info', 'info / warn', 'info / warn, rounds', 'p50 ms warn', 'p50 ms info', 'CPU ms/req server warn', 'CPU ms/req server info'];
   return markdownTable(header, rows);
 }
 
@@ -120,6 +154,14 @@ export function resultsMarkdown(results) {
     '',
     headlineTable(results),
     '',
+    ...(logLevelTable(results) === undefined
+      ? []
+      : [
+          'The default log level: netgraph at `LOG_LEVEL=warn` (the targets above) and at `info` (one JSON request line per request, written asynchronously, as users run it), in the same rounds (the goal is info within 5% of warn):',
+          '',
+          logLevelTable(results),
+          '',
+        ]),
     'Every figure (medians over the rounds; "checked" counts the responses compared with the expected answer; "x floor, rounds" is the lowest and highest per-round ratio, a measure of the noise; CPU is user + system time of the server processes, and of the PostgreSQL backends of the benchmark database, divided by the requests served; RSS is the peak of the server processes together; response is the body size):',
     '',
     detailTable(results),

@@ -11,10 +11,17 @@ const BENCH_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const REPO_DIR = path.dirname(BENCH_DIR);
 const NETGRAPH_BIN = path.join(REPO_DIR, 'bin', 'netgraph.js');
 
-/** The targets a run can compare, in report order. `floor` is the baseline. */
+/**
+ * The targets a run can compare, in report order. `floor` is the baseline.
+ * netgraph runs at LOG_LEVEL=warn; its `-info` targets run at the default
+ * `info` (one request log line per request), on the point lookups only, so
+ * one run shows what the default log level costs.
+ */
 export const TARGETS = {
   'netgraph-postgres': { label: 'netgraph, PostgreSQL', kind: 'netgraph', store: 'postgres' },
+  'netgraph-postgres-info': { label: 'netgraph, PostgreSQL, LOG_LEVEL=info', kind: 'netgraph', store: 'postgres', logLevel: 'info', pointLookupsOnly: true },
   'netgraph-sqlite': { label: 'netgraph, SQLite', kind: 'netgraph', store: 'sqlite' },
+  'netgraph-sqlite-info': { label: 'netgraph, SQLite, LOG_LEVEL=info', kind: 'netgraph', store: 'sqlite', logLevel: 'info', pointLookupsOnly: true },
   postgraphile: { label: 'PostGraphile 4', kind: 'postgraphile', store: 'postgres' },
   floor: { label: 'raw-SQL floor', kind: 'floor', store: 'postgres' },
 };
@@ -80,7 +87,7 @@ export async function startTarget({ name, spec = TARGETS[name], databaseUrl, wor
       PORT: String(port),
       HOST: '127.0.0.1',
       WORKERS: String(workers),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: spec.logLevel ?? 'warn',
       DEMO_DATA: 'off',
       NODE_ENV: 'production',
       // the per-key limits still run on every request (that cost is measured), with budgets the load cannot exhaust
@@ -139,6 +146,11 @@ function tail(file) {
   } catch {
     return '(no log)';
   }
+}
+
+/** Whether a target answers a case: the LOG_LEVEL=info targets take the point lookups only. */
+export function runsCase(target, kase) {
+  return !target.pointLookupsOnly || kase.pointLookup === true;
 }
 
 /**

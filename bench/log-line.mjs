@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// What one request log line costs: the line netgraph writes per request at
+// LOG_LEVEL=info, logged with pino into a pipe drained by another process (as
+// stdout is under systemd or Docker), three ways: pino's synchronous
+// destination (one write(2) per line: netgraph before), pino's asynchronous
+// destination as is (sonic-boom, sync: false), and netgraph's log
+// (dist/observability/log.js: the asynchronous destination, fed the lines of
+// one event-loop turn at once). Reports the CPU time of this process per line,
+// user + system, all threads: competing load disturbs it far less than
+// throughput. Usage: npm run build && node bench/log-line.mjs [lines] [rounds]
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const pino = createRequire(path.join(REPO, 'package.json'))('pino');
+const { createProcessLog } = await import(path.join(REPO, 'dist', 'observability', 'log.js'));
+
+const LINES = Number(process.argv[2] ?? 200_000);
+const ROUNDS = Number(process.argv[3] ?? 3);
+/** Lines logged per turn of the event loop, about what 2 workers at 10,000 req/s log per millisecond. */
+const PER_TURN = 20;
+
+const fields = (i) => ({
+  requestId: `4c117ada-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  method: 'POST',
+  path: '/api/v1/graphql',
+  status: 200,
+  durationMs: 3.8,
+  keyId: '81eebd9d-5a43-4c36-9c0e-3b9f4e0d1c2a',
+  company: 'acme',
+  operationName: 'VirtualDevice',
+  sqlStatements: 1,
+});
+
+const WAYS = {
+  'pino, synchronous destination': (fd) => pinoOn(pino.destination({ dest: fd, sync: true })),
+  'pino, asynchronous destination': (fd) => pinoOn(pino.destination({ dest: fd, sync: false, minLength: 0 })),
+  "netgraph's log (asynchronous, batched per turn)": (fd) => createProcessLog('info', fd),
+};
+
+function pinoOn(destination) {
+  return {
+    logger: pino({ level: 'info' }, destination),
+    close: () => new Promise((resolve) => {
+      destination.once('close', resolve);
+      destination.end();
+    }),
+  };
+}
+
+/** CPU µs of this process per line, for LINES lines in turns of PER_TURN, all written before it stops. */
+async function measure(make) {
+  const sink = spawn('sh', ['-c', 'cat > /dev/null'], { stdio: ['pipe', 'ignore', 'inherit'] });
+  await once(sink, 'spawn');
+  const log = make(sink.stdin._handle.fd);
+  const started = process.cpuUsage();
+  for (let i = 0; i < LINES; i += PER_TURN) {
+    for (let j = i; j < i + PER_TURN; j++) log.logger.info(fields(j), 'request');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await log.close();
+  const used = process.cpuUsage(started);
+  sink.stdin.destroy();
+  await once(sink, 'exit');
+  return (used.user + used.system) / LINES;
+}
+
+for (let round = 1; round <= ROUNDS; round++) {
+  const figures = [];
+  for (const [name, make] of Object.entries(WAYS)) figures.push(`${name} ${(await measure(make)).toFixed(2)} µs`);
+  console.log(`round ${round}, ${LINES} lines, CPU per line: ${figures.join('; ')}`);
+}
