@@ -7,6 +7,7 @@ import { isAppError } from '../src/errors.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { IDS, createFixture } from './helpers/fixture.js';
+import { startTcpProxy } from './helpers/processes.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
 import type { TestDatabase } from './helpers/stores.js';
 
@@ -174,6 +175,32 @@ describe.runIf(storeKinds().includes('postgres'))('coalescing reads on postgres 
     const results = await Promise.allSettled([1, 0, 2].map((n) => store.selectRow(divide, [n], { batchText: divideBatch })));
     expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect((await store.selectRow(divide, [5], { batchText: divideBatch }))?.v).toBe(2);
+  });
+
+  it('answers the reads that come after a batch found no connection (the database restarting) instead of holding them forever', async () => {
+    const target = new URL(database.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const proxied = new URL(database.url);
+    proxied.port = String(proxy.port);
+    await proxy.open();
+    const behindProxy = await openStore({ dialect: 'postgres', url: proxied.toString() }, { poolSize: 4, readBatchBudgetMs: 1000 });
+    try {
+      const statement = await timed('no-connection', behindProxy);
+      // the database goes away: the next batch of the text cannot get a connection
+      await proxy.cut();
+      const first = await read(statement, 1, 0, undefined, behindProxy).catch((error: unknown) => error);
+      expect(isAppError(first, 'SERVICE_UNAVAILABLE'), String(first)).toBe(true);
+      // before the fix, this read joined the failed batch and never settled
+      const second = read(statement, 2, 0, undefined, behindProxy).catch((error: unknown) => error);
+      const settled = await Promise.race([second, new Promise((resolve) => setTimeout(() => resolve('still waiting after 8 s'), 8_000))]);
+      expect(isAppError(settled, 'SERVICE_UNAVAILABLE'), String(settled)).toBe(true);
+      // and once it is back, reads of the text are answered again
+      await proxy.open();
+      expect(await read(statement, 3, 0, undefined, behindProxy)).toMatchObject({ v: 30 });
+    } finally {
+      await behindProxy.close();
+      await proxy.cut();
+    }
   });
 
   it('plans the reads once per connection, and leaves the other statements to PostgreSQL', async () => {

@@ -314,6 +314,9 @@ class ReadBatch implements DeadlineEntry {
   }
 
   private fail(error: unknown): void {
+    // a batch whose connection never came (the database restarting) was still open: a read joining it
+    // now would wait for an answer that was already given, with every later read of its text behind it
+    this.close();
     if (this.settled) return;
     this.settled = true;
     deadlines.delete(this);
