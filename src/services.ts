@@ -57,9 +57,9 @@ export function createServices(
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
     // on the primary: the dashboard and the mutations' read-back must see their own writes
-    reads: createReadService(store, readModel, online),
+    reads: createReadService(store, readModel, online, { settings: reportSettings }),
     // the API's queries: on the read replica when there is one (READ_DATABASE_URL), the key check on the primary
-    replicaReads: createReadService(store, readModel, online, { replica: true }),
+    replicaReads: createReadService(store, readModel, online, { replica: true, settings: reportSettings }),
     imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),
