@@ -210,7 +210,7 @@ describe.each(storeKinds())('the audit log on %s', (kind) => {
       ['company.create', 'company', 'cli'],
       ['user.create', 'user', 'cli'],
     ]);
-    expect(initech[0]?.after).toEqual({ slug: 'initech', name: 'Initech' });
+    expect(initech[0]?.after).toEqual({ slug: 'initech', name: 'Initech', isCustomer: true, websiteDomain: null });
     expect(initech[1]).toMatchObject({ objectId: user.id, before: null, after: { email: 'peter@initech.example', role: 'member' } });
     expect(JSON.stringify(initech)).not.toContain(user.password);
     expect(JSON.stringify(initech)).not.toMatch(/password/i);
