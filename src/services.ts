@@ -33,13 +33,11 @@ export function createServices(
   const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
   const companies = createCompanyService(store, audit, now);
   const writes = createWriteService(store, audit, now);
+  const reportSettings = options.reports?.settings ?? DEFAULT_REPORT_SETTINGS;
   return {
     companies,
     apiKeys: createApiKeyService(store, companies, audit, now),
-    reads: createReadService(store, createReadModel(), {
-      now: options.reports?.now ?? now,
-      offlineAfterSeconds: (options.reports?.settings ?? DEFAULT_REPORT_SETTINGS).offlineAfterSeconds,
-    }),
+    reads: createReadService(store, createReadModel(), { now: options.reports?.now ?? now, offlineAfterSeconds: reportSettings.offlineAfterSeconds }, reportSettings),
     imports: createImportService(store, audit),
     audit,
     networks: createNetworkService(writes),
@@ -48,7 +46,7 @@ export function createServices(
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
     users: createUserService(store, companies, audit, options.users),
-    reports: createReportService(store, options.reports?.settings ?? DEFAULT_REPORT_SETTINGS, options.reports?.now ?? now),
+    reports: createReportService(store, reportSettings, options.reports?.now ?? now),
   };
 }
 

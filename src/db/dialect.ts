@@ -43,6 +43,17 @@ export interface SqlDialect {
   listRows(list: string, alias: string): string;
   /** Seconds since the Unix epoch (with a fraction) of a timestamp expression. */
   epochSeconds(expr: string): string;
+  /**
+   * The start, in whole seconds since the Unix epoch, of the `step`-second
+   * bucket (aligned to multiples of `step` since the epoch) that holds the
+   * timestamp `expr`; `step` an integer expression that appears once in the
+   * text (a parameter is bound once on SQLite). An integer.
+   */
+  epochBucket(expr: string, step: string): string;
+  /** A timestamp expression (jsonDateTime takes it) of whole seconds since the Unix epoch. */
+  fromEpochSeconds(expr: string): string;
+  /** Like listRows, with a second column `position`: the element's 1-based place in the list. */
+  orderedListRows(list: string, alias: string): string;
   /** The value a parameter of `type` is bound with on this store (SQLite: booleans as 0/1, lists as JSON text, canonical timestamps). */
   bindValue(type: ParamType, value: unknown): unknown;
   /**
@@ -122,6 +133,11 @@ const sqliteDialect: SqlDialect = {
   inList: (expr, list) => `${expr} IN (SELECT value FROM json_each(${list}))`,
   listRows: (list, alias) => `json_each(${list}) AS ${alias}`,
   epochSeconds: (expr) => `unixepoch(${expr}, 'subsec')`,
+  // unixepoch() without 'subsec' is whole seconds, rounded down; for times after 1970, s - s % step is the bucket's start
+  epochBucket: (expr, step) => `(unixepoch(${expr}) - unixepoch(${expr}) % ${step})`,
+  // the stored form of timestamps: ISO 8601 UTC with milliseconds
+  fromEpochSeconds: (expr) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr}, 'unixepoch')`,
+  orderedListRows: (list, alias) => `(SELECT value, key + 1 AS position FROM json_each(${list})) AS ${alias}`,
   bindValue: (type, value) => {
     if (value === null || value === undefined) return null;
     if (type === 'boolean') return value === true ? 1 : 0;
@@ -161,6 +177,9 @@ const postgresDialect: SqlDialect = {
   inList: (expr, list) => `${expr} = ANY(${list})`,
   listRows: (list, alias) => `unnest(${list}) AS ${alias}(value)`,
   epochSeconds: (expr) => `extract(epoch FROM ${expr})::float8`,
+  epochBucket: (expr, step) => `(floor(extract(epoch FROM ${expr}))::bigint - floor(extract(epoch FROM ${expr}))::bigint % ${step})`,
+  fromEpochSeconds: (expr) => `to_timestamp(${expr})`,
+  orderedListRows: (list, alias) => `unnest(${list}) WITH ORDINALITY AS ${alias}(value, position)`,
   bindValue: (type, value) => (value === undefined ? null : type === 'timestamptz' ? canonicalTimestamp(value) : value),
   jsonArray: (element, fromWhere, orderBy) =>
     `(SELECT '[' || string_agg(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,

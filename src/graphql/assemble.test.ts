@@ -34,6 +34,12 @@ describe('assembling the features', () => {
       'uplinkPhyInterfacesForNetwork',
       'phyInterfacesForVirtualDevice',
       'bssidsForNetwork',
+      'activeClients',
+      'networkUplinkQuality',
+      'networkUplinkThroughput',
+      'networksUplinkQualities',
+      'switchPortStats',
+      'recentEventLogEventsPage',
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');
     expect(compiled.text).toContain('FROM network_clients');

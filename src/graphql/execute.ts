@@ -170,7 +170,7 @@ export function createExecutor(deps: ExecutorDeps) {
     cached.plan.fields.forEach((field, i) => {
       const root = roots.get(field.name);
       if (cached.readIndex[i] === -1 || root === undefined) return;
-      const problem = checkRootArguments(field.name, root, values[i] as ArgumentValues);
+      const problem = checkRootArguments(field.name, root, values[i] as ArgumentValues, reads.settings);
       if (problem) {
         invalid.add(i);
         errors.push(fieldError(problem.message, 'BAD_USER_INPUT', field, { argument: problem.details.field }));

@@ -2,8 +2,11 @@ import { BSSID_FEATURE } from '../modules/bssid/bssid.graphql.js';
 import { CLIENT_FEATURE } from '../modules/client/client.graphql.js';
 import { COMPANY_FEATURE } from '../modules/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../modules/device/device.graphql.js';
+import { EVENT_FEATURE } from '../modules/event/event.graphql.js';
+import { METRICS_FEATURE } from '../modules/metrics/metrics.graphql.js';
 import { NETWORK_FEATURE } from '../modules/network/network.graphql.js';
 import { PORT_FEATURE } from '../modules/port/port.graphql.js';
+import { PORT_STATS_FEATURE } from '../modules/port-stats/port-stats.graphql.js';
 import { SSID_FEATURE } from '../modules/ssid/ssid.graphql.js';
 import { VLAN_FEATURE } from '../modules/vlan/vlan.graphql.js';
 
@@ -12,7 +15,19 @@ import { VLAN_FEATURE } from '../modules/vlan/vlan.graphql.js';
  * model and the mutation resolvers are assembled from. Types, Mutation
  * fields, inputs and payloads print in schema.graphql in this order.
  */
-export const FEATURES = [COMPANY_FEATURE, NETWORK_FEATURE, DEVICE_FEATURE, CLIENT_FEATURE, VLAN_FEATURE, SSID_FEATURE, PORT_FEATURE, BSSID_FEATURE] as const;
+export const FEATURES = [
+  COMPANY_FEATURE,
+  NETWORK_FEATURE,
+  DEVICE_FEATURE,
+  CLIENT_FEATURE,
+  VLAN_FEATURE,
+  SSID_FEATURE,
+  PORT_FEATURE,
+  BSSID_FEATURE,
+  METRICS_FEATURE,
+  PORT_STATS_FEATURE,
+  EVENT_FEATURE,
+] as const;
 
 type RootsOf<F> = F extends { readonly roots: infer R } ? keyof R & string : never;
 

@@ -31,8 +31,8 @@ export interface RootRead {
   readonly selection: Selection;
 }
 
-/** How a column's value becomes JSON. */
-export type ScalarType = 'string' | 'boolean' | 'integer' | 'datetime';
+/** How a column's value becomes JSON (`float`: a number that may have a fraction, e.g. an average). */
+export type ScalarType = 'string' | 'boolean' | 'integer' | 'float' | 'datetime';
 
 /**
  * What a mapping's (or a value root's) SQL may use beyond its row: request
@@ -94,8 +94,11 @@ export type FieldMapping =
   | { readonly kind: 'embedded'; readonly nullWhen: (alias: string) => string }
   | {
       readonly kind: 'object' | 'list';
-      /** A table, or a derived table built with the context (a parenthesised subquery, e.g. with GROUP BY). */
-      readonly table: string | ((context: SqlContext) => string);
+      /**
+       * A table, or a derived table built with the context (a parenthesised
+       * subquery, e.g. with GROUP BY), which may refer to the parent row aliased `parent`.
+       */
+      readonly table: string | ((context: SqlContext, parent: string) => string);
       readonly join: (child: string, parent: string, context: SqlContext) => string;
       readonly orderBy?: (child: string) => string;
     };
@@ -118,7 +121,7 @@ export type RootArgument = {
   readonly name: string;
   readonly default?: unknown;
 } & (
-  | { readonly type: 'uuid' | 'int' | 'boolean' | 'datetime' | 'uuidList' }
+  | { readonly type: 'uuid' | 'int' | 'boolean' | 'datetime' | 'uuidList' | 'textList' }
   | { readonly type: 'text'; readonly check: (value: string) => boolean; readonly rule: string }
   | { readonly type: 'input'; readonly fields: readonly RootArgument[] }
 );
@@ -133,10 +136,19 @@ export interface ArgumentProblem {
   readonly message: string;
 }
 
+/**
+ * What a root's rule may depend on besides its arguments: how long the
+ * telemetry is kept (TELEMETRY_* settings), so a window reaching back further is refused.
+ */
+export interface ReadSettings {
+  readonly rawRetentionHours: number;
+  readonly rollupRetentionDays: number;
+}
+
 /** What every root declares: its arguments, and a rule over them checked before the database (none: every well-formed value goes). */
 interface RootBase {
   readonly arguments: readonly RootArgument[];
-  readonly check?: (args: ArgumentValues) => ArgumentProblem | undefined;
+  readonly check?: (args: ArgumentValues, settings: ReadSettings) => ArgumentProblem | undefined;
 }
 
 /**

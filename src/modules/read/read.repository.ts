@@ -168,7 +168,7 @@ class ReadCompiler implements SqlContext {
         invariant(field.selection !== undefined, 'read-object-selection');
         const child = this.alias();
         const object = this.object(field.selection, child);
-        return `coalesce((SELECT ${object} FROM ${this.table(mapping.table)} ${child} WHERE ${mapping.join(child, t, this)}), 'null')`;
+        return `coalesce((SELECT ${object} FROM ${this.table(mapping.table, t)} ${child} WHERE ${mapping.join(child, t, this)}), 'null')`;
       }
       case 'list':
         invariant(field.selection !== undefined, 'read-list-selection');
@@ -181,12 +181,12 @@ class ReadCompiler implements SqlContext {
     // in the text the element comes first, then the order, then the rows: build them in that order
     const element = this.object(selection, child);
     const orderBy = mapping.orderBy?.(child) ?? `${child}.id`;
-    const array = this.dialect.jsonArray(element, `${this.table(mapping.table)} ${child} WHERE ${mapping.join(child, parent, this)}`, orderBy);
+    const array = this.dialect.jsonArray(element, `${this.table(mapping.table, parent)} ${child} WHERE ${mapping.join(child, parent, this)}`, orderBy);
     return `coalesce(${array}, '[]')`;
   }
 
-  private table(table: string | ((context: SqlContext) => string)): string {
-    return typeof table === 'string' ? table : table(this);
+  private table(table: string | ((context: SqlContext, parent: string) => string), parent: string): string {
+    return typeof table === 'string' ? table : table(this, parent);
   }
 
   private scalar(type: ScalarType, column: string, nullable: boolean): string {
@@ -200,7 +200,9 @@ class ReadCompiler implements SqlContext {
           ? d.jsonBoolean(column)
           : type === 'integer'
             ? d.jsonInteger(column)
-            : d.jsonDateTime(column);
+            : type === 'float'
+              ? d.jsonNumber(column)
+              : d.jsonDateTime(column);
     return nullable ? `coalesce(${json}, 'null')` : json;
   }
 }
@@ -321,5 +323,7 @@ function paramTypeOf(argument: RootArgument): ParamType {
       return 'timestamptz';
     case 'uuidList':
       return 'uuid[]';
+    case 'textList':
+      return 'text[]';
   }
 }

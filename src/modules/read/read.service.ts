@@ -2,20 +2,21 @@ import type { Store } from '../../db/store.js';
 import { AppError, invariant } from '../../errors.js';
 import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import type { ArgumentValues, ReadModel, RootArgument, RootDefinition, RootRead, Selection } from './read.model.js';
+import type { ArgumentValues, ReadModel, ReadSettings, RootArgument, RootDefinition, RootRead, Selection } from './read.model.js';
 import { compileRead, runRead } from './read.repository.js';
 import type { CompiledRead, ReadResult } from './read.repository.js';
 
 /**
  * Checks a root field's arguments before the database: each argument's
  * format (text's rule, UUIDs, and inside input objects), then the root's own
- * rule. Undefined when they are valid, else BAD_USER_INPUT naming the
- * argument (a path into an input object: `filter.stepSeconds`), for that field's error.
+ * rule (which may look at the `settings`, e.g. a retention). Undefined when
+ * they are valid, else BAD_USER_INPUT naming the argument (a path into an
+ * input object: `filter.stepSeconds`), for that field's error.
  */
-export function checkRootArguments(field: string, root: RootDefinition, values: ArgumentValues): AppError | undefined {
+export function checkRootArguments(field: string, root: RootDefinition, values: ArgumentValues, settings: ReadSettings = DEFAULT_READ_SETTINGS): AppError | undefined {
   const malformed = checkFormats(field, root.arguments, values, '');
   if (malformed !== undefined) return malformed;
-  const problem = root.check?.(values);
+  const problem = root.check?.(values, settings);
   if (problem === undefined) return undefined;
   return new AppError('BAD_USER_INPUT', `Argument "${problem.argument}" of "${field}" is not accepted: ${problem.message}`, { field: problem.argument });
 }
@@ -60,6 +61,9 @@ export function namingArguments(root: RootDefinition): string {
     .join(', ');
 }
 
+/** The defaults of the TELEMETRY_* retention settings, for reads without a server config (the CLI, unit tests). */
+export const DEFAULT_READ_SETTINGS: ReadSettings = { rawRetentionHours: 48, rollupRetentionDays: 90 };
+
 /** How reads tell online from offline: the clock, and how long after its last report a device counts as offline. */
 export interface OnlineRule {
   readonly now: () => Date;
@@ -71,14 +75,18 @@ export interface OnlineRule {
  * takes the caller's company as a parameter of every root, so nothing of
  * another company can be read, and absent and foreign rows look the same.
  * Online state is derived in the statement from the time of each device's
- * last report against `online` (DEVICE_OFFLINE_AFTER_SECONDS).
+ * last report against `online` (DEVICE_OFFLINE_AFTER_SECONDS); roots' rules
+ * see `settings` (how long telemetry is kept).
  */
-export function createReadService(store: Store, model: ReadModel, online: OnlineRule) {
+export function createReadService(store: Store, model: ReadModel, online: OnlineRule, settings: ReadSettings = DEFAULT_READ_SETTINGS) {
   const offlineMs = online.offlineAfterSeconds * 1000;
   const onlineSince = (): string => new Date(online.now().getTime() - offlineMs).toISOString();
   return {
     /** The read model the reads compile with (assembled from the features by graphql/read-model.ts). */
     model,
+
+    /** What roots' rules may depend on besides their arguments (checkRootArguments). */
+    settings,
 
     /** Compiles the reads of one operation into one statement; cache the result per document. */
     compile(reads: readonly RootRead[], withKeyCheck: boolean): CompiledRead {

@@ -1,0 +1,269 @@
+import { integer, text } from '../read/read.model.js';
+import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument, SqlContext } from '../read/read.model.js';
+import { clientCounts, namedNetworksAreCallers, qualitySeries, seriesRows, throughputSeries } from './metrics.sql.js';
+import { checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
+
+/** The most networks networksUplinkQualities takes (its complexity prices this many when they are variables). */
+export const MAX_SERIES_NETWORKS = 50;
+
+const FILTER_ARGUMENT: RootArgument = {
+  name: 'filter',
+  type: 'input',
+  fields: [
+    { name: 'durationSeconds', type: 'int' },
+    { name: 'stepSeconds', type: 'int' },
+    { name: 'endTime', type: 'datetime' },
+  ],
+};
+
+const checkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings);
+
+/** A series' values (bucket, port, value) below the series row, ordered by time, then port. */
+const seriesValues = (series: (c: SqlContext, p: string) => string, extraOrder = ''): ListMapping => ({
+  kind: 'list',
+  table: series,
+  join: (v) => `${v}.value IS NOT NULL`,
+  orderBy: (v) => `${v}.bucket, ${v}.hardware_device_id, ${v}.port_number${extraOrder === '' ? '' : `, ${v}.${extraOrder}`}`,
+});
+
+/** A bucket's start (epoch seconds in `bucket`) as a DateTime. */
+const bucketStart: FieldMapping = { kind: 'computed', type: 'datetime', sql: (t, c) => c.dialect.fromEpochSeconds(`${t}.bucket`) };
+
+/** The mappings every value of an uplink series has. */
+const UPLINK_VALUE = {
+  timestamp: bucketStart,
+  value: { kind: 'scalar', column: 'value', type: 'float' },
+  phyInterfaceUUID: {
+    kind: 'computed',
+    type: 'string',
+    nullable: true,
+    sql: (v) => `(SELECT dp.uuid FROM device_ports dp WHERE dp.hardware_device_id = ${v}.hardware_device_id AND dp.port_number = ${v}.port_number)`,
+  },
+  networkUUID: { kind: 'computed', type: 'string', sql: (v) => `(SELECT mn.uuid FROM networks mn WHERE mn.id = ${v}.network_id)` },
+} satisfies Record<string, FieldMapping>;
+
+/** The series row of one network, optionally one of its ports (named by phyInterfaceUUID, null when no port of the network has it). */
+function oneNetwork(c: SqlContext): string {
+  return (
+    `(SELECT n.id AS network_id, ${c.value('boolean', (args) => args.phyInterfaceUUID != null)} AS phy_given, ` +
+    'dp.hardware_device_id AS port_device, dp.port_number AS port_number FROM networks n ' +
+    `LEFT JOIN device_ports dp ON dp.uuid = ${c.arg('phyInterfaceUUID')} AND dp.hardware_device_id IN ` +
+    '(SELECT h.id FROM hardware_devices h JOIN virtual_devices hv ON hv.id = h.virtual_device_id WHERE hv.network_id = n.id) ' +
+    `WHERE n.uuid = ${c.arg('networkUUID')} AND n.company_id = ${c.company()})`
+  );
+}
+
+/** A root answering one network's series; null (UNAUTHORIZED) for a network, or a port, that is not the caller's. */
+const oneNetworkSeries = (series: (c: SqlContext, p: string) => string) => ({
+  kind: 'value' as const,
+  arguments: [{ name: 'networkUUID', type: 'uuid' }, FILTER_ARGUMENT, { name: 'phyInterfaceUUID', type: 'uuid' }] satisfies RootArgument[],
+  check: checkSeries,
+  json: (c: SqlContext, selection: Parameters<SqlContext['object']>[0]) => {
+    const p = c.alias();
+    const object = c.object(selection, p);
+    return `(SELECT CASE WHEN NOT ${p}.phy_given OR ${p}.port_device IS NOT NULL THEN ${object} END FROM ${seriesRows(c, () => oneNetwork(c), series)} ${p})`;
+  },
+});
+
+/** The arguments of the series roots of one network, in SDL. */
+const ONE_NETWORK_SERIES_ARGUMENTS = `    "The network's UUID."
+    networkUUID: UUID!
+    "The window and step."
+    filter: MetricsFilterInput!
+    "Only this uplink port (PhyInterface.UUID) of the network; null with UNAUTHORIZED when no port of the network has it."
+    phyInterfaceUUID: UUID`;
+
+/** One kind of ActiveClientsMetrics' counts, by bucket. */
+const clientCountsOf = (wireless: boolean): ListMapping => ({
+  kind: 'list',
+  table: (c) => clientCounts(c, wireless),
+  join: (b) => `${b}.bucket IS NOT NULL`,
+  orderBy: (b) => `${b}.bucket`,
+});
+
+/** Uplink quality and throughput, and active clients, over time: series of buckets read from the device reports' samples and rollups. */
+export const METRICS_FEATURE = {
+  sdl: /* GraphQL */ `
+"""
+The window of a series: it ends at \`endTime\` and spans \`durationSeconds\`,
+cut into buckets \`stepSeconds\` wide, aligned to multiples of \`stepSeconds\`
+since the Unix epoch (UTC). Only data inside the window counts, so the first
+and last bucket may be partial.
+"""
+input MetricsFilterInput {
+  """How far back from endTime the window reaches; at most 1,000 steps, and within the retention of what the step reads."""
+  durationSeconds: Int!
+  """The width of a bucket, at least 60. A multiple of 300 reads the 5-minute rollups (kept 90 days by default); any other step the raw samples (kept 48 hours)."""
+  stepSeconds: Int!
+  """The end of the window (exclusive); the time of the request when absent."""
+  endTime: DateTime
+}
+
+"""The smallest and largest value a series returned; both null when it returned none."""
+type MetricsMetadata {
+  minValue: Float
+  maxValue: Float
+}
+
+"""One bucket of a series, for one uplink port."""
+type MetricValue {
+  """The bucket's start."""
+  timestamp: DateTime!
+  """The bucket's value: see the series' root."""
+  value: Float!
+  """The port (PhyInterface.UUID) the value is for; null when the device no longer reports the port."""
+  phyInterfaceUUID: UUID
+  networkUUID: UUID!
+}
+
+"""A series of values: one per bucket with data and port, ordered by time, then port."""
+type MetricsSeries {
+  metadata: MetricsMetadata!
+  values: [MetricValue!]!
+}
+
+"""The direction of traffic on an uplink: received (RX) or sent (TX)."""
+enum TrafficDirection {
+  RX
+  TX
+}
+
+"""One bucket of a throughput series, for one uplink port and direction."""
+type ThroughputValue {
+  """The bucket's start."""
+  timestamp: DateTime!
+  """The average throughput in the bucket, in bits per second."""
+  value: Float!
+  direction: TrafficDirection!
+  """The port (PhyInterface.UUID) the value is for; null when the device no longer reports the port."""
+  phyInterfaceUUID: UUID
+  networkUUID: UUID!
+}
+
+"""A throughput series: one value per bucket with data, port and direction, ordered by time, then port, then direction."""
+type ThroughputSeries {
+  metadata: MetricsMetadata!
+  values: [ThroughputValue!]!
+}
+
+"""A count in one bucket."""
+type CountValue {
+  """The bucket's start."""
+  timestamp: DateTime!
+  value: Int!
+}
+
+"""
+Distinct clients per bucket, by kind. Both lists hold the same buckets: each
+bucket in which a device of the networks reported, with 0 where it listed none of that kind.
+"""
+type ActiveClientsMetrics {
+  wired: [CountValue!]!
+  wireless: [CountValue!]!
+}
+
+extend type Query {
+  """
+  Distinct clients (by MAC address) the devices of the networks listed in
+  their reports, per bucket, wired and wireless apart. Takes networkUUID or
+  networkUUIDs (both: all the networks named); null with UNAUTHORIZED when any
+  network named is not the key's company's.
+  """
+  activeClients(
+    "A network to count over."
+    networkUUID: UUID
+    "Networks to count over, together."
+    networkUUIDs: [UUID!]
+    "The window and step."
+    filter: MetricsFilterInput!
+  ): ActiveClientsMetrics
+
+  """
+  The network's uplink quality: per bucket and uplink port, the share of
+  probes that got through, 1 - lossPercent / 100, averaged over the bucket's
+  samples (between 0 and 1).
+  """
+  networkUplinkQuality(
+${ONE_NETWORK_SERIES_ARGUMENTS}
+  ): MetricsSeries
+
+  """The network's uplink throughput: per bucket, uplink port and direction, the average bits per second."""
+  networkUplinkThroughput(
+${ONE_NETWORK_SERIES_ARGUMENTS}
+  ): ThroughputSeries
+
+  """
+  networkUplinkQuality for several networks: one series per element of
+  networkUUIDs, in its order. Null with UNAUTHORIZED when any is not the key's company's.
+  """
+  networksUplinkQualities(
+    "At most 50 networks."
+    networkUUIDs: [UUID!]!
+    "The window and step."
+    filter: MetricsFilterInput!
+  ): [MetricsSeries!]
+}
+`,
+  readModel: {
+    MetricsMetadata: {
+      minValue: { kind: 'scalar', column: 'min_value', type: 'float', nullable: true },
+      maxValue: { kind: 'scalar', column: 'max_value', type: 'float', nullable: true },
+    },
+    MetricValue: UPLINK_VALUE,
+    MetricsSeries: { metadata: { kind: 'embedded', nullWhen: () => '1 = 0' }, values: seriesValues(qualitySeries) },
+    ThroughputValue: { ...UPLINK_VALUE, direction: text('direction') },
+    ThroughputSeries: { metadata: { kind: 'embedded', nullWhen: () => '1 = 0' }, values: seriesValues(throughputSeries, 'direction') },
+    CountValue: { timestamp: bucketStart, value: integer('value') },
+    ActiveClientsMetrics: {
+      wired: clientCountsOf(false),
+      wireless: clientCountsOf(true),
+    },
+  },
+  roots: {
+    activeClients: {
+      kind: 'value',
+      arguments: [{ name: 'networkUUID', type: 'uuid' }, { name: 'networkUUIDs', type: 'uuidList' }, FILTER_ARGUMENT],
+      check: (args, settings) => {
+        const list = args.networkUUIDs as readonly string[] | null | undefined;
+        if (args.networkUUID == null && (list == null || list.length === 0)) {
+          return { argument: 'networkUUID', message: 'give networkUUID or a non-empty networkUUIDs: the networks to count over.' };
+        }
+        return checkSeries(args, settings);
+      },
+      json: (c, selection) => {
+        const callers = namedNetworksAreCallers(c, 'networkUUID', 'networkUUIDs');
+        return `(SELECT CASE WHEN ${callers} THEN ${c.object(selection, 'ac')} END FROM (SELECT 1 AS one) ac)`;
+      },
+    },
+    networkUplinkQuality: oneNetworkSeries(qualitySeries),
+    networkUplinkThroughput: oneNetworkSeries(throughputSeries),
+    networksUplinkQualities: {
+      kind: 'value',
+      arguments: [{ name: 'networkUUIDs', type: 'uuidList' }, FILTER_ARGUMENT],
+      check: (args, settings) =>
+        (args.networkUUIDs as readonly string[]).length > MAX_SERIES_NETWORKS
+          ? { argument: 'networkUUIDs', message: `names ${(args.networkUUIDs as readonly string[]).length} networks; at most ${MAX_SERIES_NETWORKS}: ask in several requests.` }
+          : checkSeries(args, settings),
+      json: (c, selection) => {
+        const callers = namedNetworksAreCallers(c, undefined, 'networkUUIDs');
+        const p = c.alias();
+        const element = c.object(selection, p);
+        const base = () =>
+          `(SELECT n.id AS network_id, l.position AS position, FALSE AS phy_given, CAST(NULL AS bigint) AS port_device, CAST(NULL AS integer) AS port_number ` +
+          `FROM ${c.dialect.orderedListRows(c.arg('networkUUIDs'), 'l')} JOIN networks n ON n.uuid = l.value WHERE n.company_id = ${c.company()})`;
+        const array = c.dialect.jsonArray(element, `${seriesRows(c, base, qualitySeries)} ${p}`, `${p}.position`);
+        return `(SELECT CASE WHEN ${callers} THEN coalesce(${array}, '[]') END)`;
+      },
+    },
+  },
+  internalRoots: {},
+  mutations: {},
+  listSizes: {
+    'MetricsSeries.values': (args) => seriesCostSize(args),
+    'ThroughputSeries.values': (args) => seriesCostSize(args, 2),
+    'ActiveClientsMetrics.wired': (args) => seriesCostSize(args),
+    'ActiveClientsMetrics.wireless': (args) => seriesCostSize(args),
+    'Query.networksUplinkQualities': (args) =>
+      args === undefined ? MAX_SERIES_NETWORKS : Math.min(MAX_SERIES_NETWORKS, (args.networkUUIDs as readonly string[]).length),
+  },
+} satisfies GraphQLFeature;
