@@ -96,7 +96,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     expect(await lastSeen.innerText()).toMatch(/ago$|^just now$/);
     expect(await page.locator('section', { hasText: 'VLANs' }).locator('tbody tr').count()).toBe(2);
     expect(await page.locator('section', { hasText: 'SSIDs' }).locator('tbody tr').allInnerTexts()).toEqual([expect.stringContaining('Acme-Corp'), expect.stringContaining('Acme-Guest')]);
-    await screenshot(page, 'network');
+    // docs/screenshots/network.png shows the page with reported data: dashboard-reports.browser.test.ts takes it
   });
 
   it('adds a key shown once with a copy button, which works on the API and is gone after a reload', async () => {
