@@ -134,6 +134,9 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     const clients = await hoverValues(page, 'active-clients');
     expect(clients.slice(1).every((v) => /^\d+ clients?$/.test(v))).toBe(true);
     expect(await page.locator('#chart-active-clients .u-legend').innerText()).toContain('Wireless');
+    // tall enough to show every chart without scrolling under the sticky top bar (a scroll would end the hover)
+    await page.setViewportSize({ width: 1280, height: 1200 });
+    await page.locator('#chart-uplink-throughput[data-drawn="true"] canvas').waitFor();
     await hoverValues(page, 'uplink-throughput');
     await screenshot(page, 'network-charts', '#charts');
 

@@ -56,9 +56,11 @@
         { label: 'Time', value: (_u, ts) => (ts === null ? '—' : timeFormat.format(new Date(ts * 1000))) },
         ...chart.labels.map((label, i) => ({
           label,
-          stroke: COLORS[i % COLORS.length],
+          stroke: COLORS[chart.styles[i].color % COLORS.length],
           width: 2,
-          points: { show: chart.data[0].length <= 60, size: 5 },
+          ...(chart.styles[i].dashed ? { dash: [6, 4] } : {}),
+          // markers only where buckets are few enough to tell apart
+          points: { show: chart.data[0].length <= 30, size: 5 },
           // a missing bucket is a gap, not a line across it
           spanGaps: false,
           value: (_u, v) => format(unit, v),

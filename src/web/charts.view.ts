@@ -8,6 +8,10 @@ export type ChartUnit = 'ms' | '%' | 'Mbit/s' | 'clients';
 export interface ChartSeries {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
+  /** Series of one group share a colour (a port's download and upload); by default each has its own. */
+  readonly group?: number;
+  /** Drawn dashed: the second series of a group. */
+  readonly dashed?: boolean;
 }
 
 /** A time-series chart: what it shows, over which window, in which unit. */
@@ -29,6 +33,8 @@ interface ChartData {
   readonly window: readonly [number, number];
   readonly step: number;
   readonly labels: readonly string[];
+  /** Per series: its colour's index and whether it is dashed. */
+  readonly styles: readonly { readonly color: number; readonly dashed: boolean }[];
   readonly data: readonly (readonly (number | null)[])[];
 }
 
@@ -56,7 +62,8 @@ export function alignSeries(spec: ChartSpec): ChartData {
     for (const [t, value] of s.points) column[index.get(t) as number] = value;
     return column;
   });
-  return { unit: spec.unit, window: spec.window, step: spec.stepSeconds, labels: spec.series.map((s) => s.label), data: [times, ...columns] };
+  const styles = spec.series.map((s, i) => ({ color: s.group ?? i, dashed: s.dashed === true }));
+  return { unit: spec.unit, window: spec.window, step: spec.stepSeconds, labels: spec.series.map((s) => s.label), styles, data: [times, ...columns] };
 }
 
 /**

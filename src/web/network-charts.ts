@@ -34,6 +34,13 @@ function seriesBy(points: readonly MetricPoint[], keyOf: (p: MetricPoint) => str
   return series;
 }
 
+/** The index of a series' port among the ports of a sorted list of "<port> ↓ download" / "<port> ↑ upload" series. */
+function groupOf(series: readonly ChartSeries[], index: number): number {
+  const port = (label: string) => label.replace(/ [↓↑] (download|upload)$/, '');
+  const ports = [...new Set(series.map((s) => port(s.label)))];
+  return ports.indexOf(port((series[index] as ChartSeries).label));
+}
+
 /**
  * The network page's charts over one window: uplink quality (% of probes
  * that got through) and throughput (Mbit/s, per direction) per uplink port,
@@ -45,8 +52,12 @@ export function networkCharts(monitoring: NetworkMonitoring, deviceLabels: Reado
   const frame = { window: [end - durationSeconds, end] as const, stepSeconds };
   const portLabel = new Map(monitoring.uplinks.map((p) => [p.UUID, `${deviceLabels.get(p.virtualDeviceUUID) ?? 'Device'} · ${p.label ?? `port ${p.portNumber}`}`]));
   const labelOf = (uuid: string | null | undefined) => (uuid ? (portLabel.get(uuid) ?? 'Uplink') : 'Uplink');
+  // by port label; a port's download before its upload (RX sorts before TX)
   const toSeries = (map: Map<string, [number, number][]>, label: (key: string) => string): ChartSeries[] =>
-    [...map].map(([key, points]) => ({ label: label(key), points })).sort((a, b) => a.label.localeCompare(b.label));
+    [...map]
+      .map(([key, points]) => ({ label: label(key), points, order: `${label(key.split('|')[0] ?? '')}|${key.split('|')[1] ?? ''}` }))
+      .sort((a, b) => a.order.localeCompare(b.order))
+      .map(({ label: text, points }) => ({ label: text, points }));
 
   const quality = seriesBy(monitoring.quality, (p) => p.phyInterfaceUUID ?? '', 100);
   const throughput = seriesBy(monitoring.throughput, (p) => `${p.phyInterfaceUUID ?? ''}|${p.direction ?? ''}`, 1 / 1_000_000);
@@ -58,10 +69,11 @@ export function networkCharts(monitoring: NetworkMonitoring, deviceLabels: Reado
       title: 'Uplink throughput',
       unit: 'Mbit/s',
       ...frame,
+      // a port's download and upload share its colour; upload is dashed
       series: toSeries(throughput, (key) => {
         const [uuid, direction] = key.split('|');
-        return `${labelOf(uuid)} ${direction === 'TX' ? '↑ upload' : '↓ download'}`;
-      }),
+        return direction === undefined ? labelOf(uuid) : `${labelOf(uuid)} ${direction === 'TX' ? '↑ upload' : '↓ download'}`;
+      }).map((s, i, all) => ({ ...s, group: groupOf(all, i), dashed: s.label.endsWith('upload') })),
     },
     {
       id: 'active-clients',
