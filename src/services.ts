@@ -2,7 +2,7 @@ import type { Store } from './db/store.js';
 import { createReadModel } from './graphql/read-model.js';
 import { createApiKeyService } from './modules/api-key/api-key.service.js';
 import { createAuditService } from './modules/audit/audit.service.js';
-import { createCompanyService } from './modules/company/company.service.js';
+import { createCompanyService, createCompanyWriteService } from './modules/company/company.service.js';
 import { createHardwareDeviceService } from './modules/device/hardware-device.service.js';
 import { createVirtualDeviceService } from './modules/device/virtual-device.service.js';
 import { createImportService } from './modules/import/import.service.js';
@@ -45,6 +45,7 @@ export function createServices(
     hardwareDevices: createHardwareDeviceService(writes),
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
+    companyWrites: createCompanyWriteService(writes),
     users: createUserService(store, companies, audit, options.users),
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
   };

@@ -27,7 +27,7 @@ describe.each(storeKinds())('the netgraph CLI on %s', (kind) => {
     const [a, b] = await Promise.all([runNetgraph(['migrate', '--json'], env()), runNetgraph(['migrate', '--json'], env())]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const applied = [...JSON.parse(a.stdout).applied, ...JSON.parse(b.stdout).applied];
-    expect(applied).toEqual(['0001-initial', '0002-dashboard', '0003-audit-log', '0004-device-reports']);
+    expect(applied).toEqual(['0001-initial', '0002-dashboard', '0003-audit-log', '0004-device-reports', '0005-meter-fields']);
     const again = await runNetgraph(['migrate'], env());
     expect(again.stdout).toContain('already up to date');
   });
@@ -42,6 +42,20 @@ describe.each(storeKinds())('the netgraph CLI on %s', (kind) => {
     const invalid = await runNetgraph(['company', 'create', '--slug', 'Not Valid', '--name', 'X'], env());
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/slug "Not Valid" is not valid: use lowercase letters/);
+  });
+
+  it('creates a company with a website domain and as no customer; a customer without a domain by default', async () => {
+    const created = await runNetgraph(['company', 'create', '--slug', 'hooli', '--name', 'Hooli', '--website-domain', 'hooli.example', '--customer', 'false', '--json'], env());
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'hooli', isCustomer: false, websiteDomain: 'hooli.example' });
+    const plain = await runNetgraph(['company', 'create', '--slug', 'piper', '--name', 'Piper', '--json'], env());
+    expect(JSON.parse(plain.stdout)).toMatchObject({ slug: 'piper', isCustomer: true, websiteDomain: null });
+    const badDomain = await runNetgraph(['company', 'create', '--slug', 'bad-domain', '--name', 'X', '--website-domain', 'https://x.example/'], env());
+    expect(badDomain.code).toBe(1);
+    expect(badDomain.stderr).toContain('websiteDomain "https://x.example/" is not valid');
+    const badFlag = await runNetgraph(['company', 'create', '--slug', 'bad-flag', '--name', 'X', '--customer', 'maybe'], env());
+    expect(badFlag.code).toBe(1);
+    expect(badFlag.stderr).toContain('--customer must be true or false');
   });
 
   it('creates keys with --json, and the printed key works once stored nowhere else', async () => {

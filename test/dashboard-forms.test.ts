@@ -169,6 +169,48 @@ describe.each(storeKinds())('the dashboard\'s network, VLAN and SSID forms on %s
     });
   });
 
+  describe("the Meter API's VLAN and SSID fields", () => {
+    const fieldsOf = async (uuid: string) => {
+      const res = await app.graphql(
+        `{ vlans(networkUUID: "${uuid}") { name isDefault description } ssidsForNetwork(networkUUID: "${uuid}") { ssid isGuest isHidden encryptionProtocol vlan { vlanID } } }`,
+        { key },
+      );
+      expect(res.body.errors).toBeUndefined();
+      return res.body.data as { vlans: unknown[]; ssidsForNetwork: { ssid: string }[] };
+    };
+
+    it('adds and edits a VLAN with its description and default flag, and an SSID with encryption, VLAN, guest and hidden', async () => {
+      const client = await signedIn('admin@acme.example');
+      const uuid = await addNetwork(client, 'meter-fields');
+      const vlan = await client.post(`/networks/${uuid}/vlans`, { name: 'Voice', vlanID: '30', description: 'phones', default: 'on', enabled: 'on' });
+      expect(vlan.status).toBe(303);
+      const ssid = await client.post(`/networks/${uuid}/ssids`, { ssid: 'Lobby', encryption: 'WPA3', vlan: '30', guest: 'on', hidden: 'on', enabled: 'on' });
+      expect(ssid.status).toBe(303);
+      expect(await fieldsOf(uuid)).toEqual({
+        vlans: [{ name: 'Voice', isDefault: true, description: 'phones' }],
+        ssidsForNetwork: [{ ssid: 'Lobby', isGuest: true, isHidden: true, encryptionProtocol: 'WPA3', vlan: { vlanID: 30 } }],
+      });
+      const page = await client.get(`/networks/${uuid}`);
+      expect(page.text).toContain('<td>phones</td>');
+      expect(page.text).toContain('<td>WPA3</td>');
+      const id = (await apiNetwork(uuid))?.ssids[0]?.UUID as string;
+      const editing = await client.get(`/networks/${uuid}?edit=${id}`);
+      expect(editing.text).toContain(`name="encryption" id="encryption-${id}" value="WPA3" form="edit-${id}"`);
+      // blank encryption and VLAN ID clear them; unchecked flags are false
+      expect((await client.post(`/networks/${uuid}/ssids/${id}`, { ssid: 'Lobby', encryption: '', vlan: '', enabled: 'on' })).status).toBe(303);
+      expect((await fieldsOf(uuid)).ssidsForNetwork).toEqual([{ ssid: 'Lobby', isGuest: false, isHidden: false, encryptionProtocol: null, vlan: null }]);
+    });
+
+    it("shows an SSID's out-of-range VLAN ID next to the field, keeping the input", async () => {
+      const client = await signedIn('admin@acme.example');
+      await client.get(`/networks/${IDS.acmeHq}`);
+      const res = await client.post(`/networks/${IDS.acmeHq}/ssids`, { ssid: 'Cams', vlan: '5000', enabled: 'on' });
+      expect(res.status).toBe(400);
+      expect(fieldError(res.text, 'ssid-new-vlan')).toBe('vlanID must be a whole number from 1 to 4094, or null.');
+      expect(res.text).toContain('value="5000"');
+    });
+  });
+
   describe('SSIDs', () => {
     it('adds, disables, enables, edits and deletes an SSID on the network page', async () => {
       const client = await signedIn('admin@acme.example');

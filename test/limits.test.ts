@@ -215,7 +215,8 @@ describe.each(storeKinds())('per-key limits on %s', (kind) => {
       expect(throttled.body).toEqual({
         errors: [
           {
-            message: expect.stringMatching(/^This operation costs 314 complexity points and the budget of this API key holds 122; retry after /),
+            // Meter's documented body, exactly
+            message: 'Complexity budget exhausted. Try a less complex query or wait for your budget to restore.',
             extensions: { code: 'THROTTLED', cost: 314, remaining: 122, retryAfterSeconds: 4 },
           },
         ],

@@ -55,31 +55,36 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
 
+    // the times of the latest report, which the API does not publish
     const state = await reports().deviceState(companyId, SERIALS.acmeSwitch);
-    expect(state).toMatchObject({
-      isConnectedToBackend: true,
-      lastSeenAt: '2026-11-24T10:00:00.000Z',
-      stateObservedAt: '2026-11-24T10:00:00.000Z',
-      uptimeSeconds: 86400,
-      macAddress: '0c:8d:db:00:00:01',
-      radios: [{ bssid: '0c:8d:db:00:01:10', radioBand: 'BAND_5G', ssid: 'Acme-Corp', isActive: true }],
-    });
-    expect(state?.ports).toEqual([
+    expect(state).toMatchObject({ isConnectedToBackend: true, lastSeenAt: '2026-11-24T10:00:00.000Z', stateObservedAt: '2026-11-24T10:00:00.000Z' });
+    // what the API publishes of the latest state: ports, radios and connected clients through GraphQL
+    const published = await app.graphql(
+      `{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "${IDS.acmeSwitch}") { label portNumber portType isEnabled isConnected isUplink isUplinkActive isTrunkPort portSpeedMbps nativeVLAN { vlanID } connectedDevices { client { macAddress } } } ` +
+        `networkClients(networkUUID: "${IDS.acmeHq}") { macAddress ip clientName isWireless signal connectedVLAN { vlanID } connectedSSID { ssid } lastSeen } ` +
+        `virtualDevice(UUID: "${IDS.acmeSwitch}") { uptime hardwareDevice { macAddress } } ` +
+        `bssidsForNetwork(networkUUID: "${IDS.acmeHq}") { BSSID radioBand isActive accessPointSerialNumber SSID { ssid } } }`,
+    );
+    expect(published.body.errors).toBeUndefined();
+    expect(published.body.data.phyInterfacesForVirtualDevice).toEqual([
       {
-        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), portNumber: 1, label: 'WAN 1', portType: 'COPPER', isEnabled: true, isConnected: true,
-        isUplink: true, isUplinkActive: true, isTrunkPort: false, portSpeedMbps: 1000, nativeVLANID: 1, observedAt: '2026-11-24T10:00:00.000Z',
+        label: 'WAN 1', portNumber: 1, portType: 'COPPER', isEnabled: true, isConnected: true, isUplink: true, isUplinkActive: true, isTrunkPort: false,
+        portSpeedMbps: 1000, nativeVLAN: null, connectedDevices: [],
       },
       {
-        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/), portNumber: 2, label: 'LAN 2', portType: 'SFP', isEnabled: false, isConnected: false,
-        isUplink: false, isUplinkActive: null, isTrunkPort: true, portSpeedMbps: null, nativeVLANID: 10, observedAt: '2026-11-24T10:00:00.000Z',
+        label: 'LAN 2', portNumber: 2, portType: 'SFP', isEnabled: false, isConnected: false, isUplink: false, isUplinkActive: null, isTrunkPort: true,
+        portSpeedMbps: null, nativeVLAN: { vlanID: 10 }, connectedDevices: [{ client: { macAddress: '3c:22:fb:00:00:02' } }],
       },
     ]);
-
-    const clients = await reports().connectedClients(companyId, IDS.acmeHq);
     // the network's imported clients are no longer connected once a device reports clients
-    expect(clients).toEqual([
-      { macAddress: '3c:22:fb:00:00:02', ip: '10.0.10.24', hostname: null, isWireless: false, signal: null, vlanID: 999, ssid: null, portNumber: 2, lastSeen: '2026-11-24T10:00:00.000Z', serialNumber: SERIALS.acmeSwitch },
-      { macAddress: '3c:22:fb:12:34:56', ip: '10.0.10.23', hostname: 'alice-laptop', isWireless: true, signal: -54, vlanID: 10, ssid: 'Acme-Corp', portNumber: null, lastSeen: '2026-11-24T10:00:00.000Z', serialNumber: SERIALS.acmeSwitch },
+    expect(published.body.data.networkClients).toEqual([
+      { macAddress: '3c:22:fb:00:00:02', ip: '10.0.10.24', clientName: null, isWireless: false, signal: null, connectedVLAN: null, connectedSSID: null, lastSeen: '2026-11-24T10:00:00.000Z' },
+      { macAddress: '3c:22:fb:12:34:56', ip: '10.0.10.23', clientName: 'alice-laptop', isWireless: true, signal: -54, connectedVLAN: { vlanID: 10 }, connectedSSID: { ssid: 'Acme-Corp' }, lastSeen: '2026-11-24T10:00:00.000Z' },
+    ]);
+    expect(published.body.data.virtualDevice).toEqual({ uptime: 86400, hardwareDevice: { macAddress: '0c:8d:db:00:00:01' } });
+    // a BSSID is stored lowercase whatever case the report used
+    expect(published.body.data.bssidsForNetwork).toEqual([
+      { BSSID: '0c:8d:db:00:01:10', radioBand: 'BAND_5G', isActive: true, accessPointSerialNumber: SERIALS.acmeSwitch, SSID: { ssid: 'Acme-Corp' } },
     ]);
 
     const log = await reports().events(companyId, IDS.acmeHq, { limit: 10 });

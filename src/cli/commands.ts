@@ -39,6 +39,13 @@ function required(context: CommandContext, name: string, example: string): strin
   return value;
 }
 
+/** --customer true|false; absent: true. */
+function customerFlag(value: unknown): boolean {
+  if (value === undefined || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new AppError('BAD_USER_INPUT', `--customer must be true or false, e.g. --customer false`, { field: 'customer' });
+}
+
 function printJson(io: CliIo, value: unknown): void {
   io.out(JSON.stringify(value, null, 2));
 }
@@ -151,12 +158,16 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['company', 'create'],
-    options: { json, slug: { type: 'string' }, name: { type: 'string' } },
+    options: { json, slug: { type: 'string' }, name: { type: 'string' }, 'website-domain': { type: 'string' }, customer: { type: 'string' } },
     async run(context) {
       const slug = required(context, 'slug', 'acme');
       const name = required(context, 'name', '"Acme Networks"');
-      const company = await withServices(context.config, (services) => services.companies.create({ slug, name }));
-      if (context.values.json) printJson(context.io, { id: company.uuid, slug: company.slug, name: company.name, createdAt: company.createdAt });
+      const isCustomer = customerFlag(context.values.customer);
+      const domain = context.values['website-domain'];
+      const websiteDomain = typeof domain === 'string' ? domain : null;
+      const company = await withServices(context.config, (services) => services.companies.create({ slug, name, isCustomer, websiteDomain }));
+      const { uuid: id, createdAt } = company;
+      if (context.values.json) printJson(context.io, { id, slug, name: company.name, createdAt, isCustomer: company.isCustomer, websiteDomain: company.websiteDomain });
       else context.io.out(`netgraph company create: created "${company.name}" (slug: ${company.slug}).`);
       return 0;
     },

@@ -13,7 +13,8 @@ Commands:
   migrate                                       apply pending database migrations
   import FILE                                   load a JSON file in the import format (- for stdin), all or nothing
   export [--company SLUG] [--output FILE]       write the import format (all companies, or one)
-  company create --slug S --name N              create a company
+  company create --slug S --name N [--website-domain D] [--customer true|false]
+                                                create a company (a customer unless --customer false)
   keys create --company SLUG --label L [--scope read|read_write|ingest]
                                                 create an API key; its value is printed once
   keys list --company SLUG                      list a company's API keys

@@ -131,6 +131,13 @@ async function answerWithoutRunning(deps: GraphQLRouteDeps, context: RequestCont
   return answer;
 }
 
+/**
+ * Meter's documented answer when the budget is spent, word for word, so
+ * clients that match on it back off here too; what it costs and when to
+ * retry are in `extensions` and Retry-After.
+ */
+export const THROTTLED_MESSAGE = 'Complexity budget exhausted. Try a less complex query or wait for your budget to restore.';
+
 /** THROTTLED: the key's complexity budget does not hold this operation's cost yet. */
 function throttled(type: string, cost: number, state: LimitState, retryAt: number): Answer {
   const remaining = wholePoints(state.budget.level);
@@ -140,7 +147,7 @@ function throttled(type: string, cost: number, state: LimitState, retryAt: numbe
     headers: { 'retry-after': httpDate(retryAt), 'content-type': type },
     body: errorBody([
       {
-        message: `This operation costs ${cost} complexity points and the budget of this API key holds ${remaining}; retry after ${httpDate(retryAt)}, or send a cheaper operation.`,
+        message: THROTTLED_MESSAGE,
         extensions: { code: 'THROTTLED', cost, remaining, retryAfterSeconds },
       },
     ]),

@@ -23,32 +23,54 @@ interface ItemForm {
 const itemId = (request: FastifyRequest) => (request.params as { itemId: string }).itemId;
 const enabled = (values: Record<string, string>) => values.enabled === 'on';
 
-const VLAN_FORM = { names: ['name', 'vlanID', 'enabled'], fields: VLAN_FIELDS, what: 'VLAN', anchor: 'vlans' } as const;
-const SSID_FORM = { names: ['ssid', 'enabled'], fields: SSID_FIELDS, what: 'SSID', anchor: 'ssids' } as const;
+const VLAN_FORM = { names: ['name', 'vlanID', 'enabled', 'default', 'description'], fields: VLAN_FIELDS, what: 'VLAN', anchor: 'vlans' } as const;
+const SSID_FORM = { names: ['ssid', 'enabled', 'guest', 'hidden', 'encryption', 'vlan'], fields: SSID_FIELDS, what: 'SSID', anchor: 'ssids' } as const;
+
+/** An optional text input: blank is none. */
+const optional = (value: string | undefined): string | null => (value === undefined || value.trim() === '' ? null : value);
+
+/** A VLAN form's fields as the VLAN service takes them. */
+const vlanFields = (v: Record<string, string>) => ({
+  name: v.name ?? '',
+  vlanID: numberValue(v.vlanID),
+  isEnabled: enabled(v),
+  isDefault: v.default === 'on',
+  description: optional(v.description),
+});
+
+/** An SSID form's fields as the SSID service takes them; a blank VLAN ID is none. */
+const ssidFields = (v: Record<string, string>) => ({
+  ssid: v.ssid ?? '',
+  isEnabled: enabled(v),
+  isGuest: v.guest === 'on',
+  isHidden: v.hidden === 'on',
+  encryptionProtocol: optional(v.encryption),
+  vlanID: optional(v.vlan) === null ? null : numberValue(v.vlan),
+});
 
 const FORMS: Record<string, ItemForm> = {
   '/networks/:id/vlans': {
     ...VLAN_FORM,
     target: () => 'vlan-new',
     write: (ctx, caller, v, r) =>
-      ctx.services.vlans.create(caller, { networkUUID: networkId(r), name: v.name ?? '', vlanID: numberValue(v.vlanID), isEnabled: enabled(v) }),
+      ctx.services.vlans.create(caller, { networkUUID: networkId(r), ...vlanFields(v) }),
   },
   '/networks/:id/vlans/:itemId': {
     ...VLAN_FORM,
     target: itemId,
     write: (ctx, caller, v, r) =>
-      ctx.services.vlans.update(caller, { vlanUUID: itemId(r), name: v.name ?? '', vlanID: numberValue(v.vlanID), isEnabled: enabled(v) }),
+      ctx.services.vlans.update(caller, { vlanUUID: itemId(r), ...vlanFields(v) }),
   },
   '/networks/:id/vlans/:itemId/delete': { ...VLAN_FORM, target: itemId, write: (ctx, caller, _v, r) => ctx.services.vlans.delete(caller, { vlanUUID: itemId(r) }) },
   '/networks/:id/ssids': {
     ...SSID_FORM,
     target: () => 'ssid-new',
-    write: (ctx, caller, v, r) => ctx.services.ssids.create(caller, { networkUUID: networkId(r), ssid: v.ssid ?? '', isEnabled: enabled(v) }),
+    write: (ctx, caller, v, r) => ctx.services.ssids.create(caller, { networkUUID: networkId(r), ...ssidFields(v) }),
   },
   '/networks/:id/ssids/:itemId': {
     ...SSID_FORM,
     target: itemId,
-    write: (ctx, caller, v, r) => ctx.services.ssids.update(caller, { ssidUUID: itemId(r), ssid: v.ssid ?? '', isEnabled: enabled(v) }),
+    write: (ctx, caller, v, r) => ctx.services.ssids.update(caller, { ssidUUID: itemId(r), ...ssidFields(v) }),
   },
   // the row's Enable/Disable button changes only the flag, whatever the name is by now
   '/networks/:id/ssids/:itemId/enabled': {

@@ -17,9 +17,18 @@ export interface ItemsState {
 }
 
 /** The form fields of a VLAN, by the names the VLAN service gives in its errors. */
-export const VLAN_FIELDS: Record<string, string> = { name: 'name', vlanID: 'vlanID', isEnabled: 'enabled' };
+export const VLAN_FIELDS: Record<string, string> = { name: 'name', vlanID: 'vlanID', isEnabled: 'enabled', isDefault: 'default', description: 'description' };
 /** The form fields of an SSID, by the names the SSID service gives in its errors. */
-export const SSID_FIELDS: Record<string, string> = { ssid: 'ssid', isEnabled: 'enabled' };
+export const SSID_FIELDS: Record<string, string> = {
+  ssid: 'ssid',
+  isEnabled: 'enabled',
+  isGuest: 'guest',
+  isHidden: 'hidden',
+  encryptionProtocol: 'encryption',
+  vlanID: 'vlan',
+};
+
+const on = (flag: boolean): string => (flag ? 'on' : '');
 
 type Vlan = NetworkDetail['vlans'][number];
 type Ssid = NetworkDetail['ssids'][number];
@@ -27,9 +36,22 @@ type Ssid = NetworkDetail['ssids'][number];
 /** The state of a row's edit form as opened from the page: the stored values. */
 export function openEditState(detail: NetworkDetail, uuid: string): ItemsState | undefined {
   const vlan = detail.vlans.find((v) => v.UUID === uuid);
-  if (vlan) return { target: uuid, form: formState({ name: vlan.name, vlanID: String(vlan.vlanID), enabled: vlan.isEnabled ? 'on' : '' }) };
+  if (vlan) {
+    const values = { name: vlan.name, vlanID: String(vlan.vlanID), enabled: on(vlan.isEnabled), default: on(vlan.isDefault), description: vlan.description ?? '' };
+    return { target: uuid, form: formState(values) };
+  }
   const ssid = detail.ssids.find((s) => s.UUID === uuid);
-  if (ssid) return { target: uuid, form: formState({ ssid: ssid.ssid, enabled: ssid.isEnabled ? 'on' : '' }) };
+  if (ssid) {
+    const values = {
+      ssid: ssid.ssid,
+      enabled: on(ssid.isEnabled),
+      guest: on(ssid.isGuest),
+      hidden: on(ssid.isHidden),
+      encryption: ssid.encryptionProtocol ?? '',
+      vlan: ssid.vlan === null ? '' : String(ssid.vlan.vlanID),
+    };
+    return { target: uuid, form: formState(values) };
+  }
   return undefined;
 }
 
@@ -55,7 +77,7 @@ function editRow(base: string, uuid: string, cells: SafeHtml, session: ActiveSes
     <form method="post" action="${base}/${uuid}/delete" class="inline-form" data-confirm="Delete ${what}? This cannot be undone.">${csrfInput(session.csrfToken)}<button type="submit" class="btn btn-danger-outline btn-sm">Delete</button></form>
   </td>
 </tr>
-${form.message ? html`<tr><td colspan="4">${notice('error', form.message)}</td></tr>` : ''}`;
+${form.message ? html`<tr><td colspan="6">${notice('error', form.message)}</td></tr>` : ''}`;
 }
 
 /** An input of an edited row's cell, tied to the row's form. */
@@ -63,27 +85,38 @@ function cellInput(form: FormState, uuid: string, field: { name: string; label: 
   return html`<td>${inputField(form, { ...field, id: `${field.name}-${uuid}`, extra: `form="edit-${uuid}"${field.extra ? ` ${field.extra}` : ''}` })}</td>`;
 }
 
-function cellCheckbox(form: FormState, uuid: string): SafeHtml {
-  return html`<td><label class="field-check"><input type="checkbox" name="enabled" form="edit-${uuid}"${form.values.enabled === 'on' ? html` checked` : ''}><span>Enabled</span></label>${form.errors.enabled ? html`<span class="field-error">${form.errors.enabled}</span>` : ''}</td>`;
+function cellCheckbox(form: FormState, uuid: string, name = 'enabled', label = 'Enabled'): SafeHtml {
+  return html`<td>${rowCheckbox(form, uuid, name, label)}</td>`;
+}
+
+/** A checkbox of an edited row, tied to the row's form, with its error. */
+function rowCheckbox(form: FormState, uuid: string, name: string, label: string): SafeHtml {
+  return html`<label class="field-check"><input type="checkbox" name="${name}" form="edit-${uuid}"${form.values[name] === 'on' ? html` checked` : ''}><span>${label}</span></label>${form.errors[name] ? html`<span class="field-error">${form.errors[name]}</span>` : ''}`;
+}
+
+/** Yes for a set flag, nothing otherwise. */
+function flagCell(flag: boolean, label: string): SafeHtml {
+  return html`<td>${flag ? badge('accent', label) : ''}</td>`;
 }
 
 function vlanRow(vlan: Vlan, base: string, page: string, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
   if (state?.target === vlan.UUID) {
     const form = state.form;
-    const cells = html`${cellInput(form, vlan.UUID, { name: 'name', label: 'Name', extra: 'maxlength="100"' })}${cellInput(form, vlan.UUID, { name: 'vlanID', label: 'VLAN ID', type: 'number', extra: 'min="1" max="4094"' })}${cellCheckbox(form, vlan.UUID)}`;
+    const cells = html`${cellInput(form, vlan.UUID, { name: 'name', label: 'Name', extra: 'maxlength="100"' })}${cellInput(form, vlan.UUID, { name: 'vlanID', label: 'VLAN ID', type: 'number', extra: 'min="1" max="4094"' })}${cellInput(form, vlan.UUID, { name: 'description', label: 'Description', extra: 'maxlength="500"' })}${cellCheckbox(form, vlan.UUID, 'default', 'Default')}${cellCheckbox(form, vlan.UUID)}`;
     return editRow(base, vlan.UUID, cells, session, form, page, `the VLAN “${vlan.name}” (${vlan.vlanID})`);
   }
-  return html`<tr data-item="${vlan.UUID}"><td class="strong">${vlan.name}</td><td class="num">${vlan.vlanID}</td><td>${enabledBadge(vlan.isEnabled)}</td>
+  return html`<tr data-item="${vlan.UUID}"><td class="strong">${vlan.name}</td><td class="num">${vlan.vlanID}</td><td>${vlan.description ?? ''}</td>${flagCell(vlan.isDefault, 'Default')}<td>${enabledBadge(vlan.isEnabled)}</td>
   <td class="actions"><a class="btn btn-secondary btn-sm" href="${page}?edit=${vlan.UUID}#vlans">Edit</a></td></tr>`;
 }
 
 function ssidRow(ssid: Ssid, base: string, page: string, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
   if (state?.target === ssid.UUID) {
     const form = state.form;
-    const cells = html`${cellInput(form, ssid.UUID, { name: 'ssid', label: 'SSID', extra: 'maxlength="32"' })}${cellCheckbox(form, ssid.UUID)}`;
+    const cells = html`${cellInput(form, ssid.UUID, { name: 'ssid', label: 'SSID', extra: 'maxlength="32"' })}${cellInput(form, ssid.UUID, { name: 'encryption', label: 'Encryption', extra: 'maxlength="50"' })}${cellInput(form, ssid.UUID, { name: 'vlan', label: 'VLAN ID', type: 'number', extra: 'min="1" max="4094"' })}<td>${rowCheckbox(form, ssid.UUID, 'guest', 'Guest')}${rowCheckbox(form, ssid.UUID, 'hidden', 'Hidden')}</td>${cellCheckbox(form, ssid.UUID)}`;
     return editRow(base, ssid.UUID, cells, session, form, page, `the SSID “${ssid.ssid}”`);
   }
-  return html`<tr data-item="${ssid.UUID}"><td class="strong">${ssid.ssid}</td><td>${enabledBadge(ssid.isEnabled)}</td>
+  const flags = html`${ssid.isGuest ? badge('accent', 'Guest') : ''} ${ssid.isHidden ? badge('neutral', 'Hidden') : ''}`;
+  return html`<tr data-item="${ssid.UUID}"><td class="strong">${ssid.ssid}</td><td>${ssid.encryptionProtocol ?? ''}</td><td class="num">${ssid.vlan?.vlanID ?? ''}</td><td>${flags}</td><td>${enabledBadge(ssid.isEnabled)}</td>
   <td class="actions">
     <form method="post" action="${base}/${ssid.UUID}/enabled" class="inline-form">${csrfInput(session.csrfToken)}<input type="hidden" name="enabled" value="${ssid.isEnabled ? 'off' : 'on'}"><button type="submit" class="btn btn-ghost btn-sm">${ssid.isEnabled ? 'Disable' : 'Enable'}</button></form>
     <a class="btn btn-secondary btn-sm" href="${page}?edit=${ssid.UUID}#ssids">Edit</a>
@@ -105,10 +138,12 @@ export function renderVlansForAdmin(detail: NetworkDetail, session: ActiveSessio
   const form = formOf(state, 'vlan-new', formState({ enabled: 'on' }));
   const table = detail.vlans.length === 0
     ? emptyState('No VLANs', 'Add the first VLAN of this network below.')
-    : html`<table class="table"><thead><tr><th>Name</th><th class="num">VLAN ID</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
+    : html`<table class="table"><thead><tr><th>Name</th><th class="num">VLAN ID</th><th>Description</th><th>Default</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${detail.vlans.map((v) => vlanRow(v, base, page, session, state))}</tbody></table>`;
   const fields = html`${inputField(form, { name: 'name', label: 'Name', id: 'vlan-new-name', extra: 'maxlength="100" placeholder="e.g. Staff"' })}
   ${inputField(form, { name: 'vlanID', label: 'VLAN ID', id: 'vlan-new-id', type: 'number', extra: 'min="1" max="4094" placeholder="1–4094"' })}
+  ${inputField(form, { name: 'description', label: 'Description', id: 'vlan-new-description', extra: 'maxlength="500" placeholder="optional"' })}
+  ${checkboxField(form, { name: 'default', label: 'Default' })}
   ${checkboxField(form, { name: 'enabled', label: 'Enabled' })}`;
   return html`${table}${addForm(base, session, form, fields, 'Add VLAN')}`;
 }
@@ -120,9 +155,13 @@ export function renderSsidsForAdmin(detail: NetworkDetail, session: ActiveSessio
   const form = formOf(state, 'ssid-new', formState({ enabled: 'on' }));
   const table = detail.ssids.length === 0
     ? emptyState('No SSIDs', 'Add the first wireless network below.')
-    : html`<table class="table"><thead><tr><th>SSID</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
+    : html`<table class="table"><thead><tr><th>SSID</th><th>Encryption</th><th class="num">VLAN ID</th><th>Flags</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${detail.ssids.map((s) => ssidRow(s, base, page, session, state))}</tbody></table>`;
   const fields = html`${inputField(form, { name: 'ssid', label: 'SSID', id: 'ssid-new-name', extra: 'maxlength="32" placeholder="e.g. Acme Guest"' })}
+  ${inputField(form, { name: 'encryption', label: 'Encryption', id: 'ssid-new-encryption', extra: 'maxlength="50" placeholder="e.g. WPA3"' })}
+  ${inputField(form, { name: 'vlan', label: 'VLAN ID', id: 'ssid-new-vlan', type: 'number', extra: 'min="1" max="4094" placeholder="none"' })}
+  ${checkboxField(form, { name: 'guest', label: 'Guest' })}
+  ${checkboxField(form, { name: 'hidden', label: 'Hidden' })}
   ${checkboxField(form, { name: 'enabled', label: 'Enabled' })}`;
   return html`${table}${addForm(base, session, form, fields, 'Add SSID')}`;
 }

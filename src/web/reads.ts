@@ -32,8 +32,8 @@ const NETWORKS = /* GraphQL */ `
 const NETWORK_PAGE = /* GraphQL */ `
   fragment DashboardNetwork on Network {
     UUID label slug isActive mailingAddress { city subdivisionCode }
-    vlans { UUID name vlanID isEnabled }
-    ssids { UUID ssid isEnabled }
+    vlans { UUID name vlanID isEnabled isDefault description }
+    ssids { UUID ssid isEnabled isGuest isHidden encryptionProtocol vlan { vlanID } }
     virtualDevices {
       UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber isConnectedToBackend }
       phyInterfaces { portNumber label connectedDevices { client { macAddress } } }
@@ -89,8 +89,23 @@ export interface NetworkDetail {
   readonly network: Omit<NetworkSummary, 'deviceCount' | 'onlineCount'>;
   readonly devices: readonly DeviceView[];
   readonly clients: readonly ClientView[];
-  readonly vlans: readonly { readonly UUID: string; readonly name: string; readonly vlanID: number; readonly isEnabled: boolean }[];
-  readonly ssids: readonly { readonly UUID: string; readonly ssid: string; readonly isEnabled: boolean }[];
+  readonly vlans: readonly {
+    readonly UUID: string;
+    readonly name: string;
+    readonly vlanID: number;
+    readonly isEnabled: boolean;
+    readonly isDefault: boolean;
+    readonly description: string | null;
+  }[];
+  readonly ssids: readonly {
+    readonly UUID: string;
+    readonly ssid: string;
+    readonly isEnabled: boolean;
+    readonly isGuest: boolean;
+    readonly isHidden: boolean;
+    readonly encryptionProtocol: string | null;
+    readonly vlan: { readonly vlanID: number } | null;
+  }[];
 }
 
 type NetworkData = Omit<NetworkSummary, 'deviceCount' | 'onlineCount'> & { virtualDevices?: { isOnline: boolean }[] };

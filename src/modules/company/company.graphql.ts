@@ -1,4 +1,6 @@
-import { bool, isCompany, text } from '../read/read.model.js';
+import { bool, isCompany, text, uuidArgument } from '../read/read.model.js';
+import { asInput } from '../write/write.rules.js';
+import type { CompanyWriteService } from './company.service.js';
 import type { GraphQLFeature, ListMapping, RootArgument } from '../read/read.model.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
@@ -30,6 +32,25 @@ type Company {
   networks: [Network!]!
 }
 
+extend type Mutation {
+  """Changes the given fields of the API key's own company (a read_write key)."""
+  updateCompany("The fields to change." input: UpdateCompanyInput!): UpdateCompanyPayload
+}
+
+"""Changes to the key's own company: absent fields stay as they are."""
+input UpdateCompanyInput {
+  "Whether the company is a customer."
+  isCustomer: Boolean
+  "The company's website domain, e.g. \`acme.example\` (lowercase, no scheme or path); null removes it."
+  websiteDomain: String
+}
+
+"""The result of updateCompany."""
+type UpdateCompanyPayload {
+  """The company as changed."""
+  company: Company!
+}
+
 extend type Query {
   """The company's networks, ordered by label, then UUID."""
   networksForCompany(
@@ -58,6 +79,13 @@ extend type Query {
     networksForCompany: { table: 'companies', arguments: [slugArgument('companySlug')], where: isCompany('slug', 'companySlug'), list: NETWORKS_OF_COMPANY },
     companyBySlug: { table: 'companies', arguments: [slugArgument('slug')], where: isCompany('slug', 'slug') },
   },
-  internalRoots: {},
-  mutations: {},
-} satisfies GraphQLFeature;
+  internalRoots: {
+    // updateCompany reads the company back through it
+    companyByUUID: { table: 'companies', arguments: uuidArgument('UUID'), where: isCompany('uuid', 'UUID') },
+  },
+  mutations: {
+    updateCompany: async (s, caller, input) => ({
+      objects: { company: { root: 'companyByUUID', arg: (await s.companyWrites.update(caller, asInput(input))).uuid } },
+    }),
+  },
+} satisfies GraphQLFeature<{ companyWrites: CompanyWriteService }>;

@@ -9,6 +9,17 @@ export function isSlug(value: string): boolean {
 /** How a valid slug looks, for error messages. */
 export const SLUG_RULE = 'lowercase letters, digits and single hyphens, 1 to 63 characters, e.g. "acme" or "hq-east"';
 
+/** A DNS name of two or more labels, lowercase: letters, digits and inner hyphens, each label 1 to 63 characters. */
+const DOMAIN_PATTERN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** True when `value` is a valid website domain, e.g. `acme.example`. */
+export function isWebsiteDomain(value: string): boolean {
+  return DOMAIN_PATTERN.test(value);
+}
+
+/** How a valid website domain looks, for error messages. */
+export const DOMAIN_RULE = 'a lowercase domain name without scheme or path, e.g. "acme.example"';
+
 /** Serial numbers: letters, digits, '-', '_' and '.', 1 to 64 characters. */
 const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

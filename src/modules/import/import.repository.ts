@@ -84,7 +84,7 @@ export function createImportRepository(store: Store) {
 
     /** The companies to export, by slug; all when `slug` is undefined. */
     async listCompanies(slug?: string) {
-      let query = db.selectFrom('companies').select(['id', 'uuid', 'slug', 'name']).orderBy('slug');
+      let query = db.selectFrom('companies').select(['id', 'uuid', 'slug', 'name', 'is_customer', 'website_domain']).orderBy('slug');
       if (slug !== undefined) query = query.where('slug', '=', slug);
       return query.execute();
     },
@@ -152,7 +152,7 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
   const uuid = company.uuid ?? randomUUID();
   const { id: companyId } = await trx
     .insertInto('companies')
-    .values({ uuid, slug: company.slug, name: company.name, created_at: now })
+    .values({ uuid, slug: company.slug, name: company.name, created_at: now, is_customer: company.isCustomer ?? true, website_domain: company.websiteDomain ?? null })
     .returning('id')
     .executeTakeFirstOrThrow();
   counts.companies += 1;
@@ -225,6 +225,8 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
           name: item.name,
           vlan_id: item.vlanID,
           is_enabled: item.isEnabled,
+          is_default: item.isDefault ?? false,
+          description: item.description ?? null,
         })),
       )
       .execute();
@@ -241,6 +243,10 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
           network_id: networkId,
           ssid: item.ssid,
           is_enabled: item.isEnabled,
+          is_guest: item.isGuest ?? false,
+          is_hidden: item.isHidden ?? false,
+          encryption_protocol: item.encryptionProtocol ?? null,
+          vlan_id: item.vlanID ?? null,
         })),
       )
       .execute();

@@ -1,5 +1,5 @@
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
-import { SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug } from '../company/company.rules.js';
+import { DOMAIN_RULE, SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug, isWebsiteDomain } from '../company/company.rules.js';
 
 export const DEVICE_TYPES = ['ACCESS_POINT', 'CELLULAR_GATEWAY', 'CONTROLLER', 'POWER_DISTRIBUTION_UNIT', 'SWITCH'] as const;
 export const VIRTUAL_DEVICE_TYPES = [...DEVICE_TYPES, 'OBSERVER'] as const;
@@ -13,6 +13,10 @@ export interface ImportCompany {
   uuid?: string;
   name: string;
   slug: string;
+  /** Defaults to true. */
+  isCustomer?: boolean;
+  /** Defaults to null. */
+  websiteDomain?: string | null;
   networks: ImportNetwork[];
   /** Hardware in the company's inventory that no virtual device uses. */
   spareHardwareDevices?: ImportHardware[];
@@ -47,11 +51,23 @@ export interface ImportVlan {
   name: string;
   vlanID: number;
   isEnabled: boolean;
+  /** Defaults to false. */
+  isDefault?: boolean;
+  /** Defaults to null. */
+  description?: string | null;
 }
 export interface ImportSsid {
   UUID?: string;
   ssid: string;
   isEnabled: boolean;
+  /** Defaults to false. */
+  isGuest?: boolean;
+  /** Defaults to false. */
+  isHidden?: boolean;
+  /** Defaults to null. */
+  encryptionProtocol?: string | null;
+  /** The number of the network's VLAN its clients go on; defaults to null. */
+  vlanID?: number | null;
 }
 export interface ImportClient {
   macAddress: string;
@@ -167,6 +183,8 @@ class Validator {
       ...(uuid ? { uuid } : {}),
       name: this.string(c.name, `${path}.name`, 200),
       slug,
+      isCustomer: c.isCustomer === undefined ? true : this.boolean(c.isCustomer, `${path}.isCustomer`),
+      websiteDomain: c.websiteDomain === undefined || c.websiteDomain === null ? null : this.matching(c.websiteDomain, `${path}.websiteDomain`, isWebsiteDomain, DOMAIN_RULE),
       networks,
       ...(spare.length > 0 ? { spareHardwareDevices: spare } : {}),
     };
@@ -256,6 +274,8 @@ class Validator {
       name: this.string(l.name, `${path}.name`, 100),
       vlanID: vlanID as number,
       isEnabled: this.boolean(l.isEnabled, `${path}.isEnabled`),
+      isDefault: l.isDefault === undefined ? false : this.boolean(l.isDefault, `${path}.isDefault`),
+      description: this.optionalString(l.description, `${path}.description`, 500),
     };
   }
 
@@ -270,7 +290,22 @@ class Validator {
     }
     const uuid = s.UUID === undefined ? undefined : this.matching(s.UUID, `${path}.UUID`, isUuid, 'a lowercase UUID');
     if (uuid) this.unique(seen.uuids, uuid, `${path}.UUID`, 'UUID');
-    return { ...(uuid ? { UUID: uuid } : {}), ssid, isEnabled: this.boolean(s.isEnabled, `${path}.isEnabled`) };
+    return {
+      ...(uuid ? { UUID: uuid } : {}),
+      ssid,
+      isEnabled: this.boolean(s.isEnabled, `${path}.isEnabled`),
+      isGuest: s.isGuest === undefined ? false : this.boolean(s.isGuest, `${path}.isGuest`),
+      isHidden: s.isHidden === undefined ? false : this.boolean(s.isHidden, `${path}.isHidden`),
+      encryptionProtocol: this.optionalString(s.encryptionProtocol, `${path}.encryptionProtocol`, 50),
+      vlanID: this.optionalVlanNumber(s.vlanID, `${path}.vlanID`),
+    };
+  }
+
+  optionalVlanNumber(value: unknown, path: string): number | null {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 4094) return value;
+    this.fail(path, `${JSON.stringify(value)} is not valid: expected a whole number from 1 to 4094, or null`);
+    return null;
   }
 
   client(value: unknown, path: string, macs: Set<string>): ImportClient {

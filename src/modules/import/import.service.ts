@@ -4,9 +4,12 @@ import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
 import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';
-import type { ImportCounts } from './import.repository.js';
+import type { ImportCounts, ImportRepository } from './import.repository.js';
 import { validateImport } from './import.schema.js';
-import type { ImportCompany, ImportDocument, ImportHardware, ImportProblem } from './import.schema.js';
+import type { ImportCompany, ImportDocument, ImportHardware, ImportProblem, ImportSsid, ImportVlan } from './import.schema.js';
+
+/** Everything of one company as the repository reads it for export. */
+type CompanyRows = Awaited<ReturnType<ImportRepository['readCompany']>>;
 
 /** Bulk load and dump in the import format; `audit` records each imported company. */
 export function createImportService(store: Store, audit: AuditService) {
@@ -69,6 +72,8 @@ export function createImportService(store: Store, audit: AuditService) {
           uuid: company.uuid,
           name: company.name,
           slug: company.slug,
+          isCustomer: Boolean(company.is_customer),
+          websiteDomain: company.website_domain,
           networks: rows.networks.map((n) => ({
             UUID: n.uuid,
             label: n.label,
@@ -89,8 +94,8 @@ export function createImportService(store: Store, audit: AuditService) {
                 hardwareDevice: h ? hardware(h) : null,
               };
             }),
-            vlans: (vlans.get(n.id) ?? []).map((l) => ({ UUID: l.uuid, name: l.name, vlanID: l.vlan_id, isEnabled: Boolean(l.is_enabled) })),
-            ssids: (ssids.get(n.id) ?? []).map((s) => ({ UUID: s.uuid, ssid: s.ssid, isEnabled: Boolean(s.is_enabled) })),
+            vlans: (vlans.get(n.id) ?? []).map(exportVlan),
+            ssids: (ssids.get(n.id) ?? []).map(exportSsid),
             clients: (clients.get(n.id) ?? []).map((c) => ({
               macAddress: c.mac_address,
               ip: c.ip,
@@ -138,6 +143,24 @@ export function createImportService(store: Store, audit: AuditService) {
 }
 
 export type ImportService = ReturnType<typeof createImportService>;
+
+/** A VLAN row in the import format, with every field, so a round trip loses nothing. */
+function exportVlan(l: CompanyRows['vlans'][number]): ImportVlan {
+  return { UUID: l.uuid, name: l.name, vlanID: l.vlan_id, isEnabled: Boolean(l.is_enabled), isDefault: Boolean(l.is_default), description: l.description };
+}
+
+/** An SSID row in the import format, with every field. */
+function exportSsid(s: CompanyRows['ssids'][number]): ImportSsid {
+  return {
+    UUID: s.uuid,
+    ssid: s.ssid,
+    isEnabled: Boolean(s.is_enabled),
+    isGuest: Boolean(s.is_guest),
+    isHidden: Boolean(s.is_hidden),
+    encryptionProtocol: s.encryption_protocol,
+    vlanID: s.vlan_id,
+  };
+}
 
 /** What an imported company's audit entry says it brought: its name and slug, and how many of each object. */
 function importedOf(company: ImportCompany): Record<string, unknown> {

@@ -55,6 +55,14 @@ input NewSSIDInput {
   ssid: String!
   "Whether the SSID is broadcast."
   isEnabled: Boolean! = true
+  "Whether the SSID is for guests."
+  isGuest: Boolean! = false
+  "Whether the SSID is hidden (not broadcast in beacons)."
+  isHidden: Boolean! = false
+  "E.g. \`WPA2\`, \`WPA3\`: 1 to 50 characters, or null."
+  encryptionProtocol: String
+  "The number (1 to 4094) of the network's VLAN its clients go on, or null."
+  vlanID: Int
 }
 
 """A new SSID on an existing network."""
@@ -65,6 +73,14 @@ input CreateSSIDInput {
   ssid: String!
   "Whether the SSID is broadcast."
   isEnabled: Boolean! = true
+  "Whether the SSID is for guests."
+  isGuest: Boolean! = false
+  "Whether the SSID is hidden (not broadcast in beacons)."
+  isHidden: Boolean! = false
+  "E.g. \`WPA2\`, \`WPA3\`: 1 to 50 characters, or null."
+  encryptionProtocol: String
+  "The number (1 to 4094) of the network's VLAN its clients go on, or null."
+  vlanID: Int
 }
 
 """Changes to an SSID: absent fields stay as they are."""
@@ -75,6 +91,14 @@ input UpdateSSIDInput {
   ssid: String
   "Whether the SSID is broadcast."
   isEnabled: Boolean
+  "Whether the SSID is for guests."
+  isGuest: Boolean
+  "Whether the SSID is hidden."
+  isHidden: Boolean
+  "New encryption protocol, 1 to 50 characters; null removes it."
+  encryptionProtocol: String
+  "The number of the network's VLAN its clients go on; null removes it."
+  vlanID: Int
 }
 
 """The SSID to delete."""

@@ -8,13 +8,32 @@ export interface SsidRow {
   readonly networkUuid: string;
   readonly ssid: string;
   readonly isEnabled: boolean;
+  readonly isGuest: boolean;
+  readonly isHidden: boolean;
+  readonly encryptionProtocol: string | null;
+  readonly vlanId: number | null;
 }
 
 /** The columns an SSID write sets. */
 export interface SsidValues {
   readonly ssid: string;
   readonly isEnabled: boolean;
+  readonly isGuest: boolean;
+  readonly isHidden: boolean;
+  readonly encryptionProtocol: string | null;
+  /** The number of the network's VLAN its clients go on; null: none. */
+  readonly vlanId: number | null;
 }
+
+/** The columns of SSID values. */
+const columnsOf = (values: SsidValues) => ({
+  ssid: values.ssid,
+  is_enabled: values.isEnabled,
+  is_guest: values.isGuest,
+  is_hidden: values.isHidden,
+  encryption_protocol: values.encryptionProtocol,
+  vlan_id: values.vlanId,
+});
 
 /** SQL of SSIDs. An SSID belongs to a company through its network. */
 export function createSsidRepository({ db }: SqlContext) {
@@ -22,8 +41,24 @@ export function createSsidRepository({ db }: SqlContext) {
     db
       .selectFrom('ssids as s')
       .innerJoin('networks as n', 'n.id', 's.network_id')
-      .select(['s.id', 's.uuid', 's.network_id as networkId', 'n.uuid as networkUuid', 's.ssid', 's.is_enabled as isEnabled']);
-  const toRow = <R extends { isEnabled: unknown }>(row: R) => ({ ...row, isEnabled: Boolean(row.isEnabled) });
+      .select([
+        's.id',
+        's.uuid',
+        's.network_id as networkId',
+        'n.uuid as networkUuid',
+        's.ssid',
+        's.is_enabled as isEnabled',
+        's.is_guest as isGuest',
+        's.is_hidden as isHidden',
+        's.encryption_protocol as encryptionProtocol',
+        's.vlan_id as vlanId',
+      ]);
+  const toRow = <R extends { isEnabled: unknown; isGuest: unknown; isHidden: unknown }>(row: R) => ({
+    ...row,
+    isEnabled: Boolean(row.isEnabled),
+    isGuest: Boolean(row.isGuest),
+    isHidden: Boolean(row.isHidden),
+  });
 
   return {
     /** The SSID with this UUID on a network of the company; undefined for another company's, as for a missing one. */
@@ -46,11 +81,11 @@ export function createSsidRepository({ db }: SqlContext) {
     },
 
     async insert(networkId: number, uuid: string, values: SsidValues): Promise<void> {
-      await db.insertInto('ssids').values({ uuid, network_id: networkId, ssid: values.ssid, is_enabled: values.isEnabled }).execute();
+      await db.insertInto('ssids').values({ uuid, network_id: networkId, ...columnsOf(values) }).execute();
     },
 
     async update(id: number, values: SsidValues): Promise<void> {
-      await db.updateTable('ssids').set({ ssid: values.ssid, is_enabled: values.isEnabled }).where('id', '=', id).execute();
+      await db.updateTable('ssids').set(columnsOf(values)).where('id', '=', id).execute();
     },
 
     async delete(id: number): Promise<void> {

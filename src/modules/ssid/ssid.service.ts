@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
-import { isGiven, notFound, requireBoolean, requireSomeChange, requireUuid } from '../write/write.rules.js';
+import { isGiven, notFound, optionalText, requireBoolean, requireSomeChange, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
 import { createSsidRepository } from './ssid.repository.js';
 import type { SsidRow, SsidValues } from './ssid.repository.js';
@@ -13,6 +13,10 @@ import type { SsidRow, SsidValues } from './ssid.repository.js';
 export interface SsidFields {
   readonly ssid: string;
   readonly isEnabled?: boolean;
+  readonly isGuest?: boolean;
+  readonly isHidden?: boolean;
+  readonly encryptionProtocol?: string | null;
+  readonly vlanID?: number | null;
 }
 
 /** An SSID as the API and the audit log show it. */
@@ -21,9 +25,13 @@ export interface SsidSnapshot {
   readonly networkUUID: string;
   readonly ssid: string;
   readonly isEnabled: boolean;
+  readonly isGuest: boolean;
+  readonly isHidden: boolean;
+  readonly encryptionProtocol: string | null;
+  readonly vlanID: number | null;
 }
 
-const UPDATABLE = ['ssid', 'isEnabled'] as const;
+const UPDATABLE = ['ssid', 'isEnabled', 'isGuest', 'isHidden', 'encryptionProtocol', 'vlanID'] as const;
 /** The 802.11 limit on an SSID, in bytes of UTF-8. */
 const MAX_SSID_BYTES = 32;
 
@@ -33,7 +41,22 @@ export function checkSsidFields(input: Partial<SsidFields>, path = ''): SsidValu
   if (typeof ssid !== 'string' || ssid.length === 0 || Buffer.byteLength(ssid) > MAX_SSID_BYTES) {
     throw new AppError('BAD_USER_INPUT', `${path}ssid must be a name of 1 to ${MAX_SSID_BYTES} bytes (UTF-8).`, { field: `${path}ssid` });
   }
-  return { ssid, isEnabled: input.isEnabled === undefined ? true : requireBoolean(input.isEnabled, `${path}isEnabled`) };
+  const flag = (value: boolean | undefined, field: string, fallback: boolean) => (value === undefined ? fallback : requireBoolean(value, `${path}${field}`));
+  return {
+    ssid,
+    isEnabled: flag(input.isEnabled, 'isEnabled', true),
+    isGuest: flag(input.isGuest, 'isGuest', false),
+    isHidden: flag(input.isHidden, 'isHidden', false),
+    encryptionProtocol: optionalText(input.encryptionProtocol, `${path}encryptionProtocol`, 50),
+    vlanId: optionalVlanNumber(input.vlanID, `${path}vlanID`),
+  };
+}
+
+/** A VLAN number, 1 to 4094, or null. */
+function optionalVlanNumber(value: unknown, field: string): number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 4094) return value;
+  throw new AppError('BAD_USER_INPUT', `${field} must be a whole number from 1 to 4094, or null.`, { field });
 }
 
 /** CONFLICT for an SSID name that another SSID of the network uses. */
@@ -54,7 +77,7 @@ export async function insertSsid(
   if (await ssids.isNameTaken(network.id, values.ssid)) throw conflict();
   const uuid = randomUUID();
   await writes.unique(ssids.insert(network.id, uuid, values), conflict);
-  return { UUID: uuid, networkUUID: network.uuid, ssid: values.ssid, isEnabled: values.isEnabled };
+  return snapshotOf(uuid, network.uuid, values);
 }
 
 /** SSIDs of a company's networks: create, update, delete. Each is one audited transaction. */
@@ -84,11 +107,15 @@ export function createSsidService(writes: WriteService) {
         const values = checkSsidFields({
           ssid: isGiven(input, 'ssid') ? input.ssid : row.ssid,
           isEnabled: isGiven(input, 'isEnabled') ? requireBoolean(input.isEnabled, 'isEnabled') : row.isEnabled,
+          isGuest: isGiven(input, 'isGuest') ? requireBoolean(input.isGuest, 'isGuest') : row.isGuest,
+          isHidden: isGiven(input, 'isHidden') ? requireBoolean(input.isHidden, 'isHidden') : row.isHidden,
+          encryptionProtocol: isGiven(input, 'encryptionProtocol') ? input.encryptionProtocol : row.encryptionProtocol,
+          vlanID: isGiven(input, 'vlanID') ? input.vlanID : row.vlanId,
         });
         const conflict = () => ssidConflict(values.ssid, 'ssid');
         if (await ssids.isNameTaken(row.networkId, values.ssid, row.id)) throw conflict();
         await writes.unique(ssids.update(row.id, values), conflict);
-        const after: SsidSnapshot = { ...before, ssid: values.ssid, isEnabled: values.isEnabled };
+        const after = snapshotOf(uuid, row.networkUuid, values);
         return { result: after, change: buildChange('ssid.update', uuid, before, after) };
       });
     },
@@ -112,5 +139,10 @@ export type SsidService = ReturnType<typeof createSsidService>;
 
 /** A stored SSID as the API shows it. */
 export function toSnapshot(row: SsidRow): SsidSnapshot {
-  return { UUID: row.uuid, networkUUID: row.networkUuid, ssid: row.ssid, isEnabled: row.isEnabled };
+  return snapshotOf(row.uuid, row.networkUuid, row);
+}
+
+function snapshotOf(uuid: string, networkUuid: string, values: SsidValues): SsidSnapshot {
+  const { ssid, isEnabled, isGuest, isHidden, encryptionProtocol, vlanId } = values;
+  return { UUID: uuid, networkUUID: networkUuid, ssid, isEnabled, isGuest, isHidden, encryptionProtocol, vlanID: vlanId };
 }

@@ -57,6 +57,10 @@ input NewVLANInput {
   vlanID: Int!
   "Whether the VLAN is enabled."
   isEnabled: Boolean! = true
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean! = false
+  "Free text, up to 500 characters, or null."
+  description: String
 }
 
 """A new VLAN on an existing network."""
@@ -69,6 +73,10 @@ input CreateVLANInput {
   vlanID: Int!
   "Whether the VLAN is enabled."
   isEnabled: Boolean! = true
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean! = false
+  "Free text, up to 500 characters, or null."
+  description: String
 }
 
 """Changes to a VLAN: absent fields stay as they are."""
@@ -81,6 +89,10 @@ input UpdateVLANInput {
   vlanID: Int
   "Whether the VLAN is enabled."
   isEnabled: Boolean
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean
+  "New description, up to 500 characters; null removes it."
+  description: String
 }
 
 """The VLAN to delete."""

@@ -9,6 +9,8 @@ export interface VlanRow {
   readonly name: string;
   readonly vlanId: number;
   readonly isEnabled: boolean;
+  readonly isDefault: boolean;
+  readonly description: string | null;
 }
 
 /** The columns a VLAN write sets. */
@@ -16,7 +18,18 @@ export interface VlanValues {
   readonly name: string;
   readonly vlanId: number;
   readonly isEnabled: boolean;
+  readonly isDefault: boolean;
+  readonly description: string | null;
 }
+
+/** The columns of VLAN values. */
+const columnsOf = (values: VlanValues) => ({
+  name: values.name,
+  vlan_id: values.vlanId,
+  is_enabled: values.isEnabled,
+  is_default: values.isDefault,
+  description: values.description,
+});
 
 /** SQL of VLANs. A VLAN belongs to a company through its network. */
 export function createVlanRepository({ db }: SqlContext) {
@@ -32,8 +45,10 @@ export function createVlanRepository({ db }: SqlContext) {
         'l.name',
         'l.vlan_id as vlanId',
         'l.is_enabled as isEnabled',
+        'l.is_default as isDefault',
+        'l.description',
       ]);
-  const toRow = <R extends { isEnabled: unknown }>(row: R) => ({ ...row, isEnabled: Boolean(row.isEnabled) });
+  const toRow = <R extends { isEnabled: unknown; isDefault: unknown }>(row: R) => ({ ...row, isEnabled: Boolean(row.isEnabled), isDefault: Boolean(row.isDefault) });
 
   return {
     /** The VLAN with this UUID on a network of the company; undefined for another company's, as for a missing one. */
@@ -58,14 +73,14 @@ export function createVlanRepository({ db }: SqlContext) {
     async insert(networkId: number, uuid: string, values: VlanValues): Promise<void> {
       await db
         .insertInto('vlans')
-        .values({ uuid, network_id: networkId, name: values.name, vlan_id: values.vlanId, is_enabled: values.isEnabled })
+        .values({ uuid, network_id: networkId, ...columnsOf(values) })
         .execute();
     },
 
     async update(id: number, values: VlanValues): Promise<void> {
       await db
         .updateTable('vlans')
-        .set({ name: values.name, vlan_id: values.vlanId, is_enabled: values.isEnabled })
+        .set(columnsOf(values))
         .where('id', '=', id)
         .execute();
     },

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
-import { isGiven, notFound, requireBoolean, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
+import { isGiven, notFound, optionalText, requireBoolean, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
 import { createVlanRepository } from './vlan.repository.js';
 import type { VlanRow, VlanValues } from './vlan.repository.js';
@@ -14,6 +14,8 @@ export interface VlanFields {
   readonly name: string;
   readonly vlanID: number;
   readonly isEnabled?: boolean;
+  readonly isDefault?: boolean;
+  readonly description?: string | null;
 }
 
 /** A VLAN as the API and the audit log show it. */
@@ -23,9 +25,11 @@ export interface VlanSnapshot {
   readonly name: string;
   readonly vlanID: number;
   readonly isEnabled: boolean;
+  readonly isDefault: boolean;
+  readonly description: string | null;
 }
 
-const UPDATABLE = ['name', 'vlanID', 'isEnabled'] as const;
+const UPDATABLE = ['name', 'vlanID', 'isEnabled', 'isDefault', 'description'] as const;
 
 /** Checks a VLAN's fields; `path` prefixes the field names in errors (e.g. `vlans[1].`). */
 export function checkVlanFields(input: Partial<VlanFields>, path = ''): VlanValues {
@@ -37,6 +41,8 @@ export function checkVlanFields(input: Partial<VlanFields>, path = ''): VlanValu
     name: requireText(input.name, `${path}name`, 100),
     vlanId,
     isEnabled: input.isEnabled === undefined ? true : requireBoolean(input.isEnabled, `${path}isEnabled`),
+    isDefault: input.isDefault === undefined ? false : requireBoolean(input.isDefault, `${path}isDefault`),
+    description: input.description === undefined ? null : optionalText(input.description, `${path}description`, 500),
   };
 }
 
@@ -58,7 +64,7 @@ export async function insertVlan(
   if (await vlans.isVlanIdTaken(network.id, values.vlanId)) throw conflict();
   const uuid = randomUUID();
   await writes.unique(vlans.insert(network.id, uuid, values), conflict);
-  return { UUID: uuid, networkUUID: network.uuid, name: values.name, vlanID: values.vlanId, isEnabled: values.isEnabled };
+  return snapshotOf(uuid, network.uuid, values);
 }
 
 /** VLANs of a company's networks: create, update, delete. Each is one audited transaction. */
@@ -89,11 +95,13 @@ export function createVlanService(writes: WriteService) {
           name: isGiven(input, 'name') ? input.name : row.name,
           vlanID: isGiven(input, 'vlanID') ? input.vlanID : row.vlanId,
           isEnabled: isGiven(input, 'isEnabled') ? requireBoolean(input.isEnabled, 'isEnabled') : row.isEnabled,
+          isDefault: isGiven(input, 'isDefault') ? requireBoolean(input.isDefault, 'isDefault') : row.isDefault,
+          description: isGiven(input, 'description') ? input.description : row.description,
         });
         const conflict = () => vlanIdConflict(values.vlanId, 'vlanID');
         if (await vlans.isVlanIdTaken(row.networkId, values.vlanId, row.id)) throw conflict();
         await writes.unique(vlans.update(row.id, values), conflict);
-        const after: VlanSnapshot = { ...before, name: values.name, vlanID: values.vlanId, isEnabled: values.isEnabled };
+        const after = snapshotOf(uuid, row.networkUuid, values);
         return { result: after, change: buildChange('vlan.update', uuid, before, after) };
       });
     },
@@ -117,5 +125,10 @@ export type VlanService = ReturnType<typeof createVlanService>;
 
 /** A stored VLAN as the API shows it. */
 export function toSnapshot(row: VlanRow): VlanSnapshot {
-  return { UUID: row.uuid, networkUUID: row.networkUuid, name: row.name, vlanID: row.vlanId, isEnabled: row.isEnabled };
+  return snapshotOf(row.uuid, row.networkUuid, row);
+}
+
+function snapshotOf(uuid: string, networkUuid: string, values: VlanValues): VlanSnapshot {
+  const { name, vlanId, isEnabled, isDefault, description } = values;
+  return { UUID: uuid, networkUUID: networkUuid, name, vlanID: vlanId, isEnabled, isDefault, description };
 }
