@@ -226,6 +226,22 @@ describe.each(storeKinds())('metrics, port totals and the event log on %s', (kin
     expect((await refused(`switchPortStats(virtualDeviceUUID: "${IDS.acmeSwitch}", lookbackHours: 2161) { portNumber }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'lookbackHours']);
   });
 
+  it('answers a 1,000-bucket series with data in one statement', async () => {
+    const key = await app.createKey('acme', 'statements');
+    await app.graphql('{ __typename }', { key });
+    await app.server.services.apiKeys.flushLastUsed();
+    const before = app.server.store.stats.statements;
+    const response = await app.graphql(
+      `{ networkUplinkQuality(networkUUID: "${IDS.acmeHq}", filter: { durationSeconds: 60000, stepSeconds: 60, endTime: "${at(3600)}" }) { values { value } } ` +
+        `activeClients(networkUUID: "${IDS.acmeHq}", filter: { durationSeconds: 300000, stepSeconds: 300, endTime: "${at(3600)}" }) { wired { value } } }`,
+      { key },
+    );
+    expect(app.server.store.stats.statements - before).toBe(1);
+    expect(response.body.data.networkUplinkQuality.values).toHaveLength(5);
+    // the four buckets of the hour, and the switch's baseline report 25 hours earlier
+    expect(response.body.data.activeClients.wired).toHaveLength(5);
+  });
+
   it('prices a series by the buckets it may return', async () => {
     const cost = async (document: string, variables?: Record<string, unknown>) => {
       const response = await app.graphql(document, { variables });
