@@ -54,7 +54,8 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard\'s forms
     const networkUuid = new URL(page.url()).pathname.split('/')[2];
 
     await page.getByLabel('Name').fill('Staff');
-    await page.getByLabel('VLAN ID').fill('10');
+    // the SSID form has a VLAN ID field too
+    await page.locator('#vlan-new-id').fill('10');
     await page.getByRole('button', { name: 'Add VLAN' }).click();
     await page.locator('#vlans tbody tr', { hasText: 'Staff' }).waitFor();
     await page.getByLabel('SSID').fill('Bern Guest');

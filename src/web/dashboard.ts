@@ -11,6 +11,7 @@ import { registerAuditLogPage } from './audit-log.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
+import { registerDevicePages } from './device.page.js';
 import { renderErrorBody } from './errors.page.js';
 import { registerNetworkFormPages } from './network-forms.page.js';
 import { registerNetworkItemPages } from './network-items.page.js';
@@ -68,6 +69,7 @@ export async function registerDashboard(
     registerNetworkPages(web, ctx);
     registerNetworkFormPages(web, ctx);
     registerNetworkItemPages(web, ctx);
+    registerDevicePages(web, ctx);
     registerApiKeyPages(web, ctx);
     registerAuditLogPage(web, ctx);
     registerPasswordPage(web, ctx);

@@ -8,6 +8,8 @@ export interface AssetUrls {
   readonly css: string;
   readonly js: string;
   readonly icon: string;
+  /** What a page with charts adds: uPlot's script and stylesheet, and web/charts.js that draws the page's series with them. */
+  readonly charts: { readonly js: string; readonly uplotJs: string; readonly uplotCss: string };
 }
 
 /** What a page hands the shell. */
@@ -20,6 +22,8 @@ export interface PageOptions {
   readonly section?: 'networks' | 'settings';
   /** Replaces the address bar's URL once loaded, so a reload does not resubmit a form. */
   readonly replaceUrl?: string;
+  /** The page has charts (charts.view.ts): load uPlot and web/charts.js. */
+  readonly charts?: boolean;
   readonly body: SafeHtml;
 }
 
@@ -67,8 +71,12 @@ export function renderPage(options: PageOptions): string {
 <meta name="referrer" content="same-origin">
 <title>${options.title} · netgraph</title>
 <link rel="icon" href="${assets.icon}" type="image/svg+xml">
-<link rel="stylesheet" href="${assets.css}">
+${options.charts ? html`<link rel="stylesheet" href="${assets.charts.uplotCss}">
+` : ''}<link rel="stylesheet" href="${assets.css}">
 <script src="${assets.js}" defer></script>
+${options.charts ? html`<script src="${assets.charts.uplotJs}" defer></script>
+<script src="${assets.charts.js}" defer></script>
+` : ''}
 </head>
 <body${options.replaceUrl ? html` data-replace-url="${options.replaceUrl}"` : ''}>
 ${session ? topbar(session, options.section) : ''}

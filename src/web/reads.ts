@@ -9,6 +9,7 @@ import { isUuid } from '../modules/formats/formats.js';
 import type { Caller } from '../modules/api-key/api-key.service.js';
 import type { Selection } from '../modules/read/read.repository.js';
 import type { ReadService } from '../modules/read/read.service.js';
+import { REPORT_DOCUMENTS, createReportReads } from './report-reads.js';
 
 /**
  * What the dashboard pages read, as GraphQL documents run by the API's
@@ -33,9 +34,15 @@ const NETWORK_PAGE = /* GraphQL */ `
     UUID label slug isActive mailingAddress { city subdivisionCode }
     vlans { UUID name vlanID isEnabled isDefault description }
     ssids { UUID ssid isEnabled isGuest isHidden encryptionProtocol vlan { vlanID } }
-    virtualDevices { UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber isConnectedToBackend } }
+    virtualDevices {
+      UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber isConnectedToBackend }
+      phyInterfaces { portNumber label connectedDevices { client { macAddress } } }
+    }
   }
-  fragment DashboardNetworkClient on NetworkClient { macAddress ip lastSeen }`;
+  fragment DashboardNetworkClient on NetworkClient {
+    macAddress ip lastSeen clientName isWireless signal
+    connectedVLAN { name vlanID } connectedSSID { ssid } accessPoint { UUID label }
+  }`;
 
 /** A network as the list shows it. */
 export interface NetworkSummary {
@@ -56,13 +63,32 @@ export interface DeviceView {
   readonly deviceModel: string;
   readonly isOnline: boolean;
   readonly hardwareDevice: { readonly serialNumber: string; readonly isConnectedToBackend: boolean } | null;
+  /** Its ports from its latest report, with the wired clients on each. */
+  readonly phyInterfaces: readonly {
+    readonly portNumber: number;
+    readonly label: string | null;
+    readonly connectedDevices: readonly { readonly client: { readonly macAddress: string } | null }[];
+  }[];
+}
+
+/** A connected client of the network page, with where it is connected. */
+export interface ClientView {
+  readonly macAddress: string;
+  readonly ip: string | null;
+  readonly lastSeen: string;
+  readonly clientName: string | null;
+  readonly isWireless: boolean;
+  readonly signal: number | null;
+  readonly connectedVLAN: { readonly name: string; readonly vlanID: number } | null;
+  readonly connectedSSID: { readonly ssid: string } | null;
+  readonly accessPoint: { readonly UUID: string; readonly label: string } | null;
 }
 
 /** Everything the network page shows. */
 export interface NetworkDetail {
   readonly network: Omit<NetworkSummary, 'deviceCount' | 'onlineCount'>;
   readonly devices: readonly DeviceView[];
-  readonly clients: readonly { readonly macAddress: string; readonly ip: string | null; readonly lastSeen: string }[];
+  readonly clients: readonly ClientView[];
   readonly vlans: readonly {
     readonly UUID: string;
     readonly name: string;
@@ -113,6 +139,11 @@ const DASHBOARD_MAX_COMPLEXITY = 10_000;
 export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) {
   const executor = createExecutor({ schema, documents: new DocumentCache(schema, DASHBOARD_DOCUMENT_LIMITS, DASHBOARD_MAX_COMPLEXITY, 10), reads });
   const fragments = fragmentSelections(schema, NETWORK_PAGE);
+  // the pages' documents are checked at start, so a schema change that breaks one fails the server's start, not a page
+  for (const document of [NETWORKS, ...REPORT_DOCUMENTS]) {
+    const errors = validate(schema, parse(document));
+    invariant(errors.length === 0, `dashboard-document-invalid: ${errors[0]?.message ?? ''}`);
+  }
   const networkPage = reads.compile(
     [
       { root: 'networkByUUID', selection: fragments('DashboardNetwork') },
@@ -122,10 +153,11 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
     false,
   );
 
+  /** Runs one of the dashboard's documents (a constant of src/web/) for the caller; its data, null where a root is not the caller's. */
   async function run(query: string, variables: Record<string, unknown>, caller: Caller, context: ReadContext): Promise<Record<string, unknown>> {
     const operation = executor.prepare({ query, variables, operationName: null }, caller);
     // the documents are this file's constants: a request error here is a bug in them
-    invariant(operation.kind === 'ready', 'dashboard-read-request-error');
+    invariant(operation.kind === 'ready', `dashboard-read-request-error: ${operation.kind === 'ready' ? '' : `${operation.phase} ${operation.errors[0]?.message ?? ''}`}`);
     const outcome = await operation.run(context.deadline === undefined ? {} : { deadline: context.deadline });
     context.statements += outcome.statements;
     const body = JSON.parse(outcome.body) as { data: Record<string, unknown> };
@@ -154,6 +186,8 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       const { virtualDevices: devices, vlans, ssids, ...rest } = JSON.parse(network) as NetworkPageData;
       return { network: rest, devices, clients: JSON.parse(clients) as NetworkDetail['clients'], vlans, ssids };
     },
+
+    ...createReportReads(run),
   };
 }
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -9,15 +11,26 @@ import type { AssetUrls } from './layout.js';
 /** The dashboard's static files, in web/ at the repository root (two levels above src/web and dist/web). */
 const WEB_DIR = fileURLToPath(new URL('../../web/', import.meta.url));
 
-const TYPES: Record<string, string> = {
-  'app.css': 'text/css; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'favicon.svg': 'image/svg+xml',
+/** uPlot's browser build and stylesheet, served as they are installed (node_modules/uplot/dist). */
+const UPLOT_DIR = path.dirname(createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js')) + path.sep;
+
+const CSS = 'text/css; charset=utf-8';
+const JS = 'text/javascript; charset=utf-8';
+
+/** Every file the route serves, by name: its type and directory. */
+const FILES: Record<string, { readonly type: string; readonly dir: string }> = {
+  'app.css': { type: CSS, dir: WEB_DIR },
+  'app.js': { type: JS, dir: WEB_DIR },
+  'charts.js': { type: JS, dir: WEB_DIR },
+  'favicon.svg': { type: 'image/svg+xml', dir: WEB_DIR },
+  'uPlot.iife.min.js': { type: JS, dir: UPLOT_DIR },
+  'uPlot.min.css': { type: CSS, dir: UPLOT_DIR },
 };
 
-/** One static file: its type, and its ETag (a hash of its content at start). */
+/** One static file: its type, directory, and its ETag (a hash of its content at start). */
 export interface Asset {
   readonly type: string;
+  readonly dir: string;
   readonly etag: string;
 }
 
@@ -27,17 +40,22 @@ export interface Assets {
   get(name: string): Asset | undefined;
 }
 
-/** Hashes web/app.css, web/app.js and web/favicon.svg; fails at start when one is missing. */
+/** Hashes the files of web/ and uPlot's two; fails at start when one is missing. */
 export function loadAssets(): Assets {
   const files = new Map<string, Asset>();
-  for (const [name, type] of Object.entries(TYPES)) {
-    const body = fs.readFileSync(`${WEB_DIR}${name}`);
-    files.set(name, { type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
+  for (const [name, { type, dir }] of Object.entries(FILES)) {
+    const body = fs.readFileSync(`${dir}${name}`);
+    files.set(name, { type, dir, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
   }
   // the version in the URL is the first 8 characters of the ETag
   const url = (name: string) => `/assets/${name}?v=${(files.get(name) as Asset).etag.slice(1, 9)}`;
   return {
-    urls: { css: url('app.css'), js: url('app.js'), icon: url('favicon.svg') },
+    urls: {
+      css: url('app.css'),
+      js: url('app.js'),
+      icon: url('favicon.svg'),
+      charts: { js: url('charts.js'), uplotJs: url('uPlot.iife.min.js'), uplotCss: url('uPlot.min.css') },
+    },
     get: (name) => files.get(name),
   };
 }
@@ -74,6 +92,6 @@ export async function registerAssetRoute(web: FastifyInstance, assets: Assets): 
     reply.header('etag', asset.etag);
     reply.header('cache-control', version === asset.etag.slice(1, 9) ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(asset.type).sendFile(name);
+    return reply.type(asset.type).sendFile(name, asset.dir);
   });
 }

@@ -1,0 +1,104 @@
+import { humanizeEnum } from './format.js';
+import { html } from './html.js';
+import type { SafeHtml } from './html.js';
+import { badge, emptyState, pageHeader } from './layout.js';
+import { renderEvents } from './events.view.js';
+import { section } from './network.view.js';
+import type { DeviceDetail, PortStatView, PortView } from './report-reads.js';
+
+const none = html`<span class="muted">—</span>`;
+
+/** 1536 -> "1.5 KB": bytes in binary units, as switch counters are usually read. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${value} B` : `${value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
+}
+
+/** 93784 -> "1 d 2 h", 3900 -> "1 h 5 min": an uptime in its two largest units. */
+export function formatUptime(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (days > 0) return hours > 0 ? `${days} d ${hours} h` : `${days} d`;
+  if (hours > 0) return minutes > 0 ? `${hours} h ${minutes} min` : `${hours} h`;
+  return `${minutes} min`;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+function portState(port: PortView): SafeHtml {
+  if (!port.isEnabled) return badge('neutral', 'Disabled');
+  if (!port.isConnected) return badge('warning', 'No link');
+  return badge('success', 'Up');
+}
+
+function portRole(port: PortView): SafeHtml {
+  if (port.isUplink) return port.isUplinkActive ? badge('accent', 'Uplink, active') : badge('neutral', 'Uplink, standby');
+  return port.isTrunkPort ? html`Trunk` : html`Access`;
+}
+
+function portRow(port: PortView, stat: PortStatView | undefined): SafeHtml {
+  const errors = stat ? stat.errorRxPackets + stat.errorTxPackets : null;
+  return html`<tr data-port="${port.portNumber}">
+  <td class="num">${port.portNumber}</td>
+  <td class="nowrap">${port.label ?? none}</td>
+  <td>${portState(port)}</td>
+  <td class="num nowrap">${port.portSpeedMbps === null ? none : port.portSpeedMbps >= 1000 ? `${port.portSpeedMbps / 1000} Gbit/s` : `${port.portSpeedMbps} Mbit/s`}</td>
+  <td>${portRole(port)}</td>
+  <td>${port.nativeVLAN ? html`${port.nativeVLAN.name} <span class="muted">(${port.nativeVLAN.vlanID})</span>` : none}</td>
+  <td class="num">${stat ? formatBytes(stat.totalRxBytes) : none}</td>
+  <td class="num">${stat ? formatBytes(stat.totalTxBytes) : none}</td>
+  <td class="num">${stat ? count(stat.totalRxPackets + stat.totalTxPackets) : none}</td>
+  <td class="num">${errors === null ? none : errors > 0 ? html`<span class="text-danger">${count(errors)}</span>` : '0'}</td>
+</tr>`;
+}
+
+function renderPorts(detail: DeviceDetail): SafeHtml {
+  const ports = detail.device.phyInterfaces;
+  if (ports.length === 0) return emptyState('No ports reported', 'Ports appear once the device reports its interfaces.');
+  const stats = new Map(detail.portStats.map((s) => [s.portNumber, s]));
+  return html`<p class="table-note">Received, sent, packets and errors: what the port's counters grew over the last 24 hours, counted across reboots.</p>
+<table class="table ports-table"><thead><tr><th class="num">Port</th><th>Label</th><th>State</th><th class="num">Speed</th><th>Role</th><th>Native VLAN</th>
+<th class="num">Received</th><th class="num">Sent</th><th class="num">Packets</th><th class="num">Errors</th></tr></thead>
+<tbody>${ports.map((p) => portRow(p, stats.get(p.portNumber)))}</tbody></table>`;
+}
+
+const BANDS: Record<string, string> = { BAND_2_4G: '2.4 GHz', BAND_5G: '5 GHz', BAND_6G: '6 GHz' };
+
+function renderRadios(detail: DeviceDetail): SafeHtml {
+  if (detail.bssids.length === 0) return emptyState('No radios reported', 'Radios and their BSSIDs appear once an access point reports them.');
+  const rows = detail.bssids.map(
+    (b) => html`<tr><td><code>${b.BSSID}</code></td><td>${BANDS[b.radioBand] ?? b.radioBand}</td><td>${b.SSID ? html`<span class="strong">${b.SSID.ssid}</span>` : none}</td><td>${b.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td></tr>`,
+  );
+  return html`<table class="table bssids-table"><thead><tr><th>BSSID</th><th>Band</th><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The body of a virtual device's page: what it is, its ports with 24-hour counters, its radios, its latest events. */
+export function renderDevice(detail: DeviceDetail, now: Date): SafeHtml {
+  const { network, device } = detail;
+  const hardware = device.hardwareDevice;
+  const base = `/networks/${network.UUID}`;
+  const header = pageHeader({
+    title: device.label,
+    crumbs: [{ label: 'Networks', href: '/networks' }, { label: network.label, href: base }, { label: device.label }],
+    description: html`${humanizeEnum(device.deviceType)} · ${device.deviceModel} · ${device.isOnline ? badge('success', 'Online') : badge('danger', 'Offline')}`,
+    actions: html`<a class="btn btn-secondary" href="${base}/events?device=${device.UUID}">All events of this device</a>`,
+  });
+  const facts = html`<div class="stats stats-4">
+  <div class="stat"><div class="stat-value mono-value">${hardware ? hardware.serialNumber : '—'}</div><div class="stat-label">Hardware serial</div></div>
+  <div class="stat"><div class="stat-value mono-value">${hardware?.macAddress ?? '—'}</div><div class="stat-label">MAC address</div></div>
+  <div class="stat"><div class="stat-value">${device.uptime === null ? '—' : formatUptime(device.uptime)}</div><div class="stat-label">Uptime at last report</div></div>
+  <div class="stat"><div class="stat-value">${device.phyInterfaces.filter((p) => p.isConnected).length} of ${device.phyInterfaces.length}</div><div class="stat-label">Ports with link</div></div>
+</div>`;
+  const radios = device.deviceType === 'ACCESS_POINT' || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
+  return html`${header}${facts}
+${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
+${radios}
+${section('Recent events', detail.events.total, renderEvents(detail.events.events, now, false), 'events')}`;
+}

@@ -1,0 +1,245 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { generateDataset, generateDemoDataset } from '../src/demo/dataset.js';
+import type { ImportCompany } from '../src/modules/import/import.schema.js';
+import { createFleet, fleetNetworksOf } from '../src/modules/simulator/simulator.fleet.js';
+import { runSimulator } from '../src/modules/simulator/simulator.runner.js';
+import { createHttpSink } from '../src/modules/simulator/simulator.sink.js';
+import type { ReportSink } from '../src/modules/simulator/simulator.sink.js';
+import { formatBytes } from '../src/web/device.view.js';
+import { startTestApp } from './helpers/app.js';
+import type { JsonTree, TestApp } from './helpers/app.js';
+import { chromiumAvailable, launchBrowser } from './helpers/browser.js';
+import { createScopedKey, postReports, report } from './helpers/reports.js';
+import { storeKinds } from './helpers/stores.js';
+
+const PASSWORD = 'correct horse battery';
+const SCREENSHOTS = new URL('../docs/screenshots/', import.meta.url);
+const DEMO = generateDemoDataset();
+const ACME = DEMO.companies[0] as ImportCompany;
+const GLOBEX = generateDataset({ companies: 2, networksPerCompany: 1, devicesPerNetwork: 3, clientsPerNetwork: 2, seed: 7, slugPrefix: 'globex' }).companies[1] as ImportCompany;
+const HQ = ACME.networks.find((n) => n.label === 'Headquarters');
+const HQ_ID = HQ?.UUID as string;
+const deviceId = (label: string) => HQ?.virtualDevices.find((d) => d.label === label)?.UUID as string;
+/** The access point that stops reporting an hour before the tests look. */
+const SILENT = HQ?.virtualDevices.find((d) => d.label === 'AP 03')?.hardwareDevice?.serialNumber as string;
+const OFFLINE_AFTER_SECONDS = 600;
+
+/**
+ * The offset that makes now 13:00 on a Tuesday, Wednesday or Thursday at the
+ * simulated site, so that the office is full (wireless clients, busy uplinks)
+ * whenever the tests run.
+ */
+function middayOffsetMinutes(nowMs: number): number {
+  for (let days = 0; ; days++) {
+    const target = new Date(nowMs + days * 86_400_000);
+    target.setUTCHours(13, 0, 0, 0);
+    if ([2, 3, 4].includes(target.getUTCDay())) return Math.round((target.getTime() - nowMs) / 60_000);
+  }
+}
+
+/** Only the reports of devices other than `serial` reach `sink`. */
+function without(serial: string, sink: ReportSink): ReportSink {
+  return { send: (reports) => sink.send(reports.filter((r) => r.serialNumber !== serial)) };
+}
+
+describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Chromium on %s', (kind) => {
+  let app: TestApp;
+  let browser: Browser;
+  let apiKey: string;
+  // the server's clock: an hour behind while the history is sent, then now
+  let shift = -3600_000;
+  const clock = () => Date.now() + shift;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([
+      startTestApp(kind, { data: { companies: [...DEMO.companies, GLOBEX] }, env: { DEVICE_OFFLINE_AFTER_SECONDS: String(OFFLINE_AFTER_SECONDS) }, clock }),
+      launchBrowser(),
+    ]);
+    await app.server.services.users.create({ companySlug: 'acme', email: 'admin@acme.example', role: 'admin', password: PASSWORD });
+    await app.server.services.users.create({ companySlug: GLOBEX.slug, email: 'admin@globex.example', role: 'admin', password: PASSWORD });
+    apiKey = await app.createKey('acme', 'compare');
+    const ingestKey = await createScopedKey(app, 'ingest');
+    const sink = createHttpSink({ url: app.url, key: ingestKey });
+    const site = fleetNetworksOf(ACME).filter((n) => n.id === HQ_ID).map((n) => ({ ...n, utcOffsetMinutes: middayOffsetMinutes(Date.now()) }));
+    const fleet = createFleet(site, { seed: 1, intervalSeconds: 300 });
+    const signal = new AbortController().signal;
+    // 23 hours of every device up to an hour ago; then the hour since, of all but the silent access point
+    await runSimulator({ fleet, sink, backfillSeconds: 23 * 3600, maxLiveTicks: 0, signal, now: clock });
+    shift = 0;
+    await app.server.services.reports.checkOffline();
+    await runSimulator({ fleet, sink: without(SILENT, sink), backfillSeconds: 3600, maxLiveTicks: 0, signal, now: clock });
+    // a day of the simulated site has about 20 events; the controller reports 40 configuration changes for more pages
+    const changes = Array.from({ length: 40 }, (_, i) => ({ type: 'CONFIG_APPLIED', observedAt: new Date(Date.now() - (i + 1) * 60_000).toISOString(), details: { revision: 100 - i } }));
+    const controller = HQ?.virtualDevices.find((d) => d.label === 'Controller 01')?.hardwareDevice?.serialNumber as string;
+    expect((await postReports(app, ingestKey, [report(controller, new Date(Date.now() - 30_000).toISOString(), { events: changes })])).status).toBe(200);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  /** A signed-in page that records every console error and page error (a CSP violation is one). */
+  async function openSignedIn(email = 'admin@acme.example'): Promise<{ page: Page; problems: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${app.url}/sign-in`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    return { page, problems };
+  }
+
+  /** The whole page, or one part of it (`selector`), as docs/screenshots/<name>.png; one store is enough for the README. */
+  async function screenshot(page: Page, name: string, selector?: string): Promise<void> {
+    if (kind !== 'sqlite') return;
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    const path = new URL(`${name}.png`, SCREENSHOTS).pathname;
+    await (selector ? page.locator(selector).screenshot({ path }) : page.screenshot({ path, fullPage: true }));
+  }
+
+  async function api(query: string, variables: Record<string, unknown> = {}): Promise<JsonTree> {
+    const response = await app.graphql(query, { key: apiKey, variables });
+    expect(response.body.errors).toBeUndefined();
+    return response.body.data as JsonTree;
+  }
+
+  /** Hovers the middle of a chart's plot and returns its legend's values. */
+  async function hoverValues(page: Page, id: string): Promise<string[]> {
+    const over = page.locator(`#chart-${id} .u-over`);
+    const box = await over.boundingBox();
+    if (!box) throw new Error(`chart ${id} has no plot area`);
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
+    return page.locator(`#chart-${id} .u-legend .u-series .u-value`).allInnerTexts();
+  }
+
+  it('draws the uplink and client charts with units and hover values, for 4 and 24 hours, without CSP violations', async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}`);
+    for (const id of ['uplink-quality', 'uplink-throughput', 'active-clients']) {
+      await page.locator(`#chart-${id}[data-drawn="true"] canvas`).waitFor();
+    }
+    expect(await page.locator('#chart-uplink-quality .u-axis').count()).toBe(2);
+    const [time, ...quality] = await hoverValues(page, 'uplink-quality');
+    expect(time).toMatch(/\d{1,2}:\d{2}/);
+    expect(quality.some((v) => /^\d+(\.\d)? %$/.test(v))).toBe(true);
+    expect((await hoverValues(page, 'uplink-throughput')).slice(1).some((v) => /^\d+(\.\d+)? Mbit\/s$/.test(v))).toBe(true);
+    const clients = await hoverValues(page, 'active-clients');
+    expect(clients.slice(1).every((v) => /^\d+ clients?$/.test(v))).toBe(true);
+    expect(await page.locator('#chart-active-clients .u-legend').innerText()).toContain('Wireless');
+    // tall enough to show every chart without scrolling under the sticky top bar (a scroll would end the hover)
+    await page.setViewportSize({ width: 1280, height: 1200 });
+    await page.locator('#chart-uplink-throughput[data-drawn="true"] canvas').waitFor();
+    await hoverValues(page, 'uplink-throughput');
+    await screenshot(page, 'network-charts', '#charts');
+
+    await page.getByRole('link', { name: 'Last 24 hours' }).click();
+    await page.locator('#chart-uplink-quality[data-drawn="true"] canvas').waitFor();
+    expect(new URL(page.url()).searchParams.get('window')).toBe('24h');
+    expect(await page.getByRole('link', { name: 'Last 24 hours' }).getAttribute('aria-current')).toBe('true');
+    expect((await hoverValues(page, 'uplink-quality')).slice(1).some((v) => v.endsWith('%'))).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the connected clients as the API has them, and the offline access point since when', async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}`);
+    const data = await api(
+      `query($id: UUID!) { networkClients(networkUUID: $id) { macAddress ip clientName isWireless signal connectedSSID { ssid } connectedVLAN { name vlanID } accessPoint { label } } }`,
+      { id: HQ_ID },
+    );
+    const expected = data.networkClients as JsonTree[];
+    expect(expected.length).toBeGreaterThan(0);
+    const rows = page.locator('#clients tbody tr');
+    expect(await rows.count()).toBe(expected.length);
+    const wireless = expected.findIndex((c) => c.isWireless && c.signal !== null);
+    const cells = await rows.nth(wireless).locator('td').allInnerTexts();
+    const client = expected[wireless] as JsonTree;
+    expect(cells[0]).toBe(`${client.clientName ?? 'Unnamed'}\n${client.macAddress}`);
+    expect(cells[1]).toBe(client.ip ?? 'No address yet');
+    expect(cells[2]).toBe(client.connectedSSID?.ssid ?? 'Wireless');
+    expect(cells[3]).toBe(client.connectedVLAN ? `${client.connectedVLAN.name} (${client.connectedVLAN.vlanID})` : '—');
+    expect(cells[4]).toBe(`${client.signal} dBm`);
+    expect(cells[5]).toBe(client.accessPoint?.label ?? '—');
+    const wired = expected.findIndex((c) => !c.isWireless);
+    if (wired !== -1) expect(await rows.nth(wired).locator('td').nth(2).innerText()).toMatch(/^Switch \d\d · |^Wired$/);
+
+    const silent = page.locator(`#devices tr[data-device="${deviceId('AP 03')}"]`);
+    expect(await silent.locator('td').nth(3).innerText()).toMatch(/^Offline since (\d\d minutes ago|1 hour ago)$/);
+    expect(await page.locator(`#devices tr[data-device="${deviceId('Switch 01')}"] td`).nth(3).innerText()).toBe('Online');
+    await screenshot(page, 'network');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a switch\'s ports with their 24-hour counters, and an access point\'s radios and BSSIDs', async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}`);
+    await page.getByRole('link', { name: 'Switch 01' }).click();
+    await page.getByRole('heading', { name: 'Switch 01' }).waitFor();
+    const data = await api(
+      `query($id: UUID!) { switchPortStats(virtualDeviceUUID: $id) { portNumber totalRxBytes totalTxBytes } phyInterfacesForVirtualDevice(virtualDeviceUUID: $id) { portNumber portSpeedMbps isConnected } }`,
+      { id: deviceId('Switch 01') },
+    );
+    const ports = data.phyInterfacesForVirtualDevice as JsonTree[];
+    expect(await page.locator('#ports tbody tr').count()).toBe(ports.length);
+    const busy = (data.switchPortStats as JsonTree[]).find((s) => s.totalRxBytes > 0) as JsonTree;
+    const row = page.locator(`#ports tr[data-port="${busy.portNumber}"] td`);
+    expect(await row.nth(6).innerText()).toBe(formatBytes(busy.totalRxBytes));
+    expect(await row.nth(7).innerText()).toBe(formatBytes(busy.totalTxBytes));
+    expect(await row.nth(2).innerText()).toBe('Up');
+    await screenshot(page, 'device');
+
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    const bssids = await api(`query($id: UUID!) { bssidsForNetwork(networkUUID: $id, includeInactive: true) { BSSID accessPointSerialNumber } }`, { id: HQ_ID });
+    const own = (bssids.bssidsForNetwork as JsonTree[]).filter((b) => b.accessPointSerialNumber === 'MXC00-0000-0000').map((b) => b.BSSID);
+    expect(own.length).toBeGreaterThan(0);
+    expect(await page.locator('#radios tbody tr td:first-child').allInnerTexts()).toEqual(own);
+    expect(problems).toEqual([]);
+  });
+
+  it('filters the event log by type and device, and pages through it', async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}`);
+    await page.getByRole('link', { name: 'Event log' }).click();
+    await page.getByRole('heading', { name: 'Event log' }).waitFor();
+    const all = await api(`query($id: UUID!) { recentEventLogEventsPage(networkUUID: $id, limit: 25) { total events { eventTypeAPIName } } }`, { id: HQ_ID });
+    const total = (all.recentEventLogEventsPage as JsonTree).total as number;
+    expect(total).toBeGreaterThan(25);
+    expect(await page.locator('#events tbody tr').count()).toBe(25);
+    expect(await page.locator('.pager-status').innerText()).toBe(`1–25 of ${total} · page 1 of ${Math.ceil(total / 25)}`);
+    await screenshot(page, 'event-log');
+
+    await page.getByRole('link', { name: 'Older' }).click();
+    await page.locator('.pager-status', { hasText: 'page 2' }).waitFor();
+    expect(await page.locator('.pager-status').innerText()).toBe(`26–${Math.min(50, total)} of ${total} · page 2 of ${Math.ceil(total / 25)}`);
+
+    await page.getByLabel('Type').selectOption('DEVICE_OFFLINE');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/type=DEVICE_OFFLINE/);
+    const types = await page.locator('#events tbody tr td:nth-child(2) code').allInnerTexts();
+    expect(types.length).toBeGreaterThan(0);
+    expect(new Set(types)).toEqual(new Set(['DEVICE_OFFLINE']));
+
+    await page.getByLabel('Device').selectOption({ label: 'AP 03' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/device=/);
+    expect(new Set(await page.locator('#events tbody tr td:nth-child(3)').allInnerTexts())).toEqual(new Set(['AP 03']));
+    expect(problems).toEqual([]);
+  });
+
+  it('answers another company\'s device and event log pages with the 404 of a missing one', async () => {
+    const { page } = await openSignedIn('admin@globex.example');
+    const device = await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('Switch 01')}`);
+    expect(device?.status()).toBe(404);
+    expect(await page.content()).not.toContain('Switch 01');
+    const events = await page.goto(`${app.url}/networks/${HQ_ID}/events`);
+    expect(events?.status()).toBe(404);
+  });
+});

@@ -1,0 +1,93 @@
+// netgraph dashboard: draws the page's charts with uPlot (loaded before this file).
+// The series are data in the page (<script type="application/json" class="chart-data">
+// inside each <figure class="chart" data-chart>), so no inline script is needed;
+// nothing is fetched from here. Times are shown in the viewer's local time zone.
+'use strict';
+
+(() => {
+  const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2', '#4b5563', '#db2777'];
+  const HEIGHT = 220;
+
+  /** A value with its unit, as the axis ticks and the legend show it. */
+  function format(unit, value) {
+    if (value === null || value === undefined || Number.isNaN(value)) return '—';
+    if (unit === 'clients') return `${Math.round(value)} ${value === 1 ? 'client' : 'clients'}`;
+    if (unit === '%') return `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`;
+    if (unit === 'Mbit/s') return `${value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2)} Mbit/s`;
+    if (unit === 'ms') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
+    return String(value);
+  }
+
+  /** A tick label: the unit once, shortened, so labels do not crowd the axis. */
+  function tick(unit, value) {
+    if (unit === 'clients') return String(value);
+    if (unit === '%') return `${value}%`;
+    return `${value}`;
+  }
+
+  /** The hover time: date and time in the viewer's zone. */
+  const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+  function options(figure, chart, width) {
+    const unit = chart.unit;
+    // quality sits near 100 %: start the axis a little under the lowest value, so dips show (never below 0)
+    const yRange = unit === '%'
+      ? (_u, min) => [Math.max(0, Math.floor((Math.min(min, 95) - 2) / 5) * 5), 100]
+      : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
+    return {
+      width,
+      height: HEIGHT,
+      scales: { x: { time: true, range: () => [chart.window[0], chart.window[1]] }, y: { range: yRange } },
+      axes: [
+        { stroke: '#6b7280', grid: { stroke: '#eef0f3' }, ticks: { stroke: '#e5e7eb' } },
+        {
+          stroke: '#6b7280',
+          grid: { stroke: '#eef0f3' },
+          ticks: { stroke: '#e5e7eb' },
+          size: 56,
+          label: unit,
+          labelSize: 18,
+          values: (_u, splits) => splits.map((v) => tick(unit, v)),
+          // whole clients only
+          ...(unit === 'clients' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] } : {}),
+        },
+      ],
+      series: [
+        { label: 'Time', value: (_u, ts) => (ts === null ? '—' : timeFormat.format(new Date(ts * 1000))) },
+        ...chart.labels.map((label, i) => ({
+          label,
+          stroke: COLORS[chart.styles[i].color % COLORS.length],
+          width: 2,
+          ...(chart.styles[i].dashed ? { dash: [6, 4] } : {}),
+          // markers only where buckets are few enough to tell apart
+          points: { show: chart.data[0].length <= 30, size: 5 },
+          // a missing bucket is a gap, not a line across it
+          spanGaps: false,
+          value: (_u, v) => format(unit, v),
+        })),
+      ],
+      // a vertical line at the hovered time; no horizontal one, no zoom by dragging
+      cursor: { y: false, drag: { x: false, y: false } },
+      legend: { live: true },
+    };
+  }
+
+  function draw(figure) {
+    const source = figure.querySelector('script.chart-data');
+    const plot = figure.querySelector('.chart-plot');
+    if (!source || !plot || typeof uPlot !== 'function') return;
+    const chart = JSON.parse(source.textContent);
+    const width = () => Math.max(280, plot.clientWidth);
+    const u = new uPlot(options(figure, chart, width()), chart.data, plot);
+    figure.dataset.drawn = 'true';
+    let pending = 0;
+    window.addEventListener('resize', () => {
+      cancelAnimationFrame(pending);
+      pending = requestAnimationFrame(() => u.setSize({ width: width(), height: HEIGHT }));
+    });
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    for (const figure of document.querySelectorAll('figure.chart[data-chart]')) draw(figure);
+  });
+})();
