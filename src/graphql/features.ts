@@ -6,13 +6,14 @@ import { NETWORK_FEATURE } from '../modules/network/network.graphql.js';
 import { PORT_FEATURE } from '../modules/port/port.graphql.js';
 import { SSID_FEATURE } from '../modules/ssid/ssid.graphql.js';
 import { VLAN_FEATURE } from '../modules/vlan/vlan.graphql.js';
+import { WEBHOOK_FEATURE } from '../modules/webhook/webhook.graphql.js';
 
 /**
  * Every feature that owns GraphQL types: the one list the schema, the read
  * model and the mutation resolvers are assembled from. Types, Mutation
  * fields, inputs and payloads print in schema.graphql in this order.
  */
-export const FEATURES = [COMPANY_FEATURE, NETWORK_FEATURE, DEVICE_FEATURE, CLIENT_FEATURE, VLAN_FEATURE, SSID_FEATURE, PORT_FEATURE, BSSID_FEATURE] as const;
+export const FEATURES = [COMPANY_FEATURE, NETWORK_FEATURE, DEVICE_FEATURE, CLIENT_FEATURE, VLAN_FEATURE, SSID_FEATURE, PORT_FEATURE, BSSID_FEATURE, WEBHOOK_FEATURE] as const;
 
 type RootsOf<F> = F extends { readonly roots: infer R } ? keyof R & string : never;
 

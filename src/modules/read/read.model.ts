@@ -31,8 +31,8 @@ export interface RootRead {
   readonly selection: Selection;
 }
 
-/** How a column's value becomes JSON. */
-export type ScalarType = 'string' | 'boolean' | 'integer' | 'datetime';
+/** How a column's value becomes JSON; `json`: the expression already yields JSON text (a list of scalars). */
+export type ScalarType = 'string' | 'boolean' | 'integer' | 'datetime' | 'json';
 
 /**
  * What a mapping's (or a value root's) SQL may use beyond its row: request
