@@ -151,10 +151,14 @@ describe.each(storeKinds())('webhook GraphQL on %s', (kind) => {
         key: writeKey,
         variables: { i: { endpointUUID: uuid } },
       });
-      answers.push({ read: [read.status, read.body.data, errorOf(read)[1]], write: [write.status, write.body.data, errorOf(write)[1]] });
+      answers.push({ read: [read.status, read.body.data, errorOf(read)[1]], write: [write.status, write.body.data, ...errorOf(write).slice(1)] });
     }
     expect(answers[0]).toEqual(answers[1]);
     expect(answers[0]?.read).toEqual([200, { webhookDeliveries: null }, 'UNAUTHORIZED']);
+    expect(answers[0]?.write.slice(1)).toEqual([{ sendWebhookTestEvent: null }, 'UNAUTHORIZED', 'input.endpointUUID']);
+    // a rule naming a network the company does not have is refused naming it as the input does
+    const refused = await app.graphql(CREATE, { key: writeKey, variables: { i: { label: 'x', url: receiver.url, rules: [{ alert: 'WAN_UP', networkUUIDs: [missing] }] } } });
+    expect(errorOf(refused).slice(1)).toEqual(['UNAUTHORIZED', 'input.rules[0].networkUUIDs[0]']);
     expect((await app.graphql('{ webhookEndpoints { UUID } }', { key: writeKey })).body.data.webhookEndpoints).not.toContainEqual({ UUID: foreign });
     expect((await app.graphql('{ webhookEndpoints { UUID } }', { key: globexKey })).body.data.webhookEndpoints).toEqual([{ UUID: foreign }]);
   });

@@ -2,6 +2,7 @@ import { bool, dateTime, inCompany, integer, nullable, text, uuidArgument } from
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, MutationInput, ObjectReference, SqlContext } from '../read/read.model.js';
 import type { AuthorizationInput, RuleInput } from './webhook.rules.js';
 import type { CreateEndpointInput, WebhookService } from './webhook.service.js';
+import { AppError, isAppError } from '../../errors.js';
 import { asInput } from '../write/write.rules.js';
 
 const endpoint = (uuid: string): ObjectReference => ({ root: 'webhookEndpointByUUID', arg: uuid });
@@ -82,6 +83,26 @@ function toEndpointInput(input: MutationInput) {
 }
 
 const endpointUuidOf = (input: MutationInput): string => input['endpointUUID'] as string;
+
+/** The service's field names (shared with the CLI and the dashboard) as this API's inputs name them. */
+const INPUT_NAMES: readonly (readonly [RegExp, string])[] = [
+  [/^endpointId$/, 'endpointUUID'],
+  [/^enabled$/, 'isEnabled'],
+  [/\.networks(?=$|\[)/, '.networkUUIDs'],
+  [/^authorization\.kind$/, 'authorization.type'],
+];
+
+/** Runs a service call; a refusal names the field as the GraphQL input does, so an error points at what the caller sent. */
+async function withInputNames<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    const field = isAppError(error) ? error.details.field : undefined;
+    if (!isAppError(error) || field === undefined) throw error;
+    const renamed = INPUT_NAMES.reduce((name, [pattern, to]) => name.replace(pattern, to), field);
+    throw renamed === field ? error : new AppError(error.code, error.message.split(field).join(renamed), { ...error.details, field: renamed });
+  }
+}
 
 /** Webhooks: endpoints with their rules, the delivery log, and the writes that manage them (docs/webhooks.md). */
 export const WEBHOOK_FEATURE = {
@@ -391,29 +412,29 @@ type ReplayWebhookMessagesPayload {
   },
   mutations: {
     createWebhookEndpoint: async (s, caller, input) => {
-      const created = await s.webhooks.createEndpoint(caller, asInput<CreateEndpointInput>(toEndpointInput(input)));
+      const created = await withInputNames(s.webhooks.createEndpoint(caller, asInput<CreateEndpointInput>(toEndpointInput(input))));
       return { values: { secret: created.secret }, objects: { endpoint: endpoint(created.endpoint.id) } };
     },
     updateWebhookEndpoint: async (s, caller, input) => {
-      const updated = await s.webhooks.updateEndpoint(caller, { endpointId: endpointUuidOf(input), ...toEndpointInput(input) });
+      const updated = await withInputNames(s.webhooks.updateEndpoint(caller, { endpointId: endpointUuidOf(input), ...toEndpointInput(input) }));
       return { objects: { endpoint: endpoint(updated.id) } };
     },
     deleteWebhookEndpoint: async (s, caller, input) => ({
-      values: { deletedEndpointUUID: (await s.webhooks.deleteEndpoint(caller, { endpointId: endpointUuidOf(input) })).id },
+      values: { deletedEndpointUUID: (await withInputNames(s.webhooks.deleteEndpoint(caller, { endpointId: endpointUuidOf(input) }))).id },
     }),
     rotateWebhookSecret: async (s, caller, input) => {
       const graceSeconds = input['graceSeconds'] as number | null | undefined;
-      const rotated = await s.webhooks.rotateSecret(caller, { endpointId: endpointUuidOf(input), ...(graceSeconds != null ? { graceSeconds } : {}) });
+      const rotated = await withInputNames(s.webhooks.rotateSecret(caller, { endpointId: endpointUuidOf(input), ...(graceSeconds != null ? { graceSeconds } : {}) }));
       return { values: { secret: rotated.secret, previousSecretValidUntil: rotated.previousValidUntil }, objects: { endpoint: endpoint(rotated.endpoint.id) } };
     },
     sendWebhookTestEvent: async (s, caller, input) => {
-      const delivery = await s.webhooks.sendTestEvent(caller, { endpointId: endpointUuidOf(input) });
+      const delivery = await withInputNames(s.webhooks.sendTestEvent(caller, { endpointId: endpointUuidOf(input) }));
       return { objects: { delivery: { root: 'webhookDeliveryById', arg: delivery.id } } };
     },
     replayWebhookMessages: async (s, caller, input) => {
       const messageId = input['messageId'] as string | null | undefined;
       const since = input['since'] as string | null | undefined;
-      const replayed = await s.webhooks.replay(caller, { ...(messageId != null ? { messageId } : {}), ...(since != null ? { since } : {}) });
+      const replayed = await withInputNames(s.webhooks.replay(caller, { ...(messageId != null ? { messageId } : {}), ...(since != null ? { since } : {}) }));
       return { values: { requeued: replayed.requeued } };
     },
   },
