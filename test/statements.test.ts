@@ -43,6 +43,8 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
   switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
   recentEventLogEventsPage:
     '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: ["DEVICE_BOOT"]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
+  webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
+  webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
 };
 
 describe.each(storeKinds())('SQL statements per request on %s', (kind) => {

@@ -9,6 +9,7 @@ import { PORT_FEATURE } from '../modules/port/port.graphql.js';
 import { PORT_STATS_FEATURE } from '../modules/port-stats/port-stats.graphql.js';
 import { SSID_FEATURE } from '../modules/ssid/ssid.graphql.js';
 import { VLAN_FEATURE } from '../modules/vlan/vlan.graphql.js';
+import { WEBHOOK_FEATURE } from '../modules/webhook/webhook.graphql.js';
 
 /**
  * Every feature that owns GraphQL types: the one list the schema, the read
@@ -27,6 +28,7 @@ export const FEATURES = [
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
   EVENT_FEATURE,
+  WEBHOOK_FEATURE,
 ] as const;
 
 type RootsOf<F> = F extends { readonly roots: infer R } ? keyof R & string : never;

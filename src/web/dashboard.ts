@@ -7,6 +7,7 @@ import { invariant, isAppError } from '../errors.js';
 import { secretsEqual } from '../modules/user/user.session.js';
 import type { Services } from '../services.js';
 import { registerApiKeyPages } from './api-keys.page.js';
+import { registerWebhookPages } from './webhooks.page.js';
 import { registerAuditLogPage } from './audit-log.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
@@ -71,6 +72,7 @@ export async function registerDashboard(
     registerNetworkItemPages(web, ctx);
     registerDevicePages(web, ctx);
     registerApiKeyPages(web, ctx);
+    registerWebhookPages(web, ctx);
     registerAuditLogPage(web, ctx);
     registerPasswordPage(web, ctx);
   });

@@ -31,8 +31,11 @@ export interface RootRead {
   readonly selection: Selection;
 }
 
-/** How a column's value becomes JSON (`float`: a number that may have a fraction, e.g. an average). */
-export type ScalarType = 'string' | 'boolean' | 'integer' | 'float' | 'datetime';
+/**
+ * How a column's value becomes JSON (`float`: a number that may have a fraction, e.g. an average; `json`: the
+ * expression already yields JSON text, a list of scalars).
+ */
+export type ScalarType = 'string' | 'boolean' | 'integer' | 'float' | 'datetime' | 'json';
 
 /**
  * What a mapping's (or a value root's) SQL may use beyond its row: request

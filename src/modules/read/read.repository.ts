@@ -194,7 +194,9 @@ class ReadCompiler implements SqlContext {
     // a NULL boolean would read as false in jsonBoolean's CASE; a simple CASE evaluates the expression (and its parameters) once
     if (type === 'boolean' && nullable) return `(CASE ${column} WHEN TRUE THEN 'true' WHEN FALSE THEN 'false' ELSE 'null' END)`;
     const json =
-      type === 'string'
+      type === 'json'
+        ? column
+        : type === 'string'
         ? d.jsonString(column)
         : type === 'boolean'
           ? d.jsonBoolean(column)
