@@ -251,8 +251,17 @@ describe.each(storeKinds())('metrics, port totals and the event log on %s', (kin
     // 1,000 steps may touch 1,001 buckets: 101 elements of 2 points; + the root 1, metadata 1 + 2, the list 2
     const thousand = `{ networkUplinkQuality(networkUUID: "${IDS.acmeHq}", filter: { durationSeconds: 60000, stepSeconds: 60 }) { metadata { minValue maxValue } values { timestamp value } } }`;
     expect(await cost(thousand)).toBe(1 + 3 + 2 + 101 * 2);
-    // variables: the most any filter allows, the same
-    expect(await cost(`query ($f: MetricsFilterInput!) { networkUplinkQuality(networkUUID: "${IDS.acmeHq}", filter: $f) { metadata { minValue maxValue } values { timestamp value } } }`, { f: { durationSeconds: 3600, stepSeconds: 60 } })).toBe(1 + 3 + 2 + 101 * 2);
+    // variables: priced with this request's values, as literals are (an hour of minutes: 61 buckets, 7 elements)
+    const byVariables = `query ($f: MetricsFilterInput!) { networkUplinkQuality(networkUUID: "${IDS.acmeHq}", filter: $f) { metadata { minValue maxValue } values { timestamp value } } }`;
+    expect(await cost(byVariables, { f: { durationSeconds: 3600, stepSeconds: 60 } })).toBe(1 + 3 + 2 + 7 * 2);
+    expect(await cost(byVariables, { f: { durationSeconds: 60000, stepSeconds: 60 } })).toBe(1 + 3 + 2 + 101 * 2);
+    // a Meter script's usual form: several networks' qualities, all by variables, within the limit of one operation
+    const qualities = `query ($ids: [UUID!]!, $f: MetricsFilterInput!) { networksUplinkQualities(networkUUIDs: $ids, filter: $f) { values { timestamp value } } }`;
+    expect(await cost(qualities, { ids: [IDS.acmeHq, IDS.acmeHq], f: { durationSeconds: 86400, stepSeconds: 300 } })).toBeLessThan(750);
+    // and refused before it runs when this request's values make it too costly
+    const tooMany = await app.graphql(qualities, { variables: { ids: Array.from({ length: 50 }, () => IDS.acmeHq), f: { durationSeconds: 60000, stepSeconds: 60 } } });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.errors[0].extensions.code).toBe('COMPLEXITY_LIMIT_EXCEEDED');
     // a day of 5-minute buckets: 289 buckets, 29 elements
     expect(await cost(`{ networkUplinkQuality(networkUUID: "${IDS.acmeHq}", filter: { durationSeconds: 86400, stepSeconds: 300 }) { values { timestamp value } } }`)).toBe(1 + 2 + 29 * 2);
     // throughput: two directions per bucket

@@ -38,6 +38,13 @@ export const COMPLEXITY_WEIGHTS = {
 export interface DocumentCosts {
   readonly operations: ReadonlyMap<OperationDefinitionNode, number>;
   readonly fragments: ReadonlyMap<FragmentDefinitionNode, number>;
+  /**
+   * Operations whose cost depends on their variables: a root field whose
+   * arguments size a list (a metrics series) takes them from variables. Their
+   * cost here counts such a list at the assumed size; each request prices them
+   * again with its variables (measureOperationCost).
+   */
+  readonly variablePriced: ReadonlySet<OperationDefinitionNode>;
 }
 
 /**
@@ -48,7 +55,9 @@ export interface DocumentCosts {
  * cost never depends on variables or data. A field the schema does not know
  * counts 1 plus what is selected in it. A list whose feature declares its
  * size from the root field's arguments uses their literal values; when they
- * are variables, or inside a fragment, the largest size. Each fragment is measured once, so a
+ * are variables, the assumed size here (the operation is then priced again
+ * per request with its variables, see `variablePriced`), and inside a
+ * fragment the largest size. Each fragment is measured once, so a
  * document that spreads fragments exponentially is still measured in linear
  * time; a cost never exceeds Number.MAX_SAFE_INTEGER. An operation costs at
  * least 1.
@@ -61,25 +70,33 @@ export function measureDocumentCosts(schema: GraphQLSchema, document: DocumentNo
   const measure = createMeasure(schema, definitions);
   const operations = new Map<OperationDefinitionNode, number>();
   const fragments = new Map<FragmentDefinitionNode, number>();
+  const variablePriced = new Set<OperationDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.OPERATION_DEFINITION) {
       const rootType = schema.getRootType(definition.operation) ?? undefined;
+      measure.sizedByVariables = false;
       operations.set(definition, Math.max(1, measure.selectionSet(definition.selectionSet, rootType)));
+      if (measure.sizedByVariables) variablePriced.add(definition);
     } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       fragments.set(definition, measure.fragment(definition.name.value));
     }
   }
-  return { operations, fragments };
+  return { operations, fragments, variablePriced };
 }
 
-/** The static cost of one operation of a document (see measureDocumentCosts). */
+/**
+ * The cost of one operation of a document (see measureDocumentCosts); with
+ * `variables` (coerced), root arguments given as variables size their lists
+ * as literal ones do.
+ */
 export function measureOperationCost(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables?: Readonly<Record<string, unknown>>,
 ): number {
   const rootType = schema.getRootType(operation.operation) ?? undefined;
-  return Math.max(1, createMeasure(schema, fragments).selectionSet(operation.selectionSet, rootType));
+  return Math.max(1, createMeasure(schema, fragments, variables).selectionSet(operation.selectionSet, rootType));
 }
 
 type ObjectTypeOrUnknown = GraphQLObjectType | undefined;
@@ -87,7 +104,10 @@ type ObjectTypeOrUnknown = GraphQLObjectType | undefined;
 /** Measures a selection set of `type`, below a root field whose literal arguments are `rootArgs` (undefined: unknown). */
 type Measure = (set: SelectionSetNode, type: ObjectTypeOrUnknown, rootArgs?: ArgumentValues) => number;
 
-function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, FragmentDefinitionNode>) {
+/** Marks a root field's arguments as taken from variables not at hand: its lists count at the assumed size. */
+const FROM_VARIABLES: ArgumentValues = Object.freeze({});
+
+function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, FragmentDefinitionNode>, variables?: Readonly<Record<string, unknown>>) {
   const fragmentCosts = new Map<string, number>();
   const objectType = (name: string): ObjectTypeOrUnknown => {
     const type = schema.getType(name);
@@ -96,12 +116,19 @@ function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, F
   const listSizes = schema.extensions.netgraph?.listSizes ?? {};
   const queryType = schema.getQueryType() ?? undefined;
   const mutationType = schema.getMutationType() ?? undefined;
+  const measure = { selectionSet: undefined as unknown as Measure, fragment: undefined as unknown as (name: string) => number, sizedByVariables: false };
+  const sizeOf = (key: string, rootArgs: ArgumentValues | undefined): number => {
+    if (!Object.hasOwn(listSizes, key)) return COMPLEXITY_WEIGHTS.assumedListSize;
+    if (rootArgs !== FROM_VARIABLES) return (listSizes[key] as ListSize)(rootArgs);
+    measure.sizedByVariables = true;
+    return COMPLEXITY_WEIGHTS.assumedListSize;
+  };
   const selectionSet: Measure = (set, type, rootArgs) => {
     let cost = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
-        const args = type !== undefined && type === queryType ? literalArguments(type, selection) : rootArgs;
-        cost += fieldCost(type, selection, listSizes, args, selectionSet);
+        const args = type !== undefined && type === queryType ? rootArguments(type, selection, variables) : rootArgs;
+        cost += fieldCost(type, selection, sizeOf, args, selectionSet);
         const isWrite = type !== undefined && type === mutationType && selection.name.value !== '__typename';
         if (isWrite) cost += COMPLEXITY_WEIGHTS.mutation - COMPLEXITY_WEIGHTS.object;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
@@ -125,15 +152,22 @@ function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, F
     return cost;
   };
 
-  return { selectionSet, fragment };
+  measure.selectionSet = selectionSet;
+  measure.fragment = fragment;
+  return measure;
 }
 
-/** The literal argument values of a root field (SDL defaults applied); undefined when one is a variable or does not coerce. */
-function literalArguments(type: GraphQLObjectType, node: FieldNode): ArgumentValues | undefined {
+/**
+ * The argument values of a root field (SDL defaults applied): from its
+ * literals, and from `variables` when given; FROM_VARIABLES when one is a
+ * variable and none are given; undefined when they do not coerce.
+ */
+function rootArguments(type: GraphQLObjectType, node: FieldNode, variables: Readonly<Record<string, unknown>> | undefined): ArgumentValues | undefined {
   const definition: GraphQLField<unknown, unknown> | undefined = type.getFields()[node.name.value];
-  if (definition === undefined || node.arguments?.some((argument) => usesVariable(argument.value))) return undefined;
+  if (definition === undefined) return undefined;
+  if (variables === undefined && node.arguments?.some((argument) => usesVariable(argument.value))) return FROM_VARIABLES;
   try {
-    return getArgumentValues(definition, node, {});
+    return getArgumentValues(definition, node, variables ?? {});
   } catch {
     // not valid yet (this runs before validation): the largest size
     return undefined;
@@ -151,7 +185,7 @@ export function usesVariable(value: ValueNode): boolean {
 function fieldCost(
   parent: ObjectTypeOrUnknown,
   node: FieldNode,
-  listSizes: Readonly<Record<string, ListSize>>,
+  sizeOf: (key: string, rootArgs: ArgumentValues | undefined) => number,
   rootArgs: ArgumentValues | undefined,
   measure: Measure,
 ): number {
@@ -165,6 +199,6 @@ function fieldCost(
   }
   const inner = selections ? measure(selections, named, rootArgs) : 0;
   if (!isListType(getNullableType(definition.type))) return COMPLEXITY_WEIGHTS.object + inner;
-  const size = Object.hasOwn(listSizes, `${parent?.name}.${name}`) ? (listSizes[`${parent?.name}.${name}`] as ListSize)(rootArgs) : COMPLEXITY_WEIGHTS.assumedListSize;
+  const size = sizeOf(`${parent?.name}.${name}`, rootArgs);
   return COMPLEXITY_WEIGHTS.list + size * inner;
 }

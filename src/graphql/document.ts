@@ -9,7 +9,7 @@ import type {
   ValidationRule,
 } from 'graphql';
 import type { DocumentLimitsConfig } from '../config.js';
-import { measureDocumentCosts } from './complexity.js';
+import { measureDocumentCosts, measureOperationCost } from './complexity.js';
 import type { DocumentCosts } from './complexity.js';
 
 /** Static limits on a document, checked before anything runs; the numbers come from the config. */
@@ -23,11 +23,14 @@ export interface PreparedDocument {
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   /** Each operation's static complexity (graphql/complexity.ts), by operation name ('' when anonymous). */
   readonly costs: ReadonlyMap<string, number>;
+  /** The operations (by name) whose cost depends on their variables: priced again per request (DocumentCache.price). */
+  readonly variablePriced: ReadonlySet<string>;
   /** Per-operation state that callers cache with the document (plans, compiled SQL). */
   readonly memo: Map<string, unknown>;
 }
 
 const EMPTY_MAP = new Map<never, never>();
+const EMPTY_SET = new Set<never>();
 
 /**
  * Parses and validates query strings once and keeps the result, so repeated
@@ -100,31 +103,40 @@ export class DocumentCache {
     const operations = new Map<string, OperationDefinitionNode>();
     const fragments = new Map<string, FragmentDefinitionNode>();
     const operationCosts = new Map<string, number>();
+    const variablePriced = new Set<string>();
     for (const definition of document.definitions) {
       if (definition.kind === Kind.OPERATION_DEFINITION) {
         operations.set(definition.name?.value ?? '', definition);
+        if (costs.variablePriced.has(definition)) variablePriced.add(definition.name?.value ?? '');
         operationCosts.set(definition.name?.value ?? '', costs.operations.get(definition) ?? 1);
       } else if (definition.kind === Kind.FRAGMENT_DEFINITION) {
         fragments.set(definition.name.value, definition);
       }
     }
-    return { errors: [], document, operations, fragments, costs: operationCosts, memo: new Map() };
+    return { errors: [], document, operations, fragments, costs: operationCosts, variablePriced, memo: new Map() };
+  }
+
+  /**
+   * The cost of `operation` of `prepared` for this request: as cached, or,
+   * for an operation whose list sizes come from its variables, measured with
+   * the request's coerced variables; COMPLEXITY_LIMIT_EXCEEDED over the limit.
+   */
+  price(prepared: PreparedDocument, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>>): number | GraphQLError {
+    const name = operation.name?.value ?? '';
+    if (!prepared.variablePriced.has(name)) return prepared.costs.get(name) ?? 1;
+    const cost = measureOperationCost(this.schema, operation, prepared.fragments, variables);
+    return cost > this.maxComplexity ? operationTooComplex(operation, cost, this.maxComplexity) : cost;
   }
 }
 
 function failed(errors: readonly GraphQLError[]): PreparedDocument {
-  return { errors, operations: EMPTY_MAP, fragments: EMPTY_MAP, costs: EMPTY_MAP, memo: new Map() };
+  return { errors, operations: EMPTY_MAP, fragments: EMPTY_MAP, costs: EMPTY_MAP, variablePriced: EMPTY_SET, memo: new Map() };
 }
 
 /** The first operation (or unused fragment) over the limit, as COMPLEXITY_LIMIT_EXCEEDED. */
 function complexityError(costs: DocumentCosts, limit: number): GraphQLError | undefined {
   for (const [operation, cost] of costs.operations) {
-    if (cost > limit) {
-      return new GraphQLError(`operation has complexity ${cost}, which exceeds the limit of ${limit}`, {
-        nodes: operation,
-        extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost, limit },
-      });
-    }
+    if (cost > limit) return operationTooComplex(operation, cost, limit);
   }
   for (const [fragment, cost] of costs.fragments) {
     if (cost > limit) {
@@ -279,4 +291,11 @@ function createCountLimitRule(
 /** Names the exceeded limit for clients: the setting that holds it and its value. */
 function limitExtensions(setting: string, value: number): Record<string, unknown> {
   return { limit: setting, limitValue: value };
+}
+
+function operationTooComplex(operation: OperationDefinitionNode, cost: number, limit: number): GraphQLError {
+  return new GraphQLError(`operation has complexity ${cost}, which exceeds the limit of ${limit}`, {
+    nodes: operation,
+    extensions: { code: 'COMPLEXITY_LIMIT_EXCEEDED', cost, limit },
+  });
 }

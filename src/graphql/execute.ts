@@ -131,12 +131,14 @@ export function createExecutor(deps: ExecutorDeps) {
       const error = new GraphQLError('This API key can only read: mutations need a key with scope read_write.');
       return requestError('forbidden', operationName, [toWireError(error, 'FORBIDDEN')]);
     }
-    // priced, and refused when too costly, by the document cache before validation
-    const cost = prepared.costs.get(operationName ?? '') ?? 1;
     const coerced = coerceVariables(schema, operation, request.variables ?? {});
     if (coerced.errors) {
       return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')));
     }
+    // priced, and refused when too costly, by the document cache: before validation, and again with the
+    // variables when they size a list (a metrics series' buckets)
+    const cost = documents.price(prepared, operation, coerced.coerced);
+    if (cost instanceof GraphQLError) return requestError('complexity', operationName, [toWireError(cost, 'COMPLEXITY_LIMIT_EXCEEDED')]);
     if (operation.operation === 'mutation') {
       const document = prepared.document;
       invariant(document !== undefined && mutations !== undefined, 'execute-mutation-without-document');
