@@ -1,14 +1,17 @@
-// npm run chaos [-- --duration 180 --concurrency 8 --json]
+// npm run chaos [-- --duration 180 --concurrency 8 --json --no-replica]
 //
 // Two netgraph processes behind HAProxy, on a PostgreSQL cluster and a Redis
 // of this run's own (free ports, a temp folder: never the shared 5432/6379),
 // under mixed reads, writes and device reports, while faults hit them one by
 // one: a process killed and started again, a process drained, PostgreSQL
-// restarted, Redis stopped and started, keys revoked (and still used). At the
+// restarted, Redis stopped and started, keys revoked (and still used), and
+// (unless --no-replica) a streaming replica of that PostgreSQL, which the
+// processes read through READ_DATABASE_URL, paused and stopped. At the
 // end it checks every acknowledged write and report against the database and
 // prints the figures (docs/operations.md#chaos). --json prints only the final
 // JSON; the progress lines otherwise go to stderr. --short runs the version
-// the test suite runs (test/chaos.test.ts): fewer faults, a shorter duration.
+// the test suite runs (test/chaos.test.ts): fewer faults, a shorter duration,
+// no replica unless --with-replica.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +22,7 @@ import { startLoad } from './cluster/load.mjs';
 import { countLost, revokeKeys, seed } from './cluster/netgraph-data.mjs';
 import { createPostgresCluster } from './cluster/postgres.mjs';
 import { createNetgraphProcess, createRedis, freePort, sleep } from './cluster/processes.mjs';
+import { postgresBinaries, startReplicaPair } from './cluster/replica.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -27,8 +31,9 @@ const { values } = parseArgs({
     short: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
-    // a fault for the read replica (READ_DATABASE_URL), once the replica harness is on main: see pauseReplica below
+    // the read replica (READ_DATABASE_URL) and its faults: on by default in the full run, off in --short
     'with-replica': { type: 'boolean', default: false },
+    'no-replica': { type: 'boolean', default: false },
   },
 });
 const durationMs = Number(values.duration) * 1000;
@@ -37,8 +42,10 @@ if (!(durationMs >= 10_000) || !(concurrency >= 1)) {
   console.error('chaos: --duration must be at least 10 (seconds) and --concurrency at least 1');
   process.exit(2);
 }
-if (values['with-replica']) {
-  console.error('chaos: --with-replica needs the read-replica harness (READ_DATABASE_URL, issue 14), which this build does not have yet');
+const withReplica = values['with-replica'] || (!values.short && !values['no-replica']);
+const pgBin = withReplica ? postgresBinaries() : undefined;
+if (withReplica && pgBin === undefined) {
+  console.error('chaos: the replica needs PostgreSQL\'s initdb, pg_ctl and pg_basebackup (PG_BIN); run with --no-replica without them');
   process.exit(2);
 }
 const progress = (line) => (values.json ? undefined : console.error(`chaos: ${line}`));
@@ -66,18 +73,19 @@ process.exit(process.exitCode);
 /** Sets up the topology, runs the load and the faults, and computes the figures. */
 async function runChaos() {
   const [pgPort, redisPort, lbPort, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  progress(`PostgreSQL on ${pgPort}, Redis on ${redisPort}, HAProxy on ${lbPort}, netgraph on ${ports.join(' and ')} (files in ${dir})`);
-  const postgres = await createPostgresCluster({ dir, port: pgPort });
-  cleanups.push(() => postgres.stop());
+  const postgres = await startPostgres(pgPort);
+  progress(`PostgreSQL at ${postgres.url}${postgres.replicaUrl ? ` (replica at ${postgres.replicaUrl})` : ''}, Redis on ${redisPort}, HAProxy on ${lbPort}, netgraph on ${ports.join(' and ')} (files in ${dir})`);
   const redis = createRedis({ port: redisPort, logFile: path.join(dir, 'redis.log') });
   await redis.start();
   cleanups.push(() => redis.stop());
-  const { keys, serials } = await seed(postgres.url, 3);
+  // a key of each scope per revocation, and one left unrevoked: the third revocation is the replica's
+  const { keys, serials } = await seed(postgres.url, withReplica ? 4 : 3);
 
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     DATABASE_URL: postgres.url,
+    ...(postgres.replicaUrl ? { READ_DATABASE_URL: postgres.replicaUrl } : {}),
     REDIS_URL: redis.url,
     TRUST_PROXY: 'on',
     // docs/operations.md's setting for its HAProxy configuration: above inter (1 s) x fall (2)
@@ -128,6 +136,22 @@ async function runChaos() {
 }
 
 /**
+ * PostgreSQL of this run: a primary with a streaming replica
+ * (scripts/cluster/replica.mjs) or, without the replica, a cluster alone.
+ * Either way { url, replicaUrl?, stop(), start(), pair? }, removed at the end.
+ */
+async function startPostgres(port) {
+  if (!withReplica) {
+    const cluster = await createPostgresCluster({ dir, port });
+    cleanups.push(() => cluster.stop());
+    return cluster;
+  }
+  const pair = await startReplicaPair(pgBin);
+  cleanups.push(() => pair.stop());
+  return { url: pair.primaryUrl, replicaUrl: pair.replicaUrl, stop: pair.stopPrimary, start: pair.startPrimary, pair };
+}
+
+/**
  * The faults, each at a fraction of the run. A fault's run() resolves when
  * its dependency is back; revocations record when they were committed.
  */
@@ -155,12 +179,14 @@ function buildSchedule({ netgraphs, redis, postgres, keys, revokedAt }) {
     await postgres.start();
   };
   // one key of each scope per revocation: the keys stay in the load's pool, so they keep being sent
-  const revoke = (index) => async () => {
+  const revokeNow = async (index) => {
     const ids = [keys.read[index].id, keys.write[index].id, keys.ingest[index].id];
     await revokeKeys(postgres.url, ids);
     const at = now();
     for (const id of ids) revokedAt.set(id, at);
   };
+  const revoke = (index) => () => revokeNow(index);
+  const replica = replicaFaults(postgres.pair, revokeNow);
   if (values.short) {
     return [
       { at: 0.15, name: `kill ${first.name} (SIGKILL), start it again`, run: kill(first) },
@@ -172,33 +198,56 @@ function buildSchedule({ netgraphs, redis, postgres, keys, revokedAt }) {
     { at: 0.08, name: `kill ${first.name} (SIGKILL), start it again`, run: kill(first) },
     { at: 0.18, name: 'revoke a read, a read_write and an ingest key', run: revoke(0) },
     { at: 0.25, name: 'stop Redis for 5 s, start it again', run: stopRedis(5_000) },
+    ...replica.pause.map((step) => ({ at: 0.31, ...step })),
     { at: 0.4, name: 'restart PostgreSQL (down 3 s)', run: restartPostgres(3_000) },
     { at: 0.55, name: `drain ${second.name} (SIGTERM), start it again`, run: drain(second) },
     { at: 0.65, name: 'revoke a second key of each scope', run: revoke(1) },
     { at: 0.72, name: `kill ${second.name} (SIGKILL), start it again`, run: kill(second) },
     { at: 0.82, name: 'restart PostgreSQL and stop Redis together (down 3 s)', run: () => Promise.all([restartPostgres(3_000)(), stopRedis(3_000)()]) },
-    ...pauseReplica(),
+    ...replica.stop.map((step) => ({ at: 0.9, ...step })),
   ];
 }
 
 /**
- * Hook for the read replica's fault (issue 14: "pauses the replica"). Empty
- * until the replica harness (a streaming replica of the chaos cluster,
- * READ_DATABASE_URL on the netgraph processes) is on main; then it returns a
- * step that runs pg_wal_replay_pause() on the replica for a few seconds and
- * resumes it, enabled by --with-replica.
+ * The replica's faults (none without one): its replay paused for 8 s, longer
+ * than READ_REPLICA_MAX_LAG_MS (5 s), with a key of each scope revoked 3 s in
+ * (so a lagging replica that missed the revocation is what the keys meet if
+ * anything trusted it); then the replica stopped for 5 s and started again.
+ * Returned as { pause: [step], stop: [step] }, both empty without a replica.
  */
-function pauseReplica() {
-  return [];
+function replicaFaults(pair, revokeNow) {
+  if (pair === undefined) return { pause: [], stop: [] };
+  const pause = async () => {
+    await pair.pauseReplay();
+    await sleep(3_000);
+    await revokeNow(2);
+    await sleep(5_000);
+    await pair.resumeReplay();
+    await pair.waitForReplay(30_000);
+  };
+  const stop = async () => {
+    await pair.stopReplica();
+    await sleep(5_000);
+    await pair.startReplica();
+  };
+  return {
+    pause: [{ name: 'pause the replica\'s replay for 8 s, revoke a third key of each scope 3 s in', run: pause }],
+    stop: [{ name: 'stop the replica (immediate) for 5 s, start it again', run: stop }],
+  };
 }
 
 /** The final report: what was sent and answered, what was lost, how the faults went. */
 function figures({ records, faults, endedAt, revokedAt, lost, acked }) {
-  const perFault = recoveries(faults, records, endedAt);
+  // revoked keys accepted per fault: the requests sent from its start until the next one's
+  const perFault = recoveries(faults, records, endedAt).map((fault, i) => ({
+    ...fault,
+    revokedKeysAccepted: revokedAccepted(records.filter((r) => r.t0 >= faults[i].startedAt && r.t0 < (faults[i + 1]?.startedAt ?? endedAt)), revokedAt),
+  }));
   return {
     command: ['npm run chaos', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' '),
     durationSeconds: Math.round(endedAt / 100) / 10,
     concurrency,
+    replica: withReplica,
     requests: {
       sent: records.length,
       byStatus: countByStatus(records),
