@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
+import { outputOf } from './helpers/cli.js';
+import type { CliResult } from './helpers/cli.js';
 import type { TestApp } from './helpers/app.js';
 import { SERIALS, createFixture } from './helpers/fixture.js';
 import { createScopedKey, fullReport, postReports } from './helpers/reports.js';
@@ -10,16 +12,8 @@ import { storeKinds } from './helpers/stores.js';
 const SCRIPT = path.resolve(import.meta.dirname, '../examples/meter_network_report.py');
 
 /** Runs the example script the way a user would, with only the URL and the key changed. */
-function runScript(url: string, key: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('python3', [SCRIPT, 'acme', 'hq'], { env: { ...process.env, METER_API_URL: url, METER_API_KEY: key } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runScript(url: string, key: string): Promise<CliResult> {
+  return outputOf(spawn('python3', [SCRIPT, 'acme', 'hq'], { env: { ...process.env, METER_API_URL: url, METER_API_KEY: key } }));
 }
 
 // issue 16's "Done when": a Python script written for the Meter API runs unchanged and gets real data

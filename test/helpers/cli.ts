@@ -24,16 +24,21 @@ export function startNetgraph(args: readonly string[], env: Record<string, strin
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const result = new Promise<CliResult>((resolve, reject) => {
+  const result = outputOf(child);
+  child.stdin?.end(stdin ?? '');
+  return { child, result };
+}
+
+/** What a child process (started with piped stdout and stderr) prints, and its exit code, once it exits. */
+export function outputOf(child: ChildProcess): Promise<CliResult> {
+  return new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
-  child.stdin.end(stdin ?? '');
-  return { child, result };
 }
 
 /** Runs the real `netgraph` command to its end; see startNetgraph. */
