@@ -1,9 +1,10 @@
 import { parse } from 'graphql';
+import type { OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDialect } from '../src/db/dialect.js';
 import { compileDocument } from '../src/graphql/compile.js';
 import { DocumentCache } from '../src/graphql/document.js';
-import { measureDocumentCosts } from '../src/graphql/complexity.js';
+import { measureDocumentCosts, measureOperationCost } from '../src/graphql/complexity.js';
 import { createExecutor } from '../src/graphql/execute.js';
 import { FEATURES } from '../src/graphql/features.js';
 import { buildReadModel } from '../src/graphql/read-model.js';
@@ -104,9 +105,16 @@ describe('root arguments, value roots and list sizes', () => {
     // 1 (object) + 6 leaves' worth: 5 scalars + labels (2 + size × 1)
     expect(costs(QUERY([IDS.acmeHq, IDS.acmeLab]))).toBe(1 + 5 + 2 + 2 * 1);
     expect(costs(QUERY([IDS.acmeHq]))).toBe(1 + 5 + 2 + 1 * 1);
-    // a variable: the largest size
-    const withVariable = 'query ($n: [UUID!]!) { networkTally(companyUUID: "x", networkUUIDs: $n, window: { durationSeconds: 1, stepSeconds: 60 }) { labels { label } } }';
-    expect(costs(withVariable)).toBe(1 + 2 + 100);
+    // a variable: the assumed 5 before validation, and the operation is priced again per request with its variables
+    const withVariable = `query ($n: [UUID!]!) { networkTally(companyUUID: "${ACME}", networkUUIDs: $n, window: { durationSeconds: 1, stepSeconds: 60 }) { labels { label } } }`;
+    const document = parse(withVariable);
+    const measured = measureDocumentCosts(schema, document);
+    const operation = [...measured.operations.keys()][0] as OperationDefinitionNode;
+    expect(measured.operations.get(operation)).toBe(1 + 2 + 5);
+    expect(measured.variablePriced.has(operation)).toBe(true);
+    expect(measureOperationCost(schema, operation, new Map(), { n: [IDS.acmeHq, IDS.acmeLab, IDS.acmeHq] })).toBe(1 + 2 + 3);
+    expect(measured.variablePriced.size).toBe(1);
+    expect(measureDocumentCosts(schema, parse(QUERY([IDS.acmeHq]))).variablePriced.size).toBe(0);
   });
 
   it('compiles list parameters per dialect, and leaves a statement with one out of the batch form', () => {
