@@ -4,10 +4,13 @@
 // stdout is under systemd or Docker), three ways: pino's synchronous
 // destination (one write(2) per line: netgraph before), pino's asynchronous
 // destination as is (sonic-boom, sync: false), and netgraph's log
-// (dist/observability/log.js: the asynchronous destination, fed the lines of
-// one event-loop turn at once). Reports the CPU time of this process per line,
-// user + system, all threads: competing load disturbs it far less than
-// throughput. Usage: npm run build && node bench/log-line.mjs [lines] [rounds]
+// (dist/observability/log.js: the asynchronous destination, fed the lines
+// gathered over up to 16 KiB or 50 ms at once). Reports the CPU time of this
+// process per line, user + system, all threads: competing load disturbs it
+// far less than throughput. `linesPerTurn` is how many lines each turn of the
+// event loop logs: 20 is about what 2 workers at 10,000 req/s log per
+// millisecond, 1 a server whose requests each get a turn of their own.
+// Usage: npm run build && node bench/log-line.mjs [lines] [rounds] [linesPerTurn]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
@@ -20,8 +23,7 @@ const { createProcessLog } = await import(path.join(REPO, 'dist', 'observability
 
 const LINES = Number(process.argv[2] ?? 200_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
-/** Lines logged per turn of the event loop, about what 2 workers at 10,000 req/s log per millisecond. */
-const PER_TURN = 20;
+const PER_TURN = Number(process.argv[4] ?? 20);
 
 const fields = (i) => ({
   requestId: `4c117ada-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -38,7 +40,7 @@ const fields = (i) => ({
 const WAYS = {
   'pino, synchronous destination': (fd) => pinoOn(pino.destination({ dest: fd, sync: true })),
   'pino, asynchronous destination': (fd) => pinoOn(pino.destination({ dest: fd, sync: false, minLength: 0 })),
-  "netgraph's log (asynchronous, batched per turn)": (fd) => createProcessLog('info', fd),
+  "netgraph's log (asynchronous, gathered)": (fd) => createProcessLog('info', fd),
 };
 
 function pinoOn(destination) {
@@ -71,5 +73,5 @@ async function measure(make) {
 for (let round = 1; round <= ROUNDS; round++) {
   const figures = [];
   for (const [name, make] of Object.entries(WAYS)) figures.push(`${name} ${(await measure(make)).toFixed(2)} µs`);
-  console.log(`round ${round}, ${LINES} lines, CPU per line: ${figures.join('; ')}`);
+  console.log(`round ${round}, ${LINES} lines, ${PER_TURN} a turn, CPU per line: ${figures.join('; ')}`);
 }

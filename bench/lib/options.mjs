@@ -25,7 +25,8 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
                         and with --docs write them into docs/benchmarks.md
 
 Environment: BENCH_ADMIN_DATABASE_URL, a PostgreSQL URL used to create and drop the benchmark
-database (default postgres://<user>@127.0.0.1:5432/postgres).`;
+database (default postgres://<user>@127.0.0.1:5432/postgres). BENCH_CPU_PROF, a folder: netgraph's
+processes run with node --cpu-prof and leave their CPU profiles there.`;
 
 function positiveNumber(value, name) {
   const n = Number(value);

@@ -64,7 +64,7 @@ export function runNetgraph(args, env) {
 }
 
 function serverCommand(kind, workers) {
-  if (kind === 'netgraph') return [NETGRAPH_BIN, 'serve', '--workers', String(workers)];
+  if (kind === 'netgraph') return [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), NETGRAPH_BIN, 'serve', '--workers', String(workers)];
   return [path.join(BENCH_DIR, 'servers', `${kind}.mjs`)];
 }
 

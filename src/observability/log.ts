@@ -6,12 +6,16 @@ import type { LogLevel } from '../config.js';
 /**
  * The log of a server process: JSON lines on stdout, written by pino through
  * its asynchronous destination (sonic-boom with `sync: false`), so no line
- * costs a system call on the event loop. The lines of one turn of the event
- * loop are handed to sonic-boom together: sonic-boom measures the byte length
- * of its whole pending buffer on every write it takes, which made a line cost
- * 3.6 µs of CPU against 1 µs batched (`node bench/log-line.mjs`,
- * docs/benchmarks.md). Lines still pending must be written before the process
- * ends: close() on a graceful shutdown, flushSync() on a crash.
+ * costs a system call on the event loop. Lines are gathered and handed to
+ * sonic-boom together, HANDOVER_BYTES at a time or HANDOVER_DELAY_MS after
+ * the first of them, whichever comes first: sonic-boom measures the byte
+ * length of its whole pending buffer on every write it takes (a line cost
+ * 3.6 µs of CPU against 1 µs batched, `node bench/log-line.mjs`), and each
+ * of its writes is a trip through libuv's thread pool and back, which at one
+ * line per request cost point lookups a quarter of their throughput on a
+ * quiet machine (docs/benchmarks.md). Lines still pending must be written
+ * before the process ends: close() on a graceful shutdown, flushSync() on a
+ * crash.
  */
 export interface ProcessLog {
   readonly logger: Logger;
@@ -54,23 +58,40 @@ export function createProcessLog(level: LogLevel, fd = 1): ProcessLog {
   };
 }
 
-/** A stream for pino that gathers the lines of one turn of the event loop and writes them to `destination` as one string. */
+/** How many bytes of lines are gathered before they are handed to sonic-boom (at the end of that turn of the event loop). */
+const HANDOVER_BYTES = 16 * 1024;
+/** How long a line may wait to be handed over when fewer than HANDOVER_BYTES are pending: a quiet server's lines still appear at once to a person. */
+const HANDOVER_DELAY_MS = 50;
+
+/**
+ * A stream for pino that gathers lines and writes them to `destination` as
+ * one string: at the end of the turn in which HANDOVER_BYTES are pending,
+ * else HANDOVER_DELAY_MS after the first pending line.
+ */
 function batchLines(destination: { write(text: string): unknown }): { batcher: { write(line: string): void }; handOver(): void } {
   let pending: string[] = [];
-  let scheduled = false;
+  // string length, not bytes: a cheap bound that is exact for the ASCII of almost every line
+  let pendingLength = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const handOver = () => {
-    scheduled = false;
+    if (timer !== undefined) clearTimeout(timer);
+    if (immediate !== undefined) clearImmediate(immediate);
+    timer = undefined;
+    immediate = undefined;
     if (pending.length === 0) return;
-    destination.write(pending.join(''));
+    const text = pending.join('');
     pending = [];
+    pendingLength = 0;
+    destination.write(text);
   };
   const batcher = {
     write(line: string) {
       pending.push(line);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(handOver);
-      }
+      pendingLength += line.length;
+      // unref: a pending line does not keep the process alive; the exit hook writes it
+      if (timer === undefined) timer = setTimeout(handOver, HANDOVER_DELAY_MS).unref();
+      if (pendingLength >= HANDOVER_BYTES && immediate === undefined) immediate = setImmediate(handOver);
     },
   };
   return { batcher, handOver };
