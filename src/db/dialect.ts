@@ -96,6 +96,14 @@ export interface SqlDialect {
    * as the columns store them.
    */
   rowSource(alias: string, columns: readonly RowColumn[], rows: readonly (readonly unknown[])[]): RawBuilder<unknown>;
+  /**
+   * True when `expr` is one of `values`, bound as one parameter (an array on
+   * PostgreSQL: `= ANY`, which its planner uses as an index condition of the
+   * scan whatever its statistics say; JSON text read by json_each on
+   * SQLite). A join to a rowSource alone let PostgreSQL hash a whole table
+   * (docs/benchmarks.md, "Ingest").
+   */
+  inValues(expr: string, type: RowType, values: readonly unknown[]): RawBuilder<unknown>;
 }
 
 /** A column of a rowSource: its name and its SQL type. */
@@ -186,6 +194,7 @@ const sqliteDialect: SqlDialect = {
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   rowLocator: 'rowid',
   partitionsByTime: false,
+  inValues: (expr, _type, values) => sql`${sql.raw(expr)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`,
   rowSource: (alias, columns, rows) => {
     const select = columns.map(([name], i) => `value ->> ${i} AS ${name}`).join(', ');
     return sql`(SELECT ${sql.raw(select)} FROM json_each(${JSON.stringify(rows)})) AS ${sql.raw(alias)}`;
@@ -232,6 +241,7 @@ const postgresDialect: SqlDialect = {
   greatest: (a, b) => `greatest(${a}, ${b})`,
   rowLocator: 'tableoid, ctid',
   partitionsByTime: true,
+  inValues: (expr, type, values) => sql`${sql.raw(expr)} = ANY(${values}::${sql.raw(POSTGRES_ARRAY_TYPES[type])})`,
   rowSource: (alias, columns, rows) => {
     const arrays = columns.map(([, type], i) => sql`${rows.map((row) => row[i])}::${sql.raw(POSTGRES_ARRAY_TYPES[type])}`);
     return sql`unnest(${sql.join(arrays)}) AS ${sql.raw(alias)}(${sql.raw(columns.map(([name]) => name).join(', '))})`;

@@ -32,6 +32,9 @@ const CLIENTS: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
 ];
 
+/** What the roamed-session update needs of the listed clients: fewer arrays to send and parse. */
+const LISTED_AT: readonly RowColumn[] = CLIENTS.filter(([n]) => ['network_id', 'mac_address', 'last_seen', 'hardware_device_id'].includes(n));
+
 const SESSIONS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['mac_address', 'text'],
@@ -68,7 +71,8 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
      */
     async mergeClientSets(sets: readonly ClientSet[]): Promise<void> {
       if (sets.length === 0) return;
-      const networks = [...new Set(sets.map((s) => s.networkId))].map((id) => ({ network_id: id }));
+      const networkIds = [...new Set(sets.map((s) => s.networkId))];
+      const deviceIds = sets.map((s) => s.deviceId);
       const devices = sets.map((s) => ({ network_id: s.networkId, device_id: s.deviceId, observed_at: s.observedAt }));
       const listed = sets.flatMap((s) =>
         s.items.map((c) => ({
@@ -90,11 +94,13 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
       // coalesce(...) = 0 rather than IS NULL: SQLite, which keeps no statistics, would otherwise walk the
       // device index over every imported client of every network instead of these networks' clients
       await sql`UPDATE network_clients SET is_connected = false
-        WHERE network_id IN (SELECT network_id FROM ${rows.source('n', [['network_id', 'bigint']], networks)})
+        WHERE ${dialect.inValues('network_id', 'bigint', networkIds)}
           AND coalesce(hardware_device_id, 0) = 0 AND is_connected = true`.execute(db);
+      // the inValues conditions (here and below) repeat the join's for the planner: see SqlDialect.inValues
       await sql`UPDATE network_clients SET is_connected = false
         FROM ${rows.source('d', SETS, devices)}
-        WHERE network_clients.hardware_device_id = d.device_id AND network_clients.is_connected = true
+        WHERE ${dialect.inValues('network_clients.hardware_device_id', 'bigint', deviceIds)}
+          AND network_clients.hardware_device_id = d.device_id AND network_clients.is_connected = true
           AND network_clients.last_seen <= d.observed_at
           AND (network_clients.hardware_device_id, network_clients.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
       await rows.insert(
@@ -104,25 +110,27 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
         sql`ON CONFLICT (network_id, mac_address) DO UPDATE SET ${takeExcluded(CLIENTS.slice(2).map(([n]) => n))}
           WHERE network_clients.hardware_device_id IS NULL OR network_clients.last_seen <= excluded.last_seen`,
       );
-      await recordSessions(devices, listed, listedOf);
+      await recordSessions({ devices, deviceIds, networkIds }, listed, listedOf);
     },
   };
 
   /** The history half of mergeClientSets: end the departed clients' sessions and the roamed ones', then open or extend. */
   async function recordSessions(
-    devices: readonly Record<string, unknown>[],
+    sets: { devices: readonly Record<string, unknown>[]; deviceIds: readonly number[]; networkIds: readonly number[] },
     listed: readonly Record<string, unknown>[],
     listedOf: (alias: string) => ReturnType<typeof rows.source>,
   ): Promise<void> {
     await sql`UPDATE client_sessions SET ended_at = d.observed_at
-      FROM ${rows.source('d', SETS, devices)}
-      WHERE client_sessions.network_id = d.network_id AND client_sessions.hardware_device_id = d.device_id
+      FROM ${rows.source('d', SETS, sets.devices)}
+      WHERE ${dialect.inValues('client_sessions.hardware_device_id', 'bigint', sets.deviceIds)}
+        AND client_sessions.network_id = d.network_id AND client_sessions.hardware_device_id = d.device_id
         AND client_sessions.ended_at IS NULL AND client_sessions.last_seen <= d.observed_at
         AND (client_sessions.hardware_device_id, client_sessions.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
     if (listed.length === 0) return;
     await sql`UPDATE client_sessions SET ended_at = k.last_seen
-      FROM ${rows.source('k', CLIENTS, listed)}
-      WHERE client_sessions.network_id = k.network_id AND client_sessions.mac_address = k.mac_address
+      FROM ${rows.source('k', LISTED_AT, listed)}
+      WHERE ${dialect.inValues('client_sessions.network_id', 'bigint', sets.networkIds)}
+        AND client_sessions.network_id = k.network_id AND client_sessions.mac_address = k.mac_address
         AND client_sessions.ended_at IS NULL AND client_sessions.last_seen <= k.last_seen
         AND (client_sessions.hardware_device_id IS NULL OR client_sessions.hardware_device_id <> k.hardware_device_id)`.execute(db);
     const sessions = listed.map((c) => ({ ...c, first_seen: c.last_seen }));

@@ -32,7 +32,6 @@ const DEVICE_UPDATE: readonly RowColumn[] = [
   ['mac_address', 'text'],
 ];
 
-const DEVICE_IDS: readonly RowColumn[] = [['device_id', 'bigint']];
 const PORT_KEYS: readonly RowColumn[] = [
   ['device_id', 'bigint'],
   ['port_number', 'integer'],
@@ -97,10 +96,9 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
      */
     async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string): Promise<void> {
       if (lists.length === 0) return;
-      const devices = lists.map((l) => ({ device_id: l.deviceId }));
       const keep = lists.flatMap((l) => l.items.map((p) => ({ device_id: l.deviceId, port_number: p.portNumber })));
       await sql`DELETE FROM device_ports
-        WHERE hardware_device_id IN (SELECT device_id FROM ${rows.source('d', DEVICE_IDS, devices)})
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}
           AND (hardware_device_id, port_number) NOT IN (SELECT device_id, port_number FROM ${rows.source('k', PORT_KEYS, keep)})`.execute(db);
       const ports = lists.flatMap((l) =>
         l.items.map((p) => ({
@@ -126,8 +124,7 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
     /** Makes each device's radios exactly its list. */
     async replaceRadios(lists: readonly DeviceList<RadioReport>[]): Promise<void> {
       if (lists.length === 0) return;
-      const devices = lists.map((l) => ({ device_id: l.deviceId }));
-      await sql`DELETE FROM device_radios WHERE hardware_device_id IN (SELECT device_id FROM ${rows.source('d', DEVICE_IDS, devices)})`.execute(db);
+      await sql`DELETE FROM device_radios WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
       const radios = lists.flatMap((l) =>
         l.items.map((r) => ({
           hardware_device_id: l.deviceId,
