@@ -169,6 +169,31 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     }
   });
 
+  it('ends a session that one batch both drops and lists on another device at whichever came first, in either order of the batch', async () => {
+    const history = async (mac: string) =>
+      (await reports().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === mac).map((s) => `${s.serialNumber} ${s.firstSeen} ${s.lastSeen} ${s.endedAt}`);
+    const cases = [
+      { dropFirst: true, roamBeforeDrop: true },
+      { dropFirst: false, roamBeforeDrop: true },
+      { dropFirst: true, roamBeforeDrop: false },
+      { dropFirst: false, roamBeforeDrop: false },
+    ];
+    for (const [i, { dropFirst, roamBeforeDrop }] of cases.entries()) {
+      clock.advance(1000 * 1000);
+      const watch = { macAddress: `ac:00:00:00:00:0${i}`, isWireless: true, signal: -55, ssid: 'Acme-Corp' };
+      const t0 = now(-60);
+      await postReports(app, key, [report(SERIALS.acmeAp, t0, { clients: [watch] })]);
+      const roamedAt = now(roamBeforeDrop ? -20 : -10);
+      const droppedAt = now(roamBeforeDrop ? -10 : -20);
+      const drop = report(SERIALS.acmeAp, droppedAt, { clients: [] });
+      const roam = report(SERIALS.acmeSwitch, roamedAt, { clients: [{ ...watch, isWireless: false, signal: null, portNumber: 4 }] });
+      const answer = await postReports(app, key, dropFirst ? [drop, roam] : [roam, drop]);
+      expect(answer.body).toEqual({ accepted: 2, duplicates: 0, rejected: [] });
+      const endedAt = roamBeforeDrop ? roamedAt : droppedAt;
+      expect(await history(watch.macAddress), JSON.stringify(cases[i])).toEqual([`${SERIALS.acmeAp} ${t0} ${t0} ${endedAt}`, `${SERIALS.acmeSwitch} ${roamedAt} ${roamedAt} null`]);
+    }
+  });
+
   it('keeps the latest state when reports arrive out of order, and the late samples at their own times', async () => {
     clock.advance(1000 * 1000);
     const t0 = now(-20);

@@ -48,6 +48,60 @@ const SESSIONS: readonly RowColumn[] = [
   ['last_seen', 'timestamptz'],
 ];
 
+const ROAMED: readonly RowColumn[] = [
+  ['id', 'bigint'],
+  ['ended_at', 'timestamptz'],
+];
+
+/** Where and when the sets of one request list each client: network and MAC to the listing devices and times. */
+export type BatchListings = ReadonlyMap<string, readonly { readonly deviceId: number; readonly at: number }[]>;
+
+/** The listings of `sets`, for mergeClientSets. */
+export function listingsOf(sets: readonly ClientSet[]): BatchListings {
+  const out = new Map<string, { deviceId: number; at: number }[]>();
+  for (const set of sets) {
+    const at = Date.parse(set.observedAt);
+    for (const c of set.items) {
+      const key = `${set.networkId}/${c.macAddress}`;
+      const listings = out.get(key);
+      if (listings === undefined) out.set(key, [{ deviceId: set.deviceId, at }]);
+      else listings.push({ deviceId: set.deviceId, at });
+    }
+  }
+  return out;
+}
+
+/** A session that a set has just ended because it no longer lists the client. */
+interface DepartedSession {
+  readonly id: number | string;
+  readonly network_id: number | string;
+  readonly mac_address: string;
+  readonly hardware_device_id: number | string;
+  readonly last_seen: Date | string;
+  readonly ended_at: Date | string;
+}
+
+const epochMs = (value: Date | string): number => (value instanceof Date ? value.getTime() : Date.parse(value));
+
+/**
+ * The departed sessions whose client another device of the batch listed
+ * after the session's last sighting and before the set that dropped it:
+ * the client had roamed by then, so the session ends at that first listing.
+ */
+function roamedBefore(departed: readonly DepartedSession[], batch: BatchListings): { id: number | string; ended_at: string }[] {
+  const out: { id: number | string; ended_at: string }[] = [];
+  for (const session of departed) {
+    const from = epochMs(session.last_seen);
+    const until = epochMs(session.ended_at);
+    let first = until;
+    for (const listing of batch.get(`${session.network_id}/${session.mac_address}`) ?? []) {
+      if (listing.deviceId !== Number(session.hardware_device_id) && listing.at >= from && listing.at < first) first = listing.at;
+    }
+    if (first < until) out.push({ id: session.id, ended_at: new Date(first).toISOString() });
+  }
+  return out;
+}
+
 /** The SQL of a network's clients as reports list them: who is connected through which device, and their history. */
 export function createReportClientRepository(db: Kysely<Database>, dialect: SqlDialect) {
   const rows = createRowWriter(db, dialect);
@@ -67,9 +121,12 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
      * once, where a correlated NOT EXISTS would scan the list for every row.
      * No client (network and MAC) may be in two of the sets: PostgreSQL
      * updates a row at most once per statement, and the order between two
-     * sets listing one client matters (see clientRounds).
+     * sets listing one client matters (see clientRounds). `batch` is every
+     * set of the request (listingsOf), whichever round: a session that a
+     * set ends because it no longer lists the client ends when another
+     * device of the batch listed the client first, if that was earlier.
      */
-    async mergeClientSets(sets: readonly ClientSet[]): Promise<void> {
+    async mergeClientSets(sets: readonly ClientSet[], batch: BatchListings = listingsOf(sets)): Promise<void> {
       if (sets.length === 0) return;
       const networkIds = [...new Set(sets.map((s) => s.networkId))];
       const deviceIds = sets.map((s) => s.deviceId);
@@ -110,22 +167,29 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
         sql`ON CONFLICT (network_id, mac_address) DO UPDATE SET ${takeExcluded(CLIENTS.slice(2).map(([n]) => n))}
           WHERE network_clients.hardware_device_id IS NULL OR network_clients.last_seen <= excluded.last_seen`,
       );
-      await recordSessions({ devices, deviceIds, networkIds }, listed, listedOf);
+      await recordSessions({ devices, deviceIds, networkIds, batch }, listed, listedOf);
     },
   };
 
   /** The history half of mergeClientSets: end the departed clients' sessions and the roamed ones', then open or extend. */
   async function recordSessions(
-    sets: { devices: readonly Record<string, unknown>[]; deviceIds: readonly number[]; networkIds: readonly number[] },
+    sets: { devices: readonly Record<string, unknown>[]; deviceIds: readonly number[]; networkIds: readonly number[]; batch: BatchListings },
     listed: readonly Record<string, unknown>[],
     listedOf: (alias: string) => ReturnType<typeof rows.source>,
   ): Promise<void> {
-    await sql`UPDATE client_sessions SET ended_at = d.observed_at
+    const departed = await sql<DepartedSession>`UPDATE client_sessions SET ended_at = d.observed_at
       FROM ${rows.source('d', SETS, sets.devices)}
       WHERE ${dialect.inValues('client_sessions.hardware_device_id', 'bigint', sets.deviceIds)}
         AND client_sessions.network_id = d.network_id AND client_sessions.hardware_device_id = d.device_id
         AND client_sessions.ended_at IS NULL AND client_sessions.last_seen <= d.observed_at
-        AND (client_sessions.hardware_device_id, client_sessions.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})`.execute(db);
+        AND (client_sessions.hardware_device_id, client_sessions.mac_address) NOT IN (SELECT hardware_device_id, mac_address FROM ${listedOf('k')})
+      RETURNING client_sessions.id, client_sessions.network_id, client_sessions.mac_address, client_sessions.hardware_device_id,
+        client_sessions.last_seen, client_sessions.ended_at`.execute(db);
+    const roamed = roamedBefore(departed.rows, sets.batch);
+    if (roamed.length > 0) {
+      await sql`UPDATE client_sessions SET ended_at = r.ended_at FROM ${rows.source('r', ROAMED, roamed)}
+        WHERE ${dialect.inValues('client_sessions.id', 'bigint', roamed.map((r) => r.id))} AND client_sessions.id = r.id`.execute(db);
+    }
     if (listed.length === 0) return;
     await sql`UPDATE client_sessions SET ended_at = k.last_seen
       FROM ${rows.source('k', LISTED_AT, listed)}

@@ -5,6 +5,7 @@ import { dropPartitionsBefore, ensureDailyPartitions } from '../../db/partitions
 import type { Store } from '../../db/store.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { createReportReads } from './report-reads.repository.js';
+import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
 import { buildSeriesRows, eventRow } from './report.rows.js';
@@ -206,7 +207,8 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   const plan = planState(companyId, fresh, at, offlineMs);
   await repository.replacePorts(plan.ports, randomUUID);
   await repository.replaceRadios(plan.radios);
-  for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round);
+  const listings = listingsOf(plan.clientSets);
+  for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round, listings);
   await repository.updateDevices(plan.updates);
   const rows = buildSeriesRows(companyId, fresh);
   await repository.insertMany('uplink_samples', rows.uplinkSamples);
