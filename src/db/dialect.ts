@@ -104,6 +104,14 @@ export interface SqlDialect {
    * (docs/benchmarks.md, "Ingest").
    */
   inValues(expr: string, type: RowType, values: readonly unknown[]): RawBuilder<unknown>;
+  /**
+   * How multi-row INSERTs take their rows: 'source' selects them from
+   * rowSource, one text whatever the number of rows (PostgreSQL, where
+   * unnest costs no more than VALUES); 'values' binds them as VALUES lists
+   * in chunks of a few fixed sizes (SQLite, where json_each's per-column
+   * extraction made 2,000 rows of 12 columns cost 19 against 13 ms).
+   */
+  readonly multiRowInsert: 'source' | 'values';
 }
 
 /** A column of a rowSource: its name and its SQL type. */
@@ -190,6 +198,7 @@ const sqliteDialect: SqlDialect = {
   isUniqueViolation: (error) =>
     hasCode(error, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(error, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
   rowLocks: false,
+  multiRowInsert: 'values',
   least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   rowLocator: 'rowid',
@@ -237,6 +246,7 @@ const postgresDialect: SqlDialect = {
   },
   isUniqueViolation: (error) => hasCode(error, '23505'),
   rowLocks: true,
+  multiRowInsert: 'source',
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   rowLocator: 'tableoid, ctid',
