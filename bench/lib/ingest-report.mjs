@@ -76,7 +76,9 @@ export function ingestTables(ingest) {
     reads.length > 0 ? table(['store', 'query', 'req/s alone', 'req/s with ingest', 'ingest reports/s meanwhile', 'with / alone'], reads) : '',
     sqlite
       ? `One netgraph process on SQLite, reports scheduled at ${n0(sqlite.rate)}/s (10,000 devices every 30 s): ${n0(sqlite.reportsPerSecond)} reports/s done, ` +
-        `p50 ${fixed(sqlite.p50, 0)} ms, p99 ${fixed(sqlite.p99, 0)} ms a batch, ${fixed(sqlite.appCpuPerReportMs, 2)} ms CPU a report: ${sqlite.sustained ? 'sustained' : 'NOT sustained'}.`
+        `p50 ${fixed(sqlite.p50, 0)} ms, p99 ${fixed(sqlite.p99, 0)} ms a batch, ${fixed(sqlite.appCpuPerReportMs, 2)} ms CPU a report` +
+        (sqlite.maxStartLagMs === undefined ? '' : `, the latest batch ${fixed(sqlite.maxStartLagMs, 0)} ms behind its slot`) +
+        `: ${sqlite.sustained ? 'sustained' : 'NOT sustained'}.`
       : '',
     storage.length > 0
       ? table(['store', 'devices x hours', 'raw / device / day', 'rollups / device / day', 'history / device / day', 'per device, default retentions', '1,000 devices', '10,000 devices'], storage)

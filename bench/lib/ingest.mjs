@@ -113,10 +113,16 @@ function percentile(sorted, p) {
 /**
  * Posts batches for `seconds` with `senders` concurrent senders, each
  * waiting for its answer before the next; with `rate` (reports per second)
- * the batches start on a schedule instead. Every answer must be 200 with all
- * reports accepted, after retrying a 503 as a collector would (the latency
- * then includes the retries). `request(batch)` gives the URL path and
- * headers. With `limit`, stops after that many batches.
+ * the batches start on a schedule instead, and only those due before the
+ * end are sent: reports/s is then the reports of those batches over
+ * `seconds` (the window they were scheduled in; answers still in flight at
+ * its end are waited for and count), and `maxStartLagMs` says how far
+ * behind its slot the latest-starting batch began, which grows when the
+ * server does not keep up (a sender starts its next batch only once the last
+ * is answered). Every answer must be 200 with all reports accepted, after
+ * retrying a 503 as a collector would (the latency then includes the
+ * retries). `request(batch)` gives the URL path and headers. With `limit`,
+ * stops after that many batches.
  */
 export async function runIngest({ url, factory, request, senders, seconds, rate, measure, limit = Infinity }) {
   const latencies = [];
@@ -131,8 +137,10 @@ export async function runIngest({ url, factory, request, senders, seconds, rate,
   const deadline = started + seconds * 1000;
   let scheduled = started;
   let begun = 0;
+  let maxStartLagMs = 0;
   const send = async () => {
     while (performance.now() < deadline && begun < limit) {
+      if (rate && scheduled >= deadline) break;
       begun += 1;
       const batch = factory.next();
       if (rate) {
@@ -140,7 +148,7 @@ export async function runIngest({ url, factory, request, senders, seconds, rate,
         const at = scheduled;
         scheduled += (batch.reports / rate) * 1000;
         if (at > performance.now()) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
-        if (performance.now() >= deadline) break;
+        maxStartLagMs = Math.max(maxStartLagMs, performance.now() - at);
       }
       const { path, headers } = request(batch);
       const t0 = performance.now();
@@ -167,7 +175,7 @@ export async function runIngest({ url, factory, request, senders, seconds, rate,
     }
   };
   await Promise.all(Array.from({ length: senders }, send));
-  const elapsed = (performance.now() - started) / 1000;
+  const elapsed = rate ? seconds : (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const out = {
     reportsPerSecond: reports / elapsed,
@@ -180,6 +188,7 @@ export async function runIngest({ url, factory, request, senders, seconds, rate,
     firstFailure,
     retries,
     firstRetry,
+    ...(rate ? { maxStartLagMs } : {}),
   };
   if (!measure) return out;
   const appCpu = cpuDelta(appBefore, cpuSeconds(measure.appPids()));
