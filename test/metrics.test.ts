@@ -66,7 +66,7 @@ describe.each(storeKinds())('metrics, port totals and the event log on %s', (kin
 
   beforeAll(async () => {
     const clock = createTestClock(NOW);
-    app = await startTestApp(kind, { data: createFixture(), clock: clock.now, env: { DEVICE_OFFLINE_AFTER_SECONDS: '86400' } });
+    app = await startTestApp(kind, { data: createFixture(), clock: clock.now, env: { DEVICE_OFFLINE_AFTER_SECONDS: '86400' }, backgroundWork: false });
     const posted = await postReports(app, await createScopedKey(app, 'ingest'), reports());
     expect(posted.body).toMatchObject({ accepted: reports().length, rejected: [] });
     const globex = await postReports(app, await createScopedKey(app, 'ingest', 'globex'), [report(SERIALS.globexAp, at(0), { interfaces: [uplinkPort], uplinkSamples: [sample(0, 0, 1, 1)] })]);
