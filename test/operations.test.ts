@@ -1,6 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/demo/dataset.js';
 import { generateKey } from '../src/modules/api-key/api-key.token.js';
@@ -351,6 +352,50 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
 });
 
 describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and coming back', () => {
+  it('answers 503 with Retry-After while PostgreSQL refuses more connections (too many clients), and recovers', async () => {
+    const app = await startTestApp('postgres', { data: createFixture(), backgroundWork: false });
+    const key = await app.createKey('acme');
+    // a role of its own, whose connection limit refuses this server's connections and no other test's
+    const role = `netgraph_capped_${Date.now().toString(36)}`;
+    const schema = new URL(app.database.url).searchParams.get('options')?.replace('-c search_path=', '') as string;
+    const admin = new pg.Client({ connectionString: app.database.url });
+    await admin.connect();
+    await admin.query(
+      `CREATE ROLE ${role} LOGIN CONNECTION LIMIT 0; GRANT USAGE ON SCHEMA ${schema} TO ${role};` +
+        ` GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${role}; GRANT ALL ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`,
+    );
+    const url = new URL(app.database.url);
+    url.username = role;
+    // every connection it opens is refused with error 53300, as when max_connections is reached
+    const server = await startServerProcess({ DATABASE_URL: url.toString(), LOG_LEVEL: 'info', DEMO_DATA: 'off' }, [], 'listening');
+    try {
+      const refused = await fetch(`${server.url}/api/v1/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: QUERY }),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toEqual({
+        errors: [{ message: expect.stringMatching(/database is unavailable/), extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+        data: null,
+      });
+      expect(server.output()).not.toContain('unexpected error');
+      await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
+      let back = 0;
+      for (let i = 0; i < 50 && back !== 200; i++) {
+        back = (await post(server.url, key)).status;
+        if (back !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(back).toBe(200);
+    } finally {
+      await server.stop();
+      await app.close();
+      await admin.query(`DROP OWNED BY ${role}; DROP ROLE ${role}`);
+      await admin.end();
+    }
+  });
+
   it('starts while the database is down, answers 503 until it is up, then recovers without a restart', async () => {
     const database = await createTestDatabase('postgres');
     const target = new URL(database.url);

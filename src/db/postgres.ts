@@ -38,6 +38,7 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '53300', // too_many_connections: max_connections, or a role's or database's CONNECTION LIMIT, is reached
   '08000',
   '08003',
   '08006',
