@@ -168,6 +168,26 @@ describe.runIf(storeKinds().includes('postgres'))('coalescing reads on postgres 
     expect(order).toEqual(['held', 'stalled']);
   });
 
+  it('keeps batching a cheap text after one of its statements comes back late', async () => {
+    const statement = await timed('late-callback', shortBudget);
+    // one statement five times the budget: to this process, no different from a callback a busy event loop ran late
+    await read(statement, 1, 0.5, undefined, shortBudget);
+    const numbers = Array.from({ length: 30 }, (_, i) => i + 1);
+    const statements = await statementsOf(shortBudget, async () => {
+      const rows = await Promise.all(numbers.map((n) => read(statement, n, 0, undefined, shortBudget)));
+      expect(rows.map((row) => row?.v)).toEqual(numbers.map((n) => n * 10));
+    });
+    // the first read alone, the rest in one or two batches (one statement each, had the late one stopped the batching)
+    expect(statements).toBeLessThanOrEqual(3);
+  });
+
+  it('stops batching a text once its reads keep taking half the budget or more', async () => {
+    const statement = await timed('turned-expensive', shortBudget);
+    for (let i = 0; i < 16; i++) await read(statement, i, 0.15, undefined, shortBudget);
+    const statements = await statementsOf(shortBudget, () => Promise.all([1, 2, 3, 4].map((n) => read(statement, n, 0.05, undefined, shortBudget))));
+    expect(statements).toBe(4);
+  });
+
   it('fails every read of a statement that fails, and goes on with the next', async () => {
     const divide = 'SELECT 10 / $1::int AS v';
     const divideBatch = 'SELECT b.i, 10 / b.p1 AS v FROM unnest($1::int[]) WITH ORDINALITY AS b(p1, i)';

@@ -29,8 +29,8 @@ export interface ReadRunnerDeps {
   /** For the connection that cancels a statement past its deadline. */
   readonly url: string;
   /**
-   * How long, by the recent average, the reads of one batch may take
-   * together. It bounds how many reads a batch takes, so a read waits for at
+   * How long, by the text's estimated cost per read (`learn`), the reads of
+   * one batch may take together. It bounds how many reads a batch takes, so a read waits for at
    * most about this long because of the others; a text whose single read
    * takes half of it or more is never batched nor held back. 0: never batch.
    */
@@ -57,7 +57,7 @@ interface TextState {
   running: number;
   /** The batch that still takes reads, if any: held back, or sent and waiting for a connection. */
   open: ReadBatch | undefined;
-  /** Recent average of one read's share of a statement's time, in ms. */
+  /** What one read of it costs, by its recent statements (see `learn`), in ms. */
   perReadMs: number;
 }
 
@@ -72,8 +72,8 @@ interface TextState {
  * whatever it reads; a point read spends most of its time there. Coalescing
  * pays that once for a batch. A read never waits for a batch to fill: when
  * fewer than RUNNING_PER_TEXT statements of its text run it is sent at once,
- * otherwise it waits for one of them to end (a cheap statement, by the
- * average), which is when the next batch goes, or for the batch budget at
+ * otherwise it waits for one of them to end (a cheap statement, by its
+ * estimate), which is when the next batch goes, or for the batch budget at
  * most, or until the batch is full. Each reader still gets only
  * its own row, with its own key check and company scope, computed by the same
  * SQL as its single read.
@@ -102,7 +102,7 @@ export function createReadRunner(deps: ReadRunnerDeps) {
   /** A statement of this text has ended: learn its time, send the next batch held back. */
   function ended(state: TextState, readers: number, ms: number | undefined): void {
     state.running -= 1;
-    if (ms !== undefined) state.perReadMs = 0.8 * state.perReadMs + 0.2 * (ms / readers);
+    if (ms !== undefined) state.perReadMs = learn(state.perReadMs, ms / readers, batchBudgetMs);
     if (state.open?.held === true) state.open.send();
   }
 
@@ -133,6 +133,27 @@ export function createReadRunner(deps: ReadRunnerDeps) {
       });
     },
   };
+}
+
+/**
+ * The next estimate of what one read of a text costs, from the last one and
+ * a statement's time divided by its reads (`sample`, in ms). A statement's
+ * time is measured in this process, from the query sent to its callback, so
+ * it also holds whatever delayed that callback: a busy event loop, a garbage
+ * collection, the process waiting for a core. Those only ever add, and they
+ * weigh most on a statement of one read, which is what a text gets while its
+ * estimate is high: an average of the samples (as before 2026-11-26) let one
+ * slow callback stop a cheap text's batching, and under load its single
+ * reads then kept the estimate up, so a server could stay for minutes at
+ * about twice the statements per request of an identical one. So the
+ * estimate follows a lower sample at once halfway and a higher one only a
+ * twentieth of the way, capped at the budget: a cheap text gets back to
+ * batching within a few statements, and a text whose reads are truly
+ * expensive still reaches the budget (no batching) within a few dozen.
+ */
+export function learn(estimate: number, sample: number, budgetMs: number): number {
+  const bounded = Math.min(sample, budgetMs);
+  return estimate + (bounded < estimate ? 0.5 : 0.05) * (bounded - estimate);
 }
 
 /**
