@@ -127,6 +127,14 @@ function createDbPidReader(client, database) {
     ).rows.map((r) => r.pid);
 }
 
+/** The SQL statements a netgraph target has run, from its /metrics (summed over its workers). */
+async function statementsRun(target) {
+  const text = await (await fetch(`${target.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('netgraph_db_statements_total '));
+  if (line === undefined) throw new Error(`${target.name}'s /metrics has no netgraph_db_statements_total`);
+  return Number(line.split(' ')[1]);
+}
+
 async function measureCase(kase, targets, prepared, options, dbPids) {
   const load = (target, seconds, measure) =>
     runLoad({ url: target.url, requests: prepared[target.name], connections: options.connections, seconds, measure });
@@ -135,15 +143,21 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
   }
   const rounds = [];
   for (let r = 0; r < options.rounds; r++) {
-    // rotate the order every round, so no target always runs first or last
-    const order = targets.map((_, i) => targets[(i + r) % targets.length]);
+    // rotated every other round and reversed in between, so no target always runs first or last, or right after the same one
+    const rotated = targets.map((_, i) => targets[(i + Math.floor(r / 2)) % targets.length]);
+    const order = r % 2 === 0 ? rotated : rotated.reverse();
     const round = {};
     for (const target of order) {
-      const measure = { appPids: target.pids, dbPids: target.store === 'postgres' ? dbPids : async () => [] };
+      const measure = {
+        appPids: target.pids,
+        dbPids: target.store === 'postgres' ? dbPids : async () => [],
+        statements: target.kind === 'netgraph' ? () => statementsRun(target) : undefined,
+      };
       const result = await load(target, options.duration, measure);
       round[target.name] = result;
       log(
         `${kase.id} round ${r + 1}/${options.rounds} ${target.name}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms` +
+          (Number.isFinite(result.statementsPerRequest) ? `, ${result.statementsPerRequest.toFixed(2)} statements/req` : '') +
           (result.failures + result.errors > 0 ? `, ${result.failures} wrong answers, ${result.errors} errors: ${result.firstFailure ?? ''}` : ''),
       );
     }

@@ -15,7 +15,9 @@ function percentile(sorted, p) {
  * check before the run). Each connection takes the next argument on every
  * request, so the rows rotate; every response is compared byte for byte
  * with the expected body. With `measure`, also samples CPU (server
- * processes and database backends) and peak RSS (server processes).
+ * processes and database backends), peak RSS (server processes) and, when
+ * `measure.statements` reads the target's count of SQL statements, the
+ * statements per request.
  * With `check: 'data'` an answer need only be a 200 with data and no errors
  * (for reads while ingest changes the rows).
  */
@@ -27,6 +29,7 @@ export async function runLoad({ url, requests, connections, seconds, measure, ch
   const latencies = [];
   const appPidsBefore = measure ? cpuSeconds(measure.appPids()) : undefined;
   const dbBefore = measure ? cpuSeconds(await measure.dbPids()) : undefined;
+  const statementsBefore = measure?.statements ? await measure.statements() : undefined;
   const rss = measure ? sampleResidentPeak(measure.appPids) : undefined;
   const started = process.hrtime.bigint();
 
@@ -75,10 +78,12 @@ export async function runLoad({ url, requests, connections, seconds, measure, ch
   if (!measure) return out;
   const appCpu = cpuDelta(appPidsBefore, cpuSeconds(measure.appPids()));
   const dbCpu = cpuDelta(dbBefore, cpuSeconds(await measure.dbPids()));
+  const statements = statementsBefore === undefined ? Number.NaN : (await measure.statements()) - statementsBefore;
   return {
     ...out,
     appCpuPerRequestMs: completed > 0 ? (appCpu * 1000) / completed : Number.NaN,
     dbCpuPerRequestMs: completed > 0 ? (dbCpu * 1000) / completed : Number.NaN,
+    statementsPerRequest: completed > 0 ? statements / completed : Number.NaN,
     peakRssBytes: rss.stop(),
   };
 }

@@ -10,12 +10,13 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
   --quick               tiny data, 2 s runs, 1 round: checks the harness end to end (about 2 minutes)
   --scale CxNxDxK+B     companies x networks x devices x clients, + networks of the big company
                         (default 20x50x20x100+500)
-  --rounds N            rounds per case, targets alternated (default 3)
+  --rounds N            rounds per case, targets taking turns, in reverse every other round (default 3)
   --duration S          seconds per measured run (default 10)
   --warmup S            seconds of warm-up per case and target before the first round (default 2)
   --connections N       autocannon connections (default 32)
   --workers N           worker processes of every server (default 2)
-  --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')} (default all; floor is always run)
+  --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')}
+                        (default all but netgraph-postgres-control; floor is always run)
   --cases LIST          comma-separated, from ${CASES.map((c) => c.id).join(', ')}, ingest (default all)
   --database NAME       PostgreSQL database to create, load and drop (default netgraph_bench)
   --docs / --no-docs    write the results into docs/benchmarks.md (default: only for a full default run)
@@ -26,7 +27,8 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
 
 Environment: BENCH_ADMIN_DATABASE_URL, a PostgreSQL URL used to create and drop the benchmark
 database (default postgres://<user>@127.0.0.1:5432/postgres). BENCH_CPU_PROF, a folder: netgraph's
-processes run with node --cpu-prof and leave their CPU profiles there.`;
+processes run with node --cpu-prof and leave their CPU profiles there. BENCH_NODE_FLAGS, Node.js
+flags for netgraph's processes, space-separated (--trace-gc, say: its lines go to their logs).`;
 
 function positiveNumber(value, name) {
   const n = Number(value);
@@ -68,7 +70,7 @@ export function parseOptions(argv) {
   const quick = values.quick === true;
   const base = quick ? QUICK_SCALE : DEFAULT_SCALE;
   const scale = values.scale ? parseScale(values.scale, base) : base;
-  const targets = values.targets ? list(values.targets, Object.keys(TARGETS), 'targets') : Object.keys(TARGETS);
+  const targets = values.targets ? list(values.targets, Object.keys(TARGETS), 'targets') : Object.keys(TARGETS).filter((t) => !TARGETS[t].optIn);
   if (!targets.includes('floor')) targets.push('floor');
   const known = [...CASES.map((c) => c.id), 'ingest'];
   const cases = values.cases ? list(values.cases, known, 'cases') : known;

@@ -1,5 +1,6 @@
 // Summaries of the rounds, the tables, and the results section of docs/benchmarks.md.
 import fs from 'node:fs';
+import { TARGETS } from './targets.mjs';
 
 export const DOCS_START = '<!-- bench:results:start -->';
 export const DOCS_END = '<!-- bench:results:end -->';
@@ -31,6 +32,7 @@ export function summarize(rounds, targets, baseline = 'floor') {
       p99: median(runs.map((r) => r.p99)),
       appCpuPerRequestMs: median(runs.map((r) => r.appCpuPerRequestMs)),
       dbCpuPerRequestMs: median(runs.map((r) => r.dbCpuPerRequestMs)),
+      statementsPerRequest: median(runs.map((r) => r.statementsPerRequest)),
       peakRssBytes: Math.max(...runs.map((r) => r.peakRssBytes)),
       checked: runs.reduce((sum, r) => sum + r.checked, 0),
       // a wrong body or a non-200 invalidates the run; a connection error or timeout is the target's own result
@@ -75,15 +77,21 @@ export function headlineTable(results) {
 /**
  * What the default log level costs: per case and store where netgraph ran at
  * both levels, req/s at warn and at info and their ratio (median of the
- * per-round ratios, the two runs of a round being minutes apart at most).
+ * per-round ratios, the two runs of a round being minutes apart at most),
+ * and, where the store's control target ran (the warn target once more),
+ * the same ratio between the two identical servers: the run's noise.
  * Undefined when no case ran at both.
  */
 export function logLevelTable(results) {
   const rows = [];
+  const perRound = (c, a, b, metric = 'requestsPerSecond') =>
+    c.rounds.map((round) => (round[a] && round[b] ? round[b][metric] / round[a][metric] : Number.NaN));
   for (const c of results.cases) {
     for (const warn of results.targets.filter((t) => results.labels[t] && c.summary[`${t}-info`] && c.summary[t])) {
       const info = `${warn}-info`;
-      const ratios = c.rounds.map((round) => (round[warn] && round[info] ? round[info].requestsPerSecond / round[warn].requestsPerSecond : Number.NaN));
+      const ratios = perRound(c, warn, info);
+      const control = results.targets.find((t) => TARGETS[t]?.controlOf === warn && c.summary[t]);
+      const controlRatios = control === undefined ? undefined : perRound(c, warn, control);
       const s = c.summary;
       rows.push([
         c.title,
@@ -96,17 +104,30 @@ export function logLevelTable(results) {
         fixed(s[info].p50, 2),
         fixed(s[warn].appCpuPerRequestMs, 3),
         fixed(s[info].appCpuPerRequestMs, 3),
+        controlRatios === undefined ? '–' : `${ratio(median(controlRatios))} (${range([Math.min(...controlRatios), Math.max(...controlRatios)])})`,
       ]);
     }
   }
   if (rows.length === 0) return undefined;
-  const header = ['query', 'store', 'req/s warn', 'req/s info', 'info / warn', 'info / warn, rounds', 'p50 ms warn', 'p50 ms info', 'CPU ms/req server warn', 'CPU ms/req server info'];
+  const header = [
+    'query',
+    'store',
+    'req/s warn',
+    'req/s info',
+    'info / warn',
+    'info / warn, rounds',
+    'p50 ms warn',
+    'p50 ms info',
+    'CPU ms/req server warn',
+    'CPU ms/req server info',
+    'control / warn (rounds)',
+  ];
   return markdownTable(header, rows);
 }
 
 /** Every metric of every target, per case. */
 export function detailTable(results) {
-  const header = ['query', 'target', 'req/s', 'x floor', 'x floor, rounds', 'p50 ms', 'p99 ms', 'CPU ms/req server', 'CPU ms/req db', 'CPU ms/req total', 'response', 'peak RSS', 'checked'];
+  const header = ['query', 'target', 'req/s', 'x floor', 'x floor, rounds', 'p50 ms', 'p99 ms', 'CPU ms/req server', 'CPU ms/req db', 'CPU ms/req total', 'statements/req', 'response', 'peak RSS', 'checked'];
   const rows = [];
   for (const c of results.cases) {
     for (const t of results.targets) {
@@ -123,6 +144,7 @@ export function detailTable(results) {
         fixed(s.appCpuPerRequestMs, 3),
         results.stores[t] === 'sqlite' ? 'in server' : fixed(s.dbCpuPerRequestMs, 3),
         fixed(s.appCpuPerRequestMs + (results.stores[t] === 'sqlite' ? 0 : s.dbCpuPerRequestMs), 3),
+        fixed(s.statementsPerRequest, 2),
         bytes(c.responseBytes[t]),
         bytes(s.peakRssBytes),
         (s.failures === 0 ? `${thousands(s.checked)} ok` : `${s.failures} WRONG of ${thousands(s.checked)}`) +
