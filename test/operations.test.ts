@@ -265,6 +265,32 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     });
   });
 
+  // With these flags V8 prints a "pretenuring:" line for each allocation site it weighs, at collections while pretenuring is on.
+  // stdbuf makes those lines (C's stdio, block-buffered into a pipe) reach the output as they are printed, in order with the log's.
+  it.runIf(kind === 'sqlite')('turns off V8\'s allocation-site pretenuring in a server process, unless Node\'s own flags set it', async () => {
+    const { database, key } = await preparedDatabase(kind);
+    const launcher = ['stdbuf', '-oL', process.execPath, '--trace-pretenuring', '--trace-pretenuring-statistics'] as const;
+    /** The "pretenuring:" lines printed once the server listened and while it answered 4,000 requests. */
+    const linesWhileServing = async (nodeFlags: string[]) => {
+      const server = await startServerProcess({ DATABASE_URL: database.url }, [], 'listening', [...launcher, ...nodeFlags]);
+      try {
+        for (let i = 0; i < 4_000; i += 10) await Promise.all(Array.from({ length: 10 }, async () => expect((await post(server.url, key)).status).toBe(200)));
+        expect(await server.stop('SIGTERM')).toBe(0);
+        const output = server.output();
+        return output.slice(output.indexOf('listening')).split('\n').filter((l) => l.includes('pretenuring:')).length;
+      } finally {
+        await server.stop('SIGKILL');
+      }
+    };
+    try {
+      expect(await linesWhileServing([])).toBe(0);
+      // the same server with the operator's --allocation-site-pretenuring: V8 weighs allocation sites while it serves
+      expect(await linesWhileServing(['--allocation-site-pretenuring'])).toBeGreaterThan(0);
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('on SIGTERM under load, finishes every in-flight request and exits 0', async () => {
     const data = generateDataset({ companies: 1, networksPerCompany: 60, devicesPerNetwork: 15, clientsPerNetwork: 5, seed: 3, slugPrefix: 'load' });
     data.companies[0]!.slug = 'acme';

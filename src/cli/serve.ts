@@ -7,6 +7,7 @@ import type { DemoSimulator, DemoSimulatorLog } from '../demo/demo-simulator.js'
 import { prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
 import type { ServerOptions } from '../server.js';
 import { serveClusterMetrics } from '../observability/cluster-metrics.js';
+import { turnOffPretenuring } from '../observability/gc.js';
 import { createProcessLog, exitOnCrash } from '../observability/log.js';
 import { openRuntime } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
@@ -31,6 +32,8 @@ export function integerOption(value: string | boolean | undefined, name: string,
  * exit 0.
  */
 export async function serve(context: CommandContext): Promise<number> {
+  // in every process that serves requests: a primary's workers run this too
+  turnOffPretenuring();
   const port = integerOption(context.values.port, 'port', 0, 65535);
   const workers = integerOption(context.values.workers, 'workers', 1, MAX_WORKERS) ?? 1;
   const config: Config = Object.freeze({

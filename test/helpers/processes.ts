@@ -22,10 +22,19 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `node bin/netgraph.js serve` with `env` and waits until it listens (or `waitFor` appears). */
-export async function startServerProcess(env: Record<string, string>, args: string[] = [], waitFor = 'listening'): Promise<ServerProcess> {
+/**
+ * Starts `bin/netgraph.js serve [args]` with `env` and waits until it listens
+ * (or `waitFor` appears). `launcher` is the command that runs it: node, and
+ * whatever goes before (stdbuf) or after it (Node's own flags).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  args: string[] = [],
+  waitFor = 'listening',
+  [command, ...before]: [string, ...string[]] = [process.execPath],
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['bin/netgraph.js', 'serve', '--port', String(port), ...args], {
+  const child = spawn(command, [...before, 'bin/netgraph.js', 'serve', '--port', String(port), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'info', DEMO_DATA: 'off', ...UNREACHABLE_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
