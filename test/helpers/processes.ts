@@ -47,7 +47,11 @@ export async function startServerProcess(
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  if (!output.includes(waitFor)) throw new Error(`server did not print "${waitFor}":\n${output}`);
+  if (!output.includes(waitFor)) {
+    // a test that fails here must not leave the server running after it
+    child.kill('SIGKILL');
+    throw new Error(`server did not print "${waitFor}":\n${output}`);
+  }
   return {
     child,
     url: `http://127.0.0.1:${port}`,
