@@ -25,8 +25,7 @@ const PRETENURING = 'allocation-site-pretenuring';
  * The flag is read at each collection, so setting it at run time (before the
  * first request) takes effect; Node does not accept it in NODE_OPTIONS.
  */
-export function turnOffPretenuring(execArgv: readonly string[] = process.execArgv): boolean {
-  if (execArgv.some((arg) => arg === `--${PRETENURING}` || arg === `--no-${PRETENURING}`)) return false;
+export function turnOffPretenuring(execArgv: readonly string[] = process.execArgv): void {
+  if (execArgv.some((arg) => arg === `--${PRETENURING}` || arg === `--no-${PRETENURING}`)) return;
   v8.setFlagsFromString(`--no-${PRETENURING}`);
-  return true;
 }
