@@ -21,6 +21,7 @@ import { answerForAppError, answerForError } from './http/error-answer.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
+import { logRequest } from './observability/log.js';
 import type { Metrics } from './observability/metrics.js';
 import { registerReportRoutes } from './ingest/reports.route.js';
 import { createLimitsService } from './modules/limits/limits.service.js';
@@ -115,20 +116,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
-    request.log.info(
-      {
-        method: request.method,
-        path: request.url.split('?')[0],
-        clientAddress: request.ip,
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        keyId: context?.caller?.keyUuid ?? undefined,
-        company: context?.caller?.companySlug ?? undefined,
-        operationName: context?.operationName ?? undefined,
-        sqlStatements: context?.statements ?? 0,
-      },
-      'request',
-    );
+    // the request id is in request.log's bindings
+    logRequest(request.log, {
+      method: request.method,
+      path: request.url.split('?')[0] ?? request.url,
+      clientAddress: request.ip,
+      status: reply.statusCode,
+      durationMs: Math.round(reply.elapsedTime * 100) / 100,
+      keyId: context?.caller?.keyUuid ?? undefined,
+      company: context?.caller?.companySlug,
+      operationName: context?.operationName ?? undefined,
+      sqlStatements: context?.statements ?? 0,
+    });
   });
 
   app.setErrorHandler((rawError: FastifyError, request, reply) => {

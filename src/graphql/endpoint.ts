@@ -7,6 +7,7 @@ import type { Answer } from '../http/answer.js';
 import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
 import { answerForError } from '../http/error-answer.js';
 import type { RequestContext } from '../http/request-context.js';
+import { logRequest } from '../observability/log.js';
 import { admit, answerGraphQL } from './pipeline.js';
 import type { GraphQLRouteDeps } from './pipeline.js';
 import { GRAPHQL_PATH } from './route.js';
@@ -26,8 +27,6 @@ export interface EndpointDeps extends GraphQLRouteDeps {
   readonly clientAddress: (request: IncomingMessage) => string | undefined;
 }
 
-/** The levels at which the per-request line is written. */
-const LOGS_INFO = new Set(['trace', 'debug', 'info']);
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
 
 /**
@@ -75,23 +74,18 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     response.end(result.body);
     const seconds = (performance.now() - started) / 1000;
     deps.observe(context.operationName, status, seconds);
-    if (LOGS_INFO.has(log.level)) {
-      log.info(
-        {
-          requestId,
-          method: 'POST',
-          path: GRAPHQL_PATH,
-          clientAddress: deps.clientAddress(request),
-          status,
-          durationMs: Math.round(seconds * 100_000) / 100,
-          keyId: context.caller?.keyUuid ?? undefined,
-          company: context.caller?.companySlug ?? undefined,
-          operationName: context.operationName ?? undefined,
-          sqlStatements: context.statements,
-        },
-        'request',
-      );
-    }
+    logRequest(log, {
+      requestId,
+      method: 'POST',
+      path: GRAPHQL_PATH,
+      clientAddress: deps.clientAddress(request),
+      status,
+      durationMs: Math.round(seconds * 100_000) / 100,
+      keyId: context.caller?.keyUuid ?? undefined,
+      company: context.caller?.companySlug,
+      operationName: context.operationName ?? undefined,
+      sqlStatements: context.statements,
+    });
   }
 
   return (request, response) => {

@@ -1,0 +1,87 @@
+import pino from 'pino';
+import type { LoggerOptions } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { logRequest } from '../src/observability/log.js';
+import type { RequestLine } from '../src/observability/log.js';
+
+/** A pino logger writing into an array, with a fixed time so two lines of one logger compare equal. */
+function capture(options: LoggerOptions = {}): { logger: pino.Logger; lines: string[] } {
+  const lines: string[] = [];
+  const logger = pino({ level: 'info', timestamp: () => ',"time":1795690000000', ...options }, { write: (line: string) => lines.push(line) });
+  return { logger, lines };
+}
+
+const LINE: RequestLine = {
+  requestId: '4c117ada-0000-4000-8000-000000000001',
+  method: 'POST',
+  path: '/api/v1/graphql',
+  clientAddress: '203.0.113.9',
+  status: 200,
+  durationMs: 3.81,
+  keyId: '81eebd9d-5a43-4c36-9c0e-3b9f4e0d1c2a',
+  company: 'acme',
+  operationName: 'VirtualDevice',
+  sqlStatements: 1,
+};
+
+/** The line logRequest writes and the line pino's own info() writes for the same fields. */
+function bothLines(logger: pino.Logger, lines: string[], line: RequestLine): [string | undefined, string | undefined] {
+  logRequest(logger, line);
+  logger.info({ ...line }, 'request');
+  expect(lines).toHaveLength(2);
+  return [lines[0], lines[1]];
+}
+
+describe('the request log line', () => {
+  it('is byte for byte the line pino writes for the same fields', () => {
+    const { logger, lines } = capture();
+    const [ours, pinos] = bothLines(logger, lines, LINE);
+    expect(ours).toBe(pinos);
+    expect(JSON.parse(ours as string)).toEqual({ level: 30, time: 1795690000000, pid: process.pid, hostname: expect.any(String), ...LINE, msg: 'request' });
+  });
+
+  it("carries a child logger's bindings (Fastify's request id) and leaves out absent fields, as pino does", () => {
+    const { logger, lines } = capture();
+    const child = logger.child({ requestId: 'from-the-binding' });
+    const line: RequestLine = { ...LINE, clientAddress: undefined, keyId: undefined, company: undefined, operationName: undefined };
+    delete (line as { requestId?: string }).requestId;
+    const [ours, pinos] = bothLines(child, lines, line);
+    expect(ours).toBe(pinos);
+    const parsed = JSON.parse(ours as string) as Record<string, unknown>;
+    expect(parsed.requestId).toBe('from-the-binding');
+    expect(parsed).not.toHaveProperty('clientAddress');
+    expect(parsed).not.toHaveProperty('keyId');
+  });
+
+  it('escapes what a client sent (an operation name, a forwarded address) and writes a duration that is not a number as null', () => {
+    const { logger, lines } = capture();
+    const line: RequestLine = { ...LINE, operationName: 'a "quoted"\nname\\ \u0001 ünï €', clientAddress: '"},"status":500,"x":"', durationMs: Number.NaN };
+    const [ours, pinos] = bothLines(logger, lines, line);
+    expect(ours).toBe(pinos);
+    const parsed = JSON.parse(ours as string) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ operationName: line.operationName, clientAddress: line.clientAddress, status: 200, durationMs: null });
+  });
+
+  it('writes nothing when the level is above info', () => {
+    const { logger, lines } = capture({ level: 'warn' });
+    logRequest(logger, LINE);
+    expect(lines).toEqual([]);
+  });
+
+  it("goes through pino's own info() for a logger that changes its lines (redaction, a mixin, a log formatter, a message prefix)", () => {
+    const loggers: LoggerOptions[] = [
+      { redact: ['keyId'] },
+      { mixin: () => ({ region: 'eu' }) },
+      { formatters: { log: (object) => ({ ...object, formatted: true }) } },
+      { msgPrefix: '[api] ' },
+    ];
+    for (const options of loggers) {
+      const { logger, lines } = capture(options);
+      const [ours, pinos] = bothLines(logger, lines, LINE);
+      expect(ours, JSON.stringify(Object.keys(options))).toBe(pinos);
+    }
+    const redacted = capture({ redact: ['keyId'] });
+    logRequest(redacted.logger, LINE);
+    expect(JSON.parse(redacted.lines[0] as string)).toMatchObject({ keyId: '[Redacted]' });
+  });
+});
