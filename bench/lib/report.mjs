@@ -84,8 +84,7 @@ export function headlineTable(results) {
  */
 export function logLevelTable(results) {
   const rows = [];
-  const perRound = (c, a, b, metric = 'requestsPerSecond') =>
-    c.rounds.map((round) => (round[a] && round[b] ? round[b][metric] / round[a][metric] : Number.NaN));
+  const perRound = (c, a, b) => c.rounds.map((round) => (round[a] && round[b] ? round[b].requestsPerSecond / round[a].requestsPerSecond : Number.NaN));
   for (const c of results.cases) {
     for (const warn of results.targets.filter((t) => results.labels[t] && c.summary[`${t}-info`] && c.summary[t])) {
       const info = `${warn}-info`;

@@ -151,7 +151,7 @@ export function createReadRunner(deps: ReadRunnerDeps) {
  * batching within a few statements, and a text whose reads are truly
  * expensive still reaches the budget (no batching) within a few dozen.
  */
-export function learn(estimate: number, sample: number, budgetMs: number): number {
+function learn(estimate: number, sample: number, budgetMs: number): number {
   const bounded = Math.min(sample, budgetMs);
   return estimate + (bounded < estimate ? 0.5 : 0.05) * (bounded - estimate);
 }

@@ -126,7 +126,7 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
      * set ends because it no longer lists the client ends when another
      * device of the batch listed the client first, if that was earlier.
      */
-    async mergeClientSets(sets: readonly ClientSet[], batch: BatchListings = listingsOf(sets)): Promise<void> {
+    async mergeClientSets(sets: readonly ClientSet[], batch: BatchListings): Promise<void> {
       if (sets.length === 0) return;
       const networkIds = [...new Set(sets.map((s) => s.networkId))];
       const deviceIds = sets.map((s) => s.deviceId);

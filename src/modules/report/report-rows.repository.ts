@@ -35,10 +35,11 @@ export function createRowWriter(db: Kysely<Database>, dialect: SqlDialect) {
     const out: R[] = [];
     let at = 0;
     for (const size of VALUES_CHUNKS) {
+      if (rows.length - at < size) continue;
+      const text = `${head}${Array.from({ length: size }, () => row).join(', ')} ${compiledTail.sql}`;
       while (rows.length - at >= size) {
         const parameters: unknown[] = [];
         for (const values of rows.slice(at, at + size)) for (const [name] of columns) parameters.push(values[name] ?? null);
-        const text = `${head}${Array.from({ length: size }, () => row).join(', ')} ${compiledTail.sql}`;
         const result = await db.executeQuery<R>(CompiledQuery.raw(text, [...parameters, ...compiledTail.parameters]));
         out.push(...result.rows);
         at += size;
