@@ -7,7 +7,7 @@ import type { Answer } from '../http/answer.js';
 import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
 import { answerForError } from '../http/error-answer.js';
 import type { RequestContext } from '../http/request-context.js';
-import { logRequest } from '../observability/log.js';
+import { logRequest, logsRequests } from '../observability/log.js';
 import { admit, answerGraphQL } from './pipeline.js';
 import type { GraphQLRouteDeps } from './pipeline.js';
 import { GRAPHQL_PATH } from './route.js';
@@ -74,6 +74,7 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     response.end(result.body);
     const seconds = (performance.now() - started) / 1000;
     deps.observe(context.operationName, status, seconds);
+    if (!logsRequests(log)) return;
     logRequest(log, {
       requestId,
       method: 'POST',

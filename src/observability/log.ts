@@ -107,8 +107,7 @@ type PinoInternals = Record<symbol, unknown>;
  * `logger.info()`.
  */
 export function logRequest(logger: Pick<BaseLogger, 'info' | 'level'>, line: RequestLine): void {
-  // a Fastify logger's type hides what every pino logger has
-  if (!(logger as Logger).isLevelEnabled('info')) return;
+  if (!logsRequests(logger)) return;
   const internals = logger as unknown as PinoInternals;
   const stream = internals[STREAM] as { write(text: string): unknown; [key: symbol]: unknown };
   if (!writesPlainLines(internals, stream)) {
@@ -125,6 +124,12 @@ export function logRequest(logger: Pick<BaseLogger, 'info' | 'level'>, line: Req
   stream.write(
     `${levelPrefixes[INFO]}${time}${internals[CHINDINGS] as string}${requestId},"method":${jsonString(line.method)},"path":${jsonString(line.path)}${clientAddress},"status":${line.status},"durationMs":${jsonNumber(line.durationMs)}${keyId}${company}${operationName},"sqlStatements":${line.sqlStatements},${jsonString(internals[MESSAGE_KEY] as string)}:"request"${internals[END] as string}`,
   );
+}
+
+/** True when `logger` writes request lines (its level is info or below): a hot path checks it before it gathers a line's fields. */
+export function logsRequests(logger: Pick<BaseLogger, 'level'>): boolean {
+  // a Fastify logger's type hides what every pino logger has
+  return (logger as Logger).isLevelEnabled('info');
 }
 
 /** False for a logger whose lines are not pino's default rendering of the object given (see logRequest). */
