@@ -17,7 +17,7 @@ import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { JSON_TYPE, sendAnswer } from './http/answer.js';
 import { BODY_LIMIT_BYTES } from './http/body-errors.js';
 import { clientAddress } from './http/client-address.js';
-import { answerForAppError, answerForError } from './http/error-answer.js';
+import { answerForAppError, answerForError, warnWhenUnavailable } from './http/error-answer.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
@@ -60,7 +60,6 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, services } = deps;
   const metrics = deps.metrics ?? createMetrics(store);
-  const classifyError = (error: unknown): unknown => store.classifyError(error);
   // POST /api/v1/graphql with a JSON body is answered on bare node:http (graphql/endpoint.ts), the rest by Fastify
   const bare: { graphql?: (request: IncomingMessage, response: ServerResponse) => void } = {};
   const app = Fastify({
@@ -92,6 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
 
+  // every answer to an error classifies it here, so one place warns of the database being unavailable
+  const classifyError = warnWhenUnavailable((error) => store.classifyError(error), app.log);
   // Node hands CONNECT to this event and, with no listener, drops the connection without a word
   app.server.on('connect', (_request: unknown, socket: Duplex) => answerOnSocket(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here: send the GraphQL request with POST.')));
   // the API takes JSON only: without this, Fastify's built-in text/plain parser would accept a string body

@@ -1,6 +1,8 @@
 import pino from 'pino';
 import type { LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.js';
+import { warnWhenUnavailable } from '../src/http/error-answer.js';
 import { logRequest } from '../src/observability/log.js';
 import type { RequestLine } from '../src/observability/log.js';
 
@@ -83,5 +85,34 @@ describe('the request log line', () => {
     const redacted = capture({ redact: ['keyId'] });
     logRequest(redacted.logger, LINE);
     expect(JSON.parse(redacted.lines[0] as string)).toMatchObject({ keyId: '[Redacted]' });
+  });
+});
+
+describe('the warning of an unavailable database', () => {
+  it('warns at the first 503 for the database, then at most once every 10 s with how many were answered since', () => {
+    const { logger, lines } = capture();
+    let now = 0;
+    const unavailable = new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly.');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const classify = warnWhenUnavailable((error) => (error === refused ? unavailable : error), logger, () => now);
+    const other = new Error('not the database');
+    const timeout = new AppError('TIMEOUT', 'too slow');
+
+    expect(classify(refused)).toBe(unavailable);
+    // errors that are not the database's, and AppErrors thrown as such, are not counted
+    expect(classify(other)).toBe(other);
+    expect(classify(timeout)).toBe(timeout);
+    expect(classify(unavailable)).toBe(unavailable);
+    for (now = 1_000; now < 10_000; now += 1_000) classify(refused);
+    now = 10_000;
+    classify(refused);
+    now = 12_000;
+    classify(refused);
+
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 40, msg: 'database unavailable: requests are answered 503 with Retry-After: 1', answered503: 1, reason: unavailable.message, cause: { code: 'ECONNREFUSED', message: refused.message } }),
+      expect.objectContaining({ level: 40, answered503: 10 }),
+    ]);
   });
 });

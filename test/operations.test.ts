@@ -417,7 +417,18 @@ describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and com
     const server = await startServerProcess({ DATABASE_URL: url.toString(), LOG_LEVEL: 'info', DEMO_DATA: 'off' }, [], 'listening');
     try {
       await expectDatabaseUnavailable(server.url, key);
+      for (let i = 0; i < 4; i++) expect((await post(server.url, key)).status).toBe(503);
       expect(server.output()).not.toContain('unexpected error');
+      // one warning for the five answers, with PostgreSQL's reason (at most one a 10 s, however many requests)
+      await new Promise((r) => setTimeout(r, 200));
+      const warnings = server
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"database unavailable'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(warnings, server.output()).toEqual([
+        expect.objectContaining({ level: 40, reason: expect.stringMatching(/database is unavailable/), cause: expect.objectContaining({ code: '53300' }), answered503: 1 }),
+      ]);
       await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
       expect(await statusOnceBack(server.url, key)).toBe(200);
     } finally {

@@ -51,6 +51,43 @@ export function answerForError(rawError: unknown, context: ErrorContext): Answer
   };
 }
 
+/** How often, at most, a process logs that it answers requests 503 for the database. */
+const UNAVAILABLE_WARNING_INTERVAL_MS = 10_000;
+
+/**
+ * `classify` (the store's mapping of driver errors), logging at warn when it
+ * turns a driver error into SERVICE_UNAVAILABLE (the database is down,
+ * refuses connections, is busy, or keeps aborting a write): at the first such
+ * answer, then at most once every UNAVAILABLE_WARNING_INTERVAL_MS with how
+ * many requests were answered so since the last line. An operator at
+ * LOG_LEVEL=warn sees an outage, and a busy server does not write a line per
+ * request of it.
+ */
+export function warnWhenUnavailable(
+  classify: (error: unknown) => unknown,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  now: () => number = () => performance.now(),
+): (error: unknown) => unknown {
+  let loggedAt: number | undefined;
+  let answered = 0;
+  return (error) => {
+    const classified = classify(error);
+    if (classified === error || !isAppError(classified, 'SERVICE_UNAVAILABLE')) return classified;
+    answered += 1;
+    const at = now();
+    if (loggedAt === undefined || at - loggedAt >= UNAVAILABLE_WARNING_INTERVAL_MS) {
+      const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+      log.warn(
+        { reason: classified.message, cause: { code, message }, answered503: answered },
+        'database unavailable: requests are answered 503 with Retry-After: 1',
+      );
+      loggedAt = at;
+      answered = 0;
+    }
+    return classified;
+  };
+}
+
 function publicDetails(error: AppError): Record<string, unknown> {
   const { field, ...rest } = error.details;
   return field === undefined ? rest : { field, ...rest };
