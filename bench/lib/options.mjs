@@ -16,7 +16,7 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
   --connections N       autocannon connections (default 32)
   --workers N           worker processes of every server (default 2)
   --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')}
-                        (default all but the -control targets; floor is always run)
+                        (default all but netgraph-postgres-control; floor is always run)
   --cases LIST          comma-separated, from ${CASES.map((c) => c.id).join(', ')}, ingest (default all)
   --database NAME       PostgreSQL database to create, load and drop (default netgraph_bench)
   --docs / --no-docs    write the results into docs/benchmarks.md (default: only for a full default run)
