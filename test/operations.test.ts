@@ -1,9 +1,13 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDataset } from '../src/demo/dataset.js';
+import { openSqliteStore } from '../src/db/sqlite.js';
 import { generateKey } from '../src/modules/api-key/api-key.token.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
@@ -476,6 +480,34 @@ describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and com
       await server.stop();
       await proxy.cut();
       await database.drop();
+    }
+  });
+});
+
+describe('SQLite opened by two processes at once', () => {
+  it('waits for the other process to release a new file before it switches the file to WAL, instead of failing "database is locked"', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-sqlite-open-'));
+    const file = path.join(dir, 'netgraph.db');
+    // another process creates the file and holds its write lock for 400 ms, as a first server migrating does
+    const holder = spawn(
+      process.execPath,
+      ['-e', "const c = new (require('better-sqlite3'))(process.argv[1]); c.exec('begin immediate; create table held (a)'); console.log('locked'); const t = Date.now(); while (Date.now() - t < 400); c.exec('commit'); c.close();", file],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((resolve) => holder.stdout.once('data', resolve));
+      const started = performance.now();
+      const store = openSqliteStore(file);
+      try {
+        expect(performance.now() - started).toBeGreaterThan(100);
+        expect(await store.selectRow("SELECT count(*) AS n FROM sqlite_master WHERE name = 'held'", [])).toEqual({ n: 1 });
+        expect((await store.selectRow('PRAGMA journal_mode', [])) as unknown).toEqual({ journal_mode: 'wal' });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      holder.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

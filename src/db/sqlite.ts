@@ -17,11 +17,10 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const connection = new BetterSqlite3(file);
-  connection.pragma('journal_mode = WAL');
+  const connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  useWriteAheadLog(connection);
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
-  connection.pragma('busy_timeout = 5000');
 
   const stats: StoreStats = { statements: 0 };
   const db = new Kysely<Database>({
@@ -64,6 +63,31 @@ export function openSqliteStore(file: string): Store {
       await db.destroy();
     },
   };
+}
+
+/** How long a statement waits for another process's lock before it fails with SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Puts the file in WAL mode. Switching a file that is not yet in WAL mode
+ * needs an exclusive lock, and SQLite answers SQLITE_BUSY at once, without
+ * the busy timeout, while another process holds a lock on it: two servers
+ * starting on one new file, the first already migrating, made the second
+ * exit with "database is locked". So this tries again every 10 ms, up to
+ * BUSY_TIMEOUT_MS, blocking (it runs once, when the store opens).
+ */
+function useWriteAheadLog(connection: BetterSqlite3.Database): void {
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      connection.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= deadline) throw error;
+      Atomics.wait(SLEEPER, 0, 0, 10);
+    }
+  }
 }
 
 /**
