@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { freePort, REPO_DIR } from './lib/targets.mjs';
 import { cpuDelta, cpuSeconds, processTree } from './lib/procfs.mjs';
+import { median } from './lib/report.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -115,7 +116,6 @@ async function measure(variant) {
   }
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 try {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? variants : [...variants].reverse();
