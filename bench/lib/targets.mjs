@@ -78,10 +78,22 @@ function serverCommand(kind, workers) {
 
 /**
  * Starts one target on a free port and waits until `probe(target)` answers.
- * Its output goes to `<logDir>/<name>.log`. `stop()` ends its process group.
+ * Its output goes to `<logDir>/<name>.log`. `stop()` ends its process group;
+ * `restart()` stops it and starts it again, as new processes on a new port
+ * (the same object, its `url` and `pids` changed).
  * `spec` (default TARGETS[name]) says what it is; `env` adds to its environment.
  */
-export async function startTarget({ name, spec = TARGETS[name], databaseUrl, workers, logDir, keys, probe, env = {} }) {
+export async function startTarget(options) {
+  const target = await launchTarget(options);
+  target.restart = async () => {
+    await target.stop();
+    const fresh = await launchTarget(options);
+    Object.assign(target, { url: fresh.url, pids: fresh.pids, stop: fresh.stop });
+  };
+  return target;
+}
+
+async function launchTarget({ name, spec = TARGETS[name], databaseUrl, workers, logDir, keys, probe, env = {} }) {
   const port = await freePort();
   const logFile = path.join(logDir, `${name}.log`);
   const log = fs.openSync(logFile, 'a');
