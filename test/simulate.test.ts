@@ -130,6 +130,10 @@ describe.each(storeKinds())('netgraph simulate on %s', (kind) => {
   });
 
   it('sends an hour of a fixture company history, retrying, then stops on SIGTERM with a JSON summary', async () => {
+    // live reports are due at each multiple of the interval since the epoch: a run that crossed one (the retries
+    // take a second or two) would send a live report before its SIGTERM, so it does not start within 15 s of one
+    const untilNextTick = 300_000 - (Date.now() % 300_000);
+    if (untilNextTick < 15_000) await new Promise((resolve) => setTimeout(resolve, untilNextTick + 100));
     const started = Date.now();
     const args = ['simulate', '--company', 'acme', '--backfill', '1h', '--interval', '300', '--seed', '3', '--url', receiver.url, '--key', KEY, '--json'];
     const result = await runUntil(args, env(), () => receiver.requests.some((r) => r.status === 200));
