@@ -96,8 +96,11 @@ async function start(dir, level, { database = demoDatabase, extraEnv = {}, logTo
 }
 
 async function stop(child) {
+  // a process ended by a signal has no exit code, only a signal code: waiting for its 'exit' then would never end
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  if (child.exitCode === null) await once(child, 'exit');
+  await exited;
 }
 
 // the demo company and its key, once: the first variant's build creates them
