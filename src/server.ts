@@ -102,9 +102,12 @@ export async function startServer(
 
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let listened: () => void = () => undefined;
+  const listening = new Promise<void>((resolve) => (listened = resolve));
+  const printListening = holdUntil(listening, print);
   const prepare = async (): Promise<void> => {
     try {
-      await prepareDatabase(store, services, config, print);
+      await prepareDatabase(store, services, config, printListening);
     } catch (error) {
       if (stopped || !isAppError(store.classifyError(error), 'SERVICE_UNAVAILABLE')) throw error;
       app.log.warn(`database ${redactUrl(config.databaseUrl)} is unavailable; retrying in ${MIGRATION_RETRY_MS} ms`);
@@ -114,15 +117,17 @@ export async function startServer(
       if (!stopped) return prepare();
     }
   };
-  // the first attempt is awaited so a first start prints its key before "listening"; retries run in the background
+  // the first attempt is awaited so a first start is seeded before the port opens; retries run in the background
   const prepared = prepare();
-  let listened: () => void = () => undefined;
-  const listening = new Promise<void>((resolve) => (listened = resolve));
   const background = startBackgroundWork(prepared, listening, { config, services, log: app.log, options });
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
-  await app.listen({ port: config.port, host: config.host });
-  listened();
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } finally {
+    // a key shown only once is shown even when the port cannot be opened
+    listened();
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -238,6 +243,22 @@ async function listenMetrics(metrics: Metrics, port: number, host: string): Prom
     server.listen(port, host, () => resolve());
   });
   return server;
+}
+
+/**
+ * A print that holds its lines until `ready` settles, then prints them in
+ * order and every later line at once: the first start's curl command is
+ * printed when the port it names already answers.
+ */
+export function holdUntil(ready: Promise<unknown>, print: (line: string) => void): (line: string) => void {
+  let held: string[] | undefined = [];
+  const release = () => {
+    const lines = held ?? [];
+    held = undefined;
+    for (const line of lines) print(line);
+  };
+  ready.then(release, release);
+  return (line) => (held ? held.push(line) : print(line));
 }
 
 /** Applies migrations and, when enabled, loads the demo company on a first start. */

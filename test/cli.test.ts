@@ -111,10 +111,11 @@ describe('configuration', () => {
 });
 
 describe('npm start on an empty database (the README quick start)', () => {
-  it('migrates, loads the demo company, prints a key once and a curl command that works as pasted', async () => {
+  // with workers, the primary seeds the store a second before any worker listens: the command still works as soon as printed
+  it.each([[[]], [['--', '--workers', '2']]])('%j migrates, loads the demo company, prints a key once and a curl command that works as pasted', async (args) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-start-'));
     const port = 21000 + Math.floor(Math.random() * 20000);
-    const child = spawn('npm', ['start', '--silent'], {
+    const child = spawn('npm', ['start', '--silent', ...args], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), DATABASE_URL: `sqlite:${path.join(dir, 'netgraph.db')}`, LOG_LEVEL: 'warn', CI: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

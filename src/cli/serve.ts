@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import { LOG_LEVELS } from '../config.js';
 import { startDemoSimulator } from '../demo/demo-simulator.js';
 import type { DemoSimulator, DemoSimulatorLog } from '../demo/demo-simulator.js';
-import { prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
+import { holdUntil, prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
 import type { ServerOptions } from '../server.js';
 import { serveClusterMetrics } from '../observability/cluster-metrics.js';
 import { turnOffPretenuring } from '../observability/gc.js';
@@ -127,10 +127,15 @@ function errorFields(_key: string, value: unknown): unknown {
 }
 
 async function runPrimary(config: Config, workers: number, context: CommandContext): Promise<number> {
-  // migrate and seed once, in the primary, before any worker starts
+  // migrate and seed once, in the primary, before any worker starts; a first start's key and curl command are
+  // printed once a worker listens (or one ends first, or the primary stops: a key shown only once is always shown)
+  let released: () => void = () => undefined;
+  const firstWorkerUp = new Promise<void>((resolve) => (released = resolve));
+  cluster.once('listening', () => released());
+  cluster.once('exit', () => released());
   const runtime = await openRuntime(config, { poolSize: 1 });
   try {
-    await prepareDatabase(runtime.store, runtime.services, config, (line) => context.io.out(line));
+    await prepareDatabase(runtime.store, runtime.services, config, holdUntil(firstWorkerUp, (line) => context.io.out(line)));
   } finally {
     await runtime.close();
   }
@@ -166,6 +171,7 @@ async function runPrimary(config: Config, workers: number, context: CommandConte
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
   });
+  released();
   await demo?.demo.stop();
   await demo?.runtime.close();
   return code;
