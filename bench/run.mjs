@@ -143,22 +143,23 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
   }
   // Where LOG_LEVEL=info is compared with warn, netgraph's targets are new processes in every round: one process
   // of a build can settle a few percent above or below another of the same build for its whole life (what V8's
-  // optimizing compiler made of it), so one process each would compare the processes, not the log levels.
-  const renewed = targets.some((t) => t.logLevel === 'info') ? targets.filter((t) => t.kind === 'netgraph') : [];
+  // optimizing compiler made of it), so one process each would compare the processes, not the log levels. Such a
+  // target runs only for its own turn (started, warmed up, measured, stopped; the last round's stays up for the
+  // next case): new processes all warmed up at once held the connections of every pool at the same time, past
+  // PostgreSQL's default max_connections of 100 when the other targets' turns came.
+  const renewed = new Set(targets.some((t) => t.logLevel === 'info') ? targets.filter((t) => t.kind === 'netgraph') : []);
   const rounds = [];
   for (let r = 0; r < options.rounds; r++) {
-    if (r > 0 && renewed.length > 0) {
-      log(`${kase.id} round ${r + 1}/${options.rounds}: starting ${renewed.map((t) => t.name).join(', ')} anew`);
-      for (const target of renewed) {
-        await target.restart();
-        if (options.warmup > 0) await load(target, options.warmup, undefined);
-      }
-    }
     // rotated every other round and reversed in between, so no target always runs first or last, or right after the same one
     const rotated = targets.map((_, i) => targets[(i + Math.floor(r / 2)) % targets.length]);
     const order = r % 2 === 0 ? rotated : rotated.reverse();
     const round = {};
     for (const target of order) {
+      if (r > 0 && renewed.has(target)) {
+        log(`${kase.id} round ${r + 1}/${options.rounds}: starting ${target.name} anew`);
+        await target.restart();
+        if (options.warmup > 0) await load(target, options.warmup, undefined);
+      }
       const measure = {
         appPids: target.pids,
         dbPids: target.store === 'postgres' ? dbPids : async () => [],
@@ -171,6 +172,7 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
           (Number.isFinite(result.statementsPerRequest) ? `, ${result.statementsPerRequest.toFixed(2)} statements/req` : '') +
           (result.failures + result.errors > 0 ? `, ${result.failures} wrong answers, ${result.errors} errors: ${result.firstFailure ?? ''}` : ''),
       );
+      if (r < options.rounds - 1 && renewed.has(target)) await target.stop();
     }
     rounds.push(round);
   }
