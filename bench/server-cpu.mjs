@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Server CPU per request of one `netgraph serve` process (no workers) on
-// SQLite, for variants of netgraph: what a change costs on a point lookup
-// (`hardwareDevice` by serial number), measured as the server's CPU time (all
-// threads, /proc) over a load, not as throughput. Each variant is
-// `name=DIR:LEVEL[:OUTPUT]`: a checkout (or copy) holding `bin/` and a built
-// `dist/`, the LOG_LEVEL to run it at, and where its log goes: `pipe` (the
-// default: a pipe this script drains, as systemd or a container runtime
-// would), `file` (a file in the work directory) or `null` (/dev/null). The
-// first variant is the baseline.
+// Server CPU per request of one `netgraph serve` (one process, or with
+// --workers N a primary and N workers) on SQLite, for variants of netgraph:
+// what a change costs on a point lookup (`hardwareDevice` by serial number),
+// measured as the server's CPU time (all threads, /proc) over a load, and
+// its requests per second against the first variant's in the same round.
+// Each variant is `name=DIR:LEVEL[:OUTPUT]`: a checkout (or copy) holding
+// `bin/` and a built `dist/`, the LOG_LEVEL to run it at, and where its log
+// goes: `pipe` (the default: a pipe this script drains, as systemd or a
+// container runtime would), `file` (a file in the work directory) or `null`
+// (/dev/null). The first variant is the baseline.
 //
 // Each round starts every variant's server at once, each on its own copy of
 // one demo database, warms each up (--warmup seconds of load), then loads
@@ -20,7 +21,7 @@
 // once for all rounds. Each round prints every variant's difference to the
 // baseline in that round; their median is the figure to read (how
 // docs/benchmarks.md compared LOG_LEVEL=info with warn).
-// Usage: npm run build && node bench/server-cpu.mjs [--rounds N] [--duration S] [--warmup S] [--keep-processes] [--connections C] [--json] [name=DIR:LEVEL[:OUTPUT] ...]
+// Usage: npm run build && node bench/server-cpu.mjs [--rounds N] [--duration S] [--warmup S] [--keep-processes] [--connections C] [--workers N] [--json] [name=DIR:LEVEL[:OUTPUT] ...]
 //   (default variants: warn=.:warn info=.:info)
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -39,19 +40,21 @@ const Database = createRequire(path.join(REPO_DIR, 'package.json'))('better-sqli
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '20' }, duration: { type: 'string', default: '3' }, warmup: { type: 'string', default: '5' }, 'keep-processes': { type: 'boolean', default: false }, connections: { type: 'string', default: '16' }, json: { type: 'boolean', default: false } },
+  options: { rounds: { type: 'string', default: '20' }, workers: { type: 'string', default: '1' }, duration: { type: 'string', default: '3' }, warmup: { type: 'string', default: '5' }, 'keep-processes': { type: 'boolean', default: false }, connections: { type: 'string', default: '16' }, json: { type: 'boolean', default: false } },
 });
 const rounds = Number(values.rounds);
 const duration = Number(values.duration);
 const warmup = Number(values.warmup);
 const connections = Number(values.connections);
+const workers = Number(values.workers);
+if (!Number.isInteger(workers) || workers < 1) throw new Error(`--workers must be a whole number from 1, not "${values.workers}"`);
 const say = values.json ? () => {} : (text) => console.error(text);
 const variants = (positionals.length > 0 ? positionals : ['warn=.:warn', 'info=.:info']).map((spec) => {
   const match = /^([\w-]+)=(.+):(trace|debug|info|warn|error|fatal|silent)(?::(pipe|file|null))?$/.exec(spec);
   if (!match) throw new Error(`a variant is name=DIR:LEVEL or name=DIR:LEVEL:OUTPUT (pipe, file or null), not "${spec}"`);
   const dir = path.resolve(match[2]);
   if (!fs.existsSync(path.join(dir, 'dist', 'main.js'))) throw new Error(`${dir} has no dist/main.js: run npm run build there`);
-  return { name: match[1], dir, level: match[3], output: match[4] ?? 'pipe', cpu: [], differences: [] };
+  return { name: match[1], dir, level: match[3], output: match[4] ?? 'pipe', cpu: [], differences: [], throughputRatios: [] };
 });
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-server-cpu-'));
@@ -76,7 +79,7 @@ const env = (level, port, database) => ({
 async function start(dir, level, { database = demoDatabase, extraEnv = {}, logTo = 'pipe' } = {}) {
   const port = await freePort();
   const logFd = logTo === 'pipe' ? undefined : fs.openSync(logTo === 'null' ? '/dev/null' : `${database}.log`, 'a');
-  const child = spawn(process.execPath, [path.join(dir, 'bin', 'netgraph.js'), 'serve'], { env: { ...env(level, port, database), DEMO_DATA: 'off', ...extraEnv }, stdio: ['ignore', logFd ?? 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(dir, 'bin', 'netgraph.js'), 'serve', '--workers', String(workers)], { env: { ...env(level, port, database), DEMO_DATA: 'off', ...extraEnv }, stdio: ['ignore', logFd ?? 'pipe', 'inherit'] });
   if (logFd !== undefined) fs.closeSync(logFd);
   let printed = '';
   // through a pipe, the variant's log is drained as systemd or a container runtime would
@@ -86,7 +89,8 @@ async function start(dir, level, { database = demoDatabase, extraEnv = {}, logTo
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`${dir} exited: ${printed}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return { child, port, printed: () => printed };
+      // with --workers, the port answering proves one worker: all of them up before the server counts as started
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok && processTree(child.pid).length >= (workers > 1 ? workers + 1 : 1)) return { child, port, printed: () => printed };
     } catch {
       // not listening yet
     }
@@ -160,16 +164,17 @@ try {
     const order = round % 2 === 0 ? variants : [...variants].reverse();
     const figures = new Map();
     for (const variant of order) figures.set(variant, await measure(variant));
-    const baseline = figures.get(variants[0]).cpuMicroseconds;
+    const baseline = figures.get(variants[0]);
     for (const variant of variants) {
       variant.cpu.push(figures.get(variant).cpuMicroseconds);
-      variant.differences.push(figures.get(variant).cpuMicroseconds - baseline);
+      variant.differences.push(figures.get(variant).cpuMicroseconds - baseline.cpuMicroseconds);
+      variant.throughputRatios.push(figures.get(variant).requestsPerSecond / baseline.requestsPerSecond);
     }
     say(`round ${round + 1}/${rounds}: ${variants.map((v) => `${v.name} ${figures.get(v).cpuMicroseconds.toFixed(1)} µs (${Math.round(figures.get(v).requestsPerSecond)} req/s)`).join(', ')}`);
   }
-  const summary = variants.map((v) => ({ name: v.name, level: v.level, output: v.output, dir: v.dir, medianCpuMicroseconds: median(v.cpu), medianDifferenceMicroseconds: median(v.differences), cpuMicroseconds: v.cpu, differencesMicroseconds: v.differences }));
-  if (values.json) console.log(JSON.stringify({ rounds, duration, warmup, keepProcesses: values['keep-processes'], connections, variants: summary }));
-  else for (const v of summary) console.log(`${v.name}: median ${v.medianCpuMicroseconds.toFixed(1)} µs of server CPU per request; to ${variants[0].name}, per round: median ${v.medianDifferenceMicroseconds >= 0 ? '+' : ''}${v.medianDifferenceMicroseconds.toFixed(1)} µs (${v.differencesMicroseconds.map((d) => d.toFixed(1)).join(', ')})`);
+  const summary = variants.map((v) => ({ name: v.name, level: v.level, output: v.output, dir: v.dir, medianCpuMicroseconds: median(v.cpu), medianDifferenceMicroseconds: median(v.differences), cpuMicroseconds: v.cpu, differencesMicroseconds: v.differences, medianThroughputRatio: median(v.throughputRatios), throughputRatios: v.throughputRatios }));
+  if (values.json) console.log(JSON.stringify({ rounds, duration, warmup, keepProcesses: values['keep-processes'], connections, workers, variants: summary }));
+  else for (const v of summary) console.log(`${v.name}: median ${v.medianCpuMicroseconds.toFixed(1)} µs of server CPU per request; to ${variants[0].name}, per round: median ${v.medianDifferenceMicroseconds >= 0 ? '+' : ''}${v.medianDifferenceMicroseconds.toFixed(1)} µs (${v.differencesMicroseconds.map((d) => d.toFixed(1)).join(', ')}); requests per second, per round: median ${v.medianThroughputRatio.toFixed(3)}x (${v.throughputRatios.map((r) => r.toFixed(2)).join(', ')})`);
 } finally {
   await stopAll();
   fs.rmSync(work, { recursive: true, force: true });
