@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pino from 'pino';
 import type { LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { warnWhenUnavailable } from '../src/http/error-answer.js';
-import { logRequest } from '../src/observability/log.js';
+import { createProcessLog, logRequest } from '../src/observability/log.js';
 import type { RequestLine } from '../src/observability/log.js';
 
 /** A pino logger writing into an array, with a fixed time so two lines of one logger compare equal. */
@@ -95,6 +98,42 @@ describe('the request log line', () => {
     const redacted = capture({ redact: ['keyId'] });
     logRequest(redacted.logger, LINE);
     expect(JSON.parse(redacted.lines[0] as string)).toMatchObject({ keyId: '[Redacted]' });
+  });
+});
+
+describe("a server process's log", () => {
+  it("writes each request line's bytes into its batch as pino would write the line, in order with pino's own lines", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-log-'));
+    const file = path.join(dir, 'log');
+    const fd = fs.openSync(file, 'w');
+    const log = createProcessLog('info', fd);
+    const child = log.logger.child({ route: 'ü' });
+    const lines: RequestLine[] = [
+      LINE,
+      { ...LINE, operationName: 'a "quoted"\nname\\ \u0001 ünï €', clientAddress: '"},"status":500,"x":"', durationMs: Number.NaN },
+      { ...LINE, clientAddress: undefined, keyId: undefined, company: undefined, operationName: undefined },
+      // more than a batch's buffer may take for one line: written as a string, still in its place
+      { ...LINE, operationName: 'x'.repeat(40_000) },
+    ];
+    // enough lines for several batches, some of them in one turn of the event loop
+    for (let i = 0; i < 3_000; i++) lines.push({ ...LINE, durationMs: Math.round(i * 7.31) / 100, operationName: i % 7 === 0 ? `ü${i}` : `Op${i}` });
+    for (const [i, line] of lines.entries()) {
+      const logger = i % 5 === 0 ? child : log.logger;
+      logRequest(logger, line);
+      logger.info({ ...line }, 'request');
+      if (i % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    // close() ends sonic-boom, which closes the file
+    await log.close();
+    const written = fs.readFileSync(file, 'utf8').split('\n');
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(written.pop()).toBe('');
+    expect(written).toHaveLength(2 * lines.length);
+    // the two lines of a pair were written a millisecond apart at most
+    const untimed = written.map((line) => line.replace(/^\{"level":30,"time":\d+,/, '{"level":30,'));
+    for (let i = 0; i < lines.length; i++) expect(untimed[2 * i], String(i)).toBe(untimed[2 * i + 1]);
+    expect(JSON.parse(written[2] as string)).toMatchObject({ operationName: 'a "quoted"\nname\\ \u0001 ünï €', durationMs: null, msg: 'request' });
+    expect(JSON.parse(written[10] as string)).toMatchObject({ route: 'ü', operationName: 'Op1', msg: 'request' });
   });
 });
 

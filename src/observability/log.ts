@@ -5,17 +5,16 @@ import type { LogLevel } from '../config.js';
 
 /**
  * The log of a server process: JSON lines on stdout, written by pino through
- * its asynchronous destination (sonic-boom with `sync: false`), so no line
- * costs a system call on the event loop. Lines are gathered and handed to
- * sonic-boom together, HANDOVER_BYTES at a time or HANDOVER_DELAY_MS after
- * the first of them, whichever comes first: sonic-boom measures the byte
- * length of its whole pending buffer on every write it takes (a line cost
- * 3.6 µs of CPU against 1 µs batched, `node bench/log-line.mjs`), and each
- * of its writes is a trip through libuv's thread pool and back, which at one
- * line per request cost point lookups a quarter of their throughput on a
- * quiet machine (docs/benchmarks.md). Lines still pending must be written
- * before the process ends: close() on a graceful shutdown, flushSync() on a
- * crash.
+ * its asynchronous destination (sonic-boom with `sync: false`, in its buffer
+ * mode), so no line costs a system call on the event loop. Lines are gathered
+ * as bytes (LineBatch) and handed to sonic-boom together, HANDOVER_BYTES at a
+ * time or HANDOVER_DELAY_MS after the first of them, whichever comes first:
+ * each of sonic-boom's writes is a trip through libuv's thread pool and back,
+ * which at one line per request cost point lookups a quarter of their
+ * throughput on a quiet machine, and line by line it measured the byte
+ * length of its whole pending text on every write (docs/benchmarks.md).
+ * Lines still pending must be written before the process ends: close() on a
+ * graceful shutdown, flushSync() on a crash.
  */
 export interface ProcessLog {
   readonly logger: Logger;
@@ -28,9 +27,11 @@ export interface ProcessLog {
 /** Creates the process's log at `level`, on file descriptor `fd` (stdout). */
 export function createProcessLog(level: LogLevel, fd = 1): ProcessLog {
   // minLength 0: a batch is written as soon as no write is running, so a quiet server's lines appear at once
-  const destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
-  const { batcher, handOver } = batchLines(destination);
-  const logger = pino({ level }, batcher);
+  const destination = pino.destination({ dest: fd, sync: false, minLength: 0, contentMode: 'buffer' });
+  // in buffer mode sonic-boom's write() takes a Buffer, which its types do not say
+  const batch = new LineBatch((bytes) => destination.write(bytes as unknown as string));
+  const handOver = () => batch.handOver();
+  const logger = pino({ level }, batch);
   let closed: Promise<void> | undefined;
   const flushSync = () => {
     // once close() began, end() writes what is left (and flushSync would throw on a closed destination)
@@ -104,7 +105,8 @@ type PinoInternals = Record<symbol, unknown>;
  * on every logger, child or not. A logger that changes lines (a log
  * formatter, a mixin, a message prefix, redaction, a serializer of one of
  * these fields, a hook, or a multistream that needs metadata) gets
- * `logger.info()`.
+ * `logger.info()`. On a server process's own log (createProcessLog) the same
+ * bytes go straight into its batch, with no string built for the line.
  */
 export function logRequest(logger: Pick<BaseLogger, 'info' | 'level'>, line: RequestLine): void {
   if (!logsRequests(logger)) return;
@@ -116,13 +118,16 @@ export function logRequest(logger: Pick<BaseLogger, 'info' | 'level'>, line: Req
   }
   const levelPrefixes = internals[LEVEL_PREFIXES] as Record<number, string>;
   const time = (internals[TIME] as () => string)();
+  const constants = { levelPrefix: levelPrefixes[INFO] as string, chindings: internals[CHINDINGS] as string, messageKey: internals[MESSAGE_KEY] as string, end: internals[END] as string };
+  // a server process's own log takes the line's bytes, with no string built; any other stream takes its text
+  if (stream instanceof LineBatch && stream.writeRequestLine(constants, time, line)) return;
   const requestId = line.requestId === undefined ? '' : `,"requestId":${jsonString(line.requestId)}`;
   const clientAddress = line.clientAddress === undefined ? '' : `,"clientAddress":${jsonString(line.clientAddress)}`;
   const keyId = line.keyId === undefined ? '' : `,"keyId":${jsonString(line.keyId)}`;
   const company = line.company === undefined ? '' : `,"company":${jsonString(line.company)}`;
   const operationName = line.operationName === undefined ? '' : `,"operationName":${jsonString(line.operationName)}`;
   stream.write(
-    `${levelPrefixes[INFO]}${time}${internals[CHINDINGS] as string}${requestId},"method":${jsonString(line.method)},"path":${jsonString(line.path)}${clientAddress},"status":${line.status},"durationMs":${jsonNumber(line.durationMs)}${keyId}${company}${operationName},"sqlStatements":${line.sqlStatements},${jsonString(internals[MESSAGE_KEY] as string)}:"request"${internals[END] as string}`,
+    `${constants.levelPrefix}${time}${constants.chindings}${requestId},"method":${jsonString(line.method)},"path":${jsonString(line.path)}${clientAddress},"status":${line.status},"durationMs":${jsonNumber(line.durationMs)}${keyId}${company}${operationName},"sqlStatements":${line.sqlStatements},${jsonString(constants.messageKey)}:"request"${constants.end}`,
   );
 }
 
@@ -178,41 +183,151 @@ function jsonNumber(value: number): string {
 
 /** How many bytes of lines are gathered before they are handed to sonic-boom (at the end of that turn of the event loop). */
 const HANDOVER_BYTES = 16 * 1024;
+/** The size of a batch's buffer; a line that could need more than its room left is preceded by a hand-over, one longer than all of it written alone. */
+const SLAB_BYTES = 32 * 1024;
 /** How long a line may wait to be handed over when fewer than HANDOVER_BYTES are pending: a quiet server's lines still appear at once to a person. */
 const HANDOVER_DELAY_MS = 50;
 
+/** What a logger puts around a request line's fields: its level label, bindings, message key and line end (pino.symbols). */
+interface LineConstants {
+  readonly levelPrefix: string;
+  readonly chindings: string;
+  readonly messageKey: string;
+  readonly end: string;
+}
+
 /**
- * A stream for pino that gathers lines and writes them to `destination` as
- * one string: at the end of the turn in which HANDOVER_BYTES are pending,
- * else HANDOVER_DELAY_MS after the first pending line.
+ * pino's stream in a server process: lines are written as bytes into one
+ * buffer, handed to sonic-boom (in its buffer mode) as they are: at the end
+ * of the turn in which HANDOVER_BYTES are pending, else HANDOVER_DELAY_MS
+ * after the first pending line. A request's line is written into the buffer
+ * field by field (writeRequestLine), with no string built for it: a line as
+ * a string was about 1.4 kB of garbage per request (the template's pieces),
+ * then copied once more to be gathered and once more to be encoded.
  */
-function batchLines(destination: { write(text: string): unknown }): { batcher: { write(line: string): void }; handOver(): void } {
-  let pending: string[] = [];
-  // string length, not bytes: a cheap bound that is exact for the ASCII of almost every line
-  let pendingLength = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  const handOver = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    if (immediate !== undefined) clearImmediate(immediate);
-    timer = undefined;
-    immediate = undefined;
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    pendingLength = 0;
-    destination.write(text);
-  };
-  const batcher = {
-    write(line: string) {
-      pending.push(line);
-      pendingLength += line.length;
-      // unref: a pending line does not keep the process alive; the exit hook writes it
-      if (timer === undefined) timer = setTimeout(handOver, HANDOVER_DELAY_MS).unref();
-      if (pendingLength >= HANDOVER_BYTES && immediate === undefined) immediate = setImmediate(handOver);
-    },
-  };
-  return { batcher, handOver };
+class LineBatch {
+  private slab: Buffer | undefined;
+  private used = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private readonly handOverNow = () => this.handOver();
+
+  constructor(private readonly destination: (bytes: Buffer) => unknown) {}
+
+  /** pino's own lines (every line but the request lines). */
+  write(line: string): void {
+    // at most 3 bytes of UTF-8 per UTF-16 unit
+    if (line.length * 3 > SLAB_BYTES) {
+      this.handOver();
+      this.destination(Buffer.from(line, 'utf8'));
+      return;
+    }
+    const slab = this.room(line.length * 3);
+    this.used = text(slab, this.used, line);
+    this.pending();
+  }
+
+  /**
+   * Writes a request's line: the bytes of the template in logRequest. False,
+   * with nothing written, when a field needs more room than a line may take
+   * (the caller writes the line as a string then).
+   */
+  writeRequestLine(constants: LineConstants, time: string, line: RequestLine): boolean {
+    const { levelPrefix, chindings, messageKey, end } = constants;
+    const fieldChars = (line.requestId?.length ?? 0) + line.method.length + line.path.length + (line.clientAddress?.length ?? 0) + (line.keyId?.length ?? 0) + (line.company?.length ?? 0) + (line.operationName?.length ?? 0);
+    const constantChars = levelPrefix.length + time.length + chindings.length + messageKey.length + end.length;
+    // 6 bytes for a character escaped as \uXXXX, 3 for one written as UTF-8; the names and numbers in 200
+    const bound = 6 * fieldChars + 3 * constantChars + 200;
+    if (bound > SLAB_BYTES) return false;
+    const slab = this.room(bound);
+    let at = text(slab, this.used, levelPrefix);
+    at = text(slab, at, time);
+    at = text(slab, at, chindings);
+    if (line.requestId !== undefined) at = stringField(slab, at, ',"requestId":', line.requestId);
+    at = stringField(slab, at, ',"method":', line.method);
+    at = stringField(slab, at, ',"path":', line.path);
+    if (line.clientAddress !== undefined) at = stringField(slab, at, ',"clientAddress":', line.clientAddress);
+    at = ascii(slab, at, ',"status":');
+    at = ascii(slab, at, String(line.status));
+    at = ascii(slab, at, ',"durationMs":');
+    at = ascii(slab, at, jsonNumber(line.durationMs));
+    if (line.keyId !== undefined) at = stringField(slab, at, ',"keyId":', line.keyId);
+    if (line.company !== undefined) at = stringField(slab, at, ',"company":', line.company);
+    if (line.operationName !== undefined) at = stringField(slab, at, ',"operationName":', line.operationName);
+    at = ascii(slab, at, ',"sqlStatements":');
+    at = ascii(slab, at, String(line.sqlStatements));
+    slab[at++] = 0x2c; // ,
+    at = jsonStringInto(slab, at, messageKey);
+    at = ascii(slab, at, ':"request"');
+    at = text(slab, at, end);
+    this.used = at;
+    this.pending();
+    return true;
+  }
+
+  /** Hands every pending line to sonic-boom now. */
+  handOver(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+    if (this.slab === undefined || this.used === 0) return;
+    // sonic-boom keeps the buffer until it is written: the next lines go into a new one
+    const bytes = this.slab.subarray(0, this.used);
+    this.slab = undefined;
+    this.used = 0;
+    this.destination(bytes);
+  }
+
+  /** The buffer, with room for `bytes` more: the pending lines are handed over first when it has not. */
+  private room(bytes: number): Buffer {
+    if (this.slab !== undefined && this.used + bytes > SLAB_BYTES) this.handOver();
+    if (this.slab === undefined) {
+      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.used = 0;
+    }
+    return this.slab;
+  }
+
+  private pending(): void {
+    // unref: a pending line does not keep the process alive; the exit hook writes it
+    if (this.timer === undefined) this.timer = setTimeout(this.handOverNow, HANDOVER_DELAY_MS).unref();
+    if (this.used >= HANDOVER_BYTES) this.immediate ??= setImmediate(this.handOverNow);
+  }
+}
+
+/** Writes `value`, known to be printable ASCII (the names and numbers of the line), at `at`; returns the end. */
+function ascii(slab: Buffer, at: number, value: string): number {
+  for (let i = 0; i < value.length; i++) slab[at + i] = value.charCodeAt(i);
+  return at + value.length;
+}
+
+/** Writes `value` as UTF-8 at `at` (in a loop while it is ASCII, as it nearly always is); returns the end. */
+function text(slab: Buffer, at: number, value: string): number {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 0x7f) return at + slab.write(value, at, 'utf8');
+    slab[at + i] = c;
+  }
+  return at + value.length;
+}
+
+/** Writes `name` (printable ASCII, with its colon) and `value` as a JSON string at `at`; returns the end. */
+function stringField(slab: Buffer, at: number, name: string, value: string): number {
+  return jsonStringInto(slab, ascii(slab, at, name), value);
+}
+
+/** Writes `value` as a JSON string at `at`, the bytes of jsonString(value); returns the end. */
+function jsonStringInto(slab: Buffer, at: number, value: string): number {
+  slab[at] = 0x22;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // anything JSON escapes, and anything beyond ASCII: JSON.stringify's bytes, as jsonString writes them
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return at + slab.write(JSON.stringify(value), at, 'utf8');
+    slab[at + 1 + i] = c;
+  }
+  slab[at + 1 + value.length] = 0x22;
+  return at + value.length + 2;
 }
 
 /**
