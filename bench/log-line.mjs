@@ -6,8 +6,10 @@
 // destination as is (sonic-boom, sync: false), netgraph's log
 // (dist/observability/log.js: the asynchronous destination, fed the lines
 // gathered over up to 16 KiB or 50 ms at once) written with pino's info(),
-// and the same log written with logRequest() (the line from a template, as
-// netgraph writes it since 2026-11-26). Reports the CPU time of this
+// the same log written with logRequest() (the line from a template, as
+// netgraph writes it since 2026-11-26), and with the writer the GraphQL
+// endpoint makes once for its logger (requestLineWriter(): the logger's
+// constants read once, as bytes, since 2026-11-27). Reports the CPU time of this
 // process per line, user + system, all threads: competing load disturbs it
 // far less than throughput. `linesPerTurn` is how many lines each turn of the
 // event loop logs: 20 is about what 2 workers at 10,000 req/s log per
@@ -21,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pino = createRequire(path.join(REPO, 'package.json'))('pino');
-const { createProcessLog, logRequest } = await import(path.join(REPO, 'dist', 'observability', 'log.js'));
+const { createProcessLog, logRequest, requestLineWriter } = await import(path.join(REPO, 'dist', 'observability', 'log.js'));
 
 const LINES = Number(process.argv[2] ?? 200_000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -47,7 +49,14 @@ const WAYS = {
   'pino, asynchronous destination': [(fd) => pinoOn(pino.destination({ dest: fd, sync: false, minLength: 0 })), info],
   "netgraph's log (asynchronous, gathered), info()": [(fd) => createProcessLog('info', fd), info],
   "netgraph's log, logRequest()": [(fd) => createProcessLog('info', fd), logRequest],
+  "netgraph's log, its requestLineWriter()": [(fd) => withWriter(createProcessLog('info', fd)), (logger, line) => logger.writeLine(line)],
 };
+
+/** A process log whose logger carries the writer the GraphQL endpoint makes once for it. */
+function withWriter(log) {
+  const writeLine = requestLineWriter(log.logger);
+  return { ...log, logger: { writeLine } };
+}
 
 function pinoOn(destination) {
   return {

@@ -96,6 +96,8 @@ async function start(dir, level, { database = demoDatabase, extraEnv = {}, logTo
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // a primary whose workers keep failing never answers: it must not outlive the run
+  await stop(child);
   throw new Error(`${dir} did not answer /healthz: ${printed}`);
 }
 
@@ -127,7 +129,8 @@ const body = JSON.stringify({
 
 /** Starts every variant's server on a new copy of the demo database, then warms each up (`warmup` seconds of load). */
 async function startAll() {
-  await Promise.all(
+  // every start settled before a failure is thrown: one still starting would outlive stopAll()
+  const started = await Promise.allSettled(
     variants.map(async (variant) => {
       const database = path.join(work, `${variant.name}.db`);
       for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${database}${suffix}`, { force: true });
@@ -137,6 +140,8 @@ async function startAll() {
       variant.load = { url: `http://127.0.0.1:${variant.server.port}/api/v1/graphql`, method: 'POST', connections, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body };
     }),
   );
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
   for (const variant of variants) await autocannon({ ...variant.load, duration: warmup });
 }
 

@@ -7,7 +7,7 @@ import type { Answer } from '../http/answer.js';
 import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
 import { answerForError } from '../http/error-answer.js';
 import type { RequestContext } from '../http/request-context.js';
-import { logRequest, logsRequests } from '../observability/log.js';
+import { logsRequests, requestLineWriter } from '../observability/log.js';
 import { admit, answerGraphQL } from './pipeline.js';
 import type { GraphQLRouteDeps } from './pipeline.js';
 import { GRAPHQL_PATH } from './route.js';
@@ -55,6 +55,7 @@ export function isPlainGraphQLRequest(request: IncomingMessage): boolean {
  */
 export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMessage, response: ServerResponse) => void {
   const { log } = deps;
+  const logRequest = requestLineWriter(log);
 
   async function answer(request: IncomingMessage, requestId: string, context: RequestContext): Promise<Answer> {
     const refused = await admit(deps, request.headers.authorization, context);
@@ -75,7 +76,7 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     const seconds = (performance.now() - started) / 1000;
     deps.observe(context.operationName, status, seconds);
     if (!logsRequests(log)) return;
-    logRequest(log, {
+    logRequest({
       requestId,
       method: 'POST',
       path: GRAPHQL_PATH,

@@ -30,6 +30,8 @@ export function createProcessLog(level: LogLevel, fd = 1): ProcessLog {
   const destination = pino.destination({ dest: fd, sync: false, minLength: 0, contentMode: 'buffer' });
   // in buffer mode sonic-boom's write() takes a Buffer, which its types do not say
   const batch = new LineBatch((bytes) => destination.write(bytes as unknown as string));
+  // sonic-boom tells each write's byte count: the batch takes back a buffer once all of it is out
+  destination.on('write', (written: number) => batch.written(written));
   const handOver = () => batch.handOver();
   const logger = pino({ level }, batch);
   let closed: Promise<void> | undefined;
@@ -107,27 +109,83 @@ type PinoInternals = Record<symbol, unknown>;
  * these fields, a hook, or a multistream that needs metadata) gets
  * `logger.info()`. On a server process's own log (createProcessLog) the same
  * bytes go straight into its batch, with no string built for the line.
+ * A logger that logs many requests (not a child per request) takes
+ * requestLineWriter() instead, which reads all that once.
  */
 export function logRequest(logger: Pick<BaseLogger, 'info' | 'level'>, line: RequestLine): void {
-  if (!logsRequests(logger)) return;
+  if (logsRequests(logger)) writeLine(logger, lineShape(logger, false), line);
+}
+
+/**
+ * logRequest() for one long-lived logger (a server's own): what the logger
+ * puts around a line's fields is read from it once, as bytes where its batch
+ * takes them, not on every request; only its bindings are checked again
+ * (pino's setBindings() changes them). Reading pino's internals on each line
+ * went through V8's megamorphic lookups (perf): with them and the constants'
+ * copying, a line cost 1.3 to 1.6 µs in a loop, against 1.1 to 1.3 this way
+ * (bench/log-line.mjs, docs/benchmarks.md).
+ */
+export function requestLineWriter(logger: Pick<BaseLogger, 'info' | 'level'>): (line: RequestLine) => void {
+  const internals = logger as unknown as PinoInternals;
+  let shape = lineShape(logger, true);
+  return (line) => {
+    if (!logsRequests(logger)) return;
+    if (shape !== undefined && shape.chindings !== internals[CHINDINGS]) shape = lineShape(logger, true);
+    writeLine(logger, shape, line);
+  };
+}
+
+/** What a logger that writes plain lines (writesPlainLines) puts around a request line's fields. */
+interface LineShape {
+  readonly stream: { write(text: string): unknown };
+  /** The level label's part of the line: `{"level":30`. */
+  readonly levelPrefix: string;
+  /** The logger's time function: `,"time":…` */
+  readonly time: () => string;
+  /** The logger's bindings: `,"pid":…,"hostname":…` and a child's own. */
+  readonly chindings: string;
+  /** The key of the message ("msg") and the line's end (`}` and a newline). */
+  readonly messageKey: string;
+  readonly end: string;
+  /** Whether the time is pino's default, epoch milliseconds: a batch writes `,"time":` and the digits of Date.now(). */
+  readonly epochTime: boolean;
+  /** For a batch, in a long-lived logger's shape (requestLineWriter), as UTF-8: the level label (with `,"time":` when epochTime), the bindings, and the message with the line's end. */
+  readonly bytes?: { readonly head: Buffer; readonly chindings: Buffer; readonly tail: Buffer };
+}
+
+/** The shape of `logger`'s request lines, with its bytes when `withBytes`; undefined for a logger whose lines are not pino's default rendering. */
+function lineShape(logger: Pick<BaseLogger, 'info' | 'level'>, withBytes: boolean): LineShape | undefined {
   const internals = logger as unknown as PinoInternals;
   const stream = internals[STREAM] as { write(text: string): unknown; [key: symbol]: unknown };
-  if (!writesPlainLines(internals, stream)) {
+  if (!writesPlainLines(internals, stream)) return undefined;
+  const levelPrefix = (internals[LEVEL_PREFIXES] as Record<number, string>)[INFO] as string;
+  const time = internals[TIME] as () => string;
+  const chindings = internals[CHINDINGS] as string;
+  const messageKey = internals[MESSAGE_KEY] as string;
+  const end = internals[END] as string;
+  const epochTime = time === pino.stdTimeFunctions.epochTime;
+  const shape = { stream, levelPrefix, time, chindings, messageKey, end, epochTime };
+  if (!withBytes) return shape;
+  const head = Buffer.from(epochTime ? `${levelPrefix},"time":` : levelPrefix, 'utf8');
+  const tail = Buffer.from(`,${jsonString(messageKey)}:"request"${end}`, 'utf8');
+  return { ...shape, bytes: { head, chindings: Buffer.from(chindings, 'utf8'), tail } };
+}
+
+function writeLine(logger: Pick<BaseLogger, 'info'>, shape: LineShape | undefined, line: RequestLine): void {
+  if (shape === undefined) {
     logger.info({ ...line }, 'request');
     return;
   }
-  const levelPrefixes = internals[LEVEL_PREFIXES] as Record<number, string>;
-  const time = (internals[TIME] as () => string)();
-  const constants = { levelPrefix: levelPrefixes[INFO] as string, chindings: internals[CHINDINGS] as string, messageKey: internals[MESSAGE_KEY] as string, end: internals[END] as string };
+  const { stream } = shape;
   // a server process's own log takes the line's bytes, with no string built; any other stream takes its text
-  if (stream instanceof LineBatch && stream.writeRequestLine(constants, time, line)) return;
+  if (stream instanceof LineBatch && stream.writeRequestLine(shape, line)) return;
   const requestId = line.requestId === undefined ? '' : `,"requestId":${jsonString(line.requestId)}`;
   const clientAddress = line.clientAddress === undefined ? '' : `,"clientAddress":${jsonString(line.clientAddress)}`;
   const keyId = line.keyId === undefined ? '' : `,"keyId":${jsonString(line.keyId)}`;
   const company = line.company === undefined ? '' : `,"company":${jsonString(line.company)}`;
   const operationName = line.operationName === undefined ? '' : `,"operationName":${jsonString(line.operationName)}`;
   stream.write(
-    `${constants.levelPrefix}${time}${constants.chindings}${requestId},"method":${jsonString(line.method)},"path":${jsonString(line.path)}${clientAddress},"status":${line.status},"durationMs":${jsonNumber(line.durationMs)}${keyId}${company}${operationName},"sqlStatements":${line.sqlStatements},${jsonString(constants.messageKey)}:"request"${constants.end}`,
+    `${shape.levelPrefix}${shape.time()}${shape.chindings}${requestId},"method":${jsonString(line.method)},"path":${jsonString(line.path)}${clientAddress},"status":${jsonNumber(line.status)},"durationMs":${jsonNumber(line.durationMs)}${keyId}${company}${operationName},"sqlStatements":${jsonNumber(line.sqlStatements)},${jsonString(shape.messageKey)}:"request"${shape.end}`,
   );
 }
 
@@ -181,20 +239,22 @@ function jsonNumber(value: number): string {
   return `${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
-/** How many bytes of lines are gathered before they are handed to sonic-boom (at the end of that turn of the event loop). */
-const HANDOVER_BYTES = 16 * 1024;
+/**
+ * How many bytes of lines are gathered before they are handed to sonic-boom
+ * (at the end of that turn of the event loop). Each hand-over is a write
+ * through libuv's thread pool, a thread woken on a busy machine: at 16 KiB
+ * (about 50 request lines) that cost a point lookup 2 to 3 µs of a worker's
+ * CPU; at 256 KiB it is lost in the noise (bench/server-cpu.mjs,
+ * docs/benchmarks.md). A busy server reaches it in about 50 ms, as a quiet one
+ * reaches HANDOVER_DELAY_MS.
+ */
+const HANDOVER_BYTES = 256 * 1024;
 /** The size of a batch's buffer; a line that could need more than its room left is preceded by a hand-over, one longer than all of it written alone. */
-const SLAB_BYTES = 32 * 1024;
+const SLAB_BYTES = 512 * 1024;
+/** How many written-out slabs a batch keeps for its next lines: with the one being filled and the one being written, 2 MiB while stdout keeps up. */
+const SPARE_SLABS = 2;
 /** How long a line may wait to be handed over when fewer than HANDOVER_BYTES are pending: a quiet server's lines still appear at once to a person. */
 const HANDOVER_DELAY_MS = 50;
-
-/** What a logger puts around a request line's fields: its level label, bindings, message key and line end (pino.symbols). */
-interface LineConstants {
-  readonly levelPrefix: string;
-  readonly chindings: string;
-  readonly messageKey: string;
-  readonly end: string;
-}
 
 /**
  * pino's stream in a server process: lines are written as bytes into one
@@ -204,12 +264,20 @@ interface LineConstants {
  * field by field (writeRequestLine), with no string built for it: a line as
  * a string was about 1.4 kB of garbage per request (the template's pieces),
  * then copied once more to be gathered and once more to be encoded.
+ * Exported for its tests; a server's log is made by createProcessLog().
  */
-class LineBatch {
+export class LineBatch {
   private slab: Buffer | undefined;
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
+  private now = Number.NaN;
+  private nowText = '';
+  /** What was handed to sonic-boom and is not written yet, oldest first, and how much of the oldest is. */
+  private readonly unwritten: { readonly bytes: Buffer; readonly slab: Buffer | undefined }[] = [];
+  private writtenOfOldest = 0;
+  /** Slabs written out, for the next lines: a new one for every hand-over was garbage the size of all lines. */
+  private readonly spare: Buffer[] = [];
   private readonly handOverNow = () => this.handOver();
 
   constructor(private readonly destination: (bytes: Buffer) => unknown) {}
@@ -219,7 +287,7 @@ class LineBatch {
     // at most 3 bytes of UTF-8 per UTF-16 unit
     if (line.length * 3 > SLAB_BYTES) {
       this.handOver();
-      this.destination(Buffer.from(line, 'utf8'));
+      this.send(Buffer.from(line, 'utf8'), undefined);
       return;
     }
     const slab = this.room(line.length * 3);
@@ -228,41 +296,53 @@ class LineBatch {
   }
 
   /**
-   * Writes a request's line: the bytes of the template in logRequest. False,
+   * Writes a request's line: the bytes of the template in writeLine(). False,
    * with nothing written, when a field needs more room than a line may take
    * (the caller writes the line as a string then).
    */
-  writeRequestLine(constants: LineConstants, time: string, line: RequestLine): boolean {
-    const { levelPrefix, chindings, messageKey, end } = constants;
+  writeRequestLine(shape: LineShape, line: RequestLine): boolean {
+    const { bytes } = shape;
+    const time = shape.epochTime ? undefined : shape.time();
     const fieldChars = (line.requestId?.length ?? 0) + line.method.length + line.path.length + (line.clientAddress?.length ?? 0) + (line.keyId?.length ?? 0) + (line.company?.length ?? 0) + (line.operationName?.length ?? 0);
-    const constantChars = levelPrefix.length + time.length + chindings.length + messageKey.length + end.length;
-    // 6 bytes for a character escaped as \uXXXX, 3 for one written as UTF-8; the names and numbers in 200
-    const bound = 6 * fieldChars + 3 * constantChars + 200;
+    const constantBytes =
+      bytes === undefined ? 3 * (shape.levelPrefix.length + shape.chindings.length + shape.messageKey.length + shape.end.length) : bytes.head.length + bytes.chindings.length + bytes.tail.length;
+    // 6 bytes for a character escaped as \uXXXX, 3 for one written as UTF-8; the names, quotes and numbers (four of at most 24 characters) in 300
+    const bound = 6 * fieldChars + constantBytes + 3 * (time?.length ?? 0) + 300;
     if (bound > SLAB_BYTES) return false;
     const slab = this.room(bound);
-    let at = text(slab, this.used, levelPrefix);
-    at = text(slab, at, time);
-    at = text(slab, at, chindings);
+    let at = bytes === undefined ? text(slab, this.used, shape.levelPrefix) : copy(slab, this.used, bytes.head);
+    if (bytes === undefined && time === undefined) at = ascii(slab, at, ',"time":');
+    at = time === undefined ? ascii(slab, at, this.epochMilliseconds()) : text(slab, at, time);
+    at = bytes === undefined ? text(slab, at, shape.chindings) : copy(slab, at, bytes.chindings);
     if (line.requestId !== undefined) at = stringField(slab, at, ',"requestId":', line.requestId);
     at = stringField(slab, at, ',"method":', line.method);
     at = stringField(slab, at, ',"path":', line.path);
     if (line.clientAddress !== undefined) at = stringField(slab, at, ',"clientAddress":', line.clientAddress);
-    at = ascii(slab, at, ',"status":');
-    at = ascii(slab, at, String(line.status));
-    at = ascii(slab, at, ',"durationMs":');
-    at = ascii(slab, at, jsonNumber(line.durationMs));
+    at = number(slab, ascii(slab, at, ',"status":'), line.status);
+    at = number(slab, ascii(slab, at, ',"durationMs":'), line.durationMs);
     if (line.keyId !== undefined) at = stringField(slab, at, ',"keyId":', line.keyId);
     if (line.company !== undefined) at = stringField(slab, at, ',"company":', line.company);
     if (line.operationName !== undefined) at = stringField(slab, at, ',"operationName":', line.operationName);
-    at = ascii(slab, at, ',"sqlStatements":');
-    at = ascii(slab, at, String(line.sqlStatements));
-    slab[at++] = 0x2c; // ,
-    at = jsonStringInto(slab, at, messageKey);
-    at = ascii(slab, at, ':"request"');
-    at = text(slab, at, end);
-    this.used = at;
+    at = number(slab, ascii(slab, at, ',"sqlStatements":'), line.sqlStatements);
+    if (bytes === undefined) {
+      slab[at++] = 0x2c; // ,
+      at = jsonStringInto(slab, at, shape.messageKey);
+      this.used = text(slab, ascii(slab, at, ':"request"'), shape.end);
+    } else {
+      this.used = copy(slab, at, bytes.tail);
+    }
     this.pending();
     return true;
+  }
+
+  /** Date.now() as text, made once a millisecond: some 20 lines a millisecond share it in a busy server. */
+  private epochMilliseconds(): string {
+    const now = Date.now();
+    if (now !== this.now) {
+      this.now = now;
+      this.nowText = String(now);
+    }
+    return this.nowText;
   }
 
   /** Hands every pending line to sonic-boom now. */
@@ -272,10 +352,30 @@ class LineBatch {
     this.timer = undefined;
     this.immediate = undefined;
     if (this.slab === undefined || this.used === 0) return;
-    // sonic-boom keeps the buffer until it is written: the next lines go into a new one
-    const bytes = this.slab.subarray(0, this.used);
+    // sonic-boom keeps the buffer until it is written: the next lines go into another
+    const { slab, used } = this;
     this.slab = undefined;
     this.used = 0;
+    this.send(slab.subarray(0, used), slab);
+  }
+
+  /**
+   * sonic-boom wrote `count` more bytes of what it was handed (its 'write'
+   * event, in order, partial writes included): the slabs now written out
+   * whole are kept for the next lines.
+   */
+  written(count: number): void {
+    let done = this.writtenOfOldest + count;
+    for (let oldest = this.unwritten[0]; oldest !== undefined && done >= oldest.bytes.length; oldest = this.unwritten[0]) {
+      this.unwritten.shift();
+      done -= oldest.bytes.length;
+      if (oldest.slab !== undefined && this.spare.length < SPARE_SLABS) this.spare.push(oldest.slab);
+    }
+    this.writtenOfOldest = done;
+  }
+
+  private send(bytes: Buffer, slab: Buffer | undefined): void {
+    this.unwritten.push({ bytes, slab });
     this.destination(bytes);
   }
 
@@ -283,7 +383,7 @@ class LineBatch {
   private room(bytes: number): Buffer {
     if (this.slab !== undefined && this.used + bytes > SLAB_BYTES) this.handOver();
     if (this.slab === undefined) {
-      this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.slab = this.spare.pop() ?? Buffer.allocUnsafeSlow(SLAB_BYTES);
       this.used = 0;
     }
     return this.slab;
@@ -310,6 +410,45 @@ function text(slab: Buffer, at: number, value: string): number {
     slab[at + i] = c;
   }
   return at + value.length;
+}
+
+/** Writes `bytes` at `at`; returns the end. */
+function copy(slab: Buffer, at: number, bytes: Buffer): number {
+  slab.set(bytes, at);
+  return at + bytes.length;
+}
+
+/** Writes a whole number from 0 to 2^53 in decimal at `at`, as String() would; returns the end. */
+function integer(slab: Buffer, at: number, value: number): number {
+  let end = at + 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) end++;
+  let rest = value;
+  for (let i = end - 1; i >= at; i--) {
+    slab[i] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return end;
+}
+
+/**
+ * Writes a number as jsonNumber() writes it, at `at`; returns the end. Whole
+ * numbers (a status, a count, epoch milliseconds) and hundredths (the
+ * durations) are written from their digits, with no string made.
+ */
+function number(slab: Buffer, at: number, value: number): number {
+  const hundredths = Math.round(value * 100);
+  if (hundredths / 100 !== value || hundredths < 0 || hundredths >= 1e12) return ascii(slab, at, jsonNumber(value));
+  const fraction = hundredths % 100;
+  const end = integer(slab, at, (hundredths - fraction) / 100);
+  if (fraction === 0) return end;
+  slab[end] = 0x2e; // .
+  if (fraction % 10 === 0) {
+    slab[end + 1] = 0x30 + fraction / 10;
+    return end + 2;
+  }
+  slab[end + 1] = 0x30 + Math.floor(fraction / 10);
+  slab[end + 2] = 0x30 + (fraction % 10);
+  return end + 3;
 }
 
 /** Writes `name` (printable ASCII, with its colon) and `value` as a JSON string at `at`; returns the end. */
