@@ -223,9 +223,9 @@ function jsonString(value: string): string {
 }
 
 /**
- * A duration as pino writes it (String(value); null when not finite). A
- * value in hundredths, as the request line's durations are, is written from
- * its integer parts: String() of a fraction misses V8's number-to-string
+ * A number of the line (a duration, a status, a count) as pino writes it
+ * (String(value); null when not finite). A value in hundredths, as the
+ * request line's durations are, is written from its integer parts: String() of a fraction misses V8's number-to-string
  * cache for nearly every request's new duration, and cost 0.6 µs a line in a
  * server's CPU profile (150 against 45 ns in a loop of distinct values).
  */
@@ -318,12 +318,12 @@ export class LineBatch {
     at = stringField(slab, at, ',"method":', line.method);
     at = stringField(slab, at, ',"path":', line.path);
     if (line.clientAddress !== undefined) at = stringField(slab, at, ',"clientAddress":', line.clientAddress);
-    at = number(slab, ascii(slab, at, ',"status":'), line.status);
-    at = number(slab, ascii(slab, at, ',"durationMs":'), line.durationMs);
+    at = ascii(slab, ascii(slab, at, ',"status":'), jsonNumber(line.status));
+    at = ascii(slab, ascii(slab, at, ',"durationMs":'), jsonNumber(line.durationMs));
     if (line.keyId !== undefined) at = stringField(slab, at, ',"keyId":', line.keyId);
     if (line.company !== undefined) at = stringField(slab, at, ',"company":', line.company);
     if (line.operationName !== undefined) at = stringField(slab, at, ',"operationName":', line.operationName);
-    at = number(slab, ascii(slab, at, ',"sqlStatements":'), line.sqlStatements);
+    at = ascii(slab, ascii(slab, at, ',"sqlStatements":'), jsonNumber(line.sqlStatements));
     if (bytes === undefined) {
       slab[at++] = 0x2c; // ,
       at = jsonStringInto(slab, at, shape.messageKey);
@@ -416,39 +416,6 @@ function text(slab: Buffer, at: number, value: string): number {
 function copy(slab: Buffer, at: number, bytes: Buffer): number {
   slab.set(bytes, at);
   return at + bytes.length;
-}
-
-/** Writes a whole number from 0 to 2^53 in decimal at `at`, as String() would; returns the end. */
-function integer(slab: Buffer, at: number, value: number): number {
-  let end = at + 1;
-  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) end++;
-  let rest = value;
-  for (let i = end - 1; i >= at; i--) {
-    slab[i] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return end;
-}
-
-/**
- * Writes a number as jsonNumber() writes it, at `at`; returns the end. Whole
- * numbers (a status, a count, epoch milliseconds) and hundredths (the
- * durations) are written from their digits, with no string made.
- */
-function number(slab: Buffer, at: number, value: number): number {
-  const hundredths = Math.round(value * 100);
-  if (hundredths / 100 !== value || hundredths < 0 || hundredths >= 1e12) return ascii(slab, at, jsonNumber(value));
-  const fraction = hundredths % 100;
-  const end = integer(slab, at, (hundredths - fraction) / 100);
-  if (fraction === 0) return end;
-  slab[end] = 0x2e; // .
-  if (fraction % 10 === 0) {
-    slab[end + 1] = 0x30 + fraction / 10;
-    return end + 2;
-  }
-  slab[end + 1] = 0x30 + Math.floor(fraction / 10);
-  slab[end + 2] = 0x30 + (fraction % 10);
-  return end + 3;
 }
 
 /** Writes `name` (printable ASCII, with its colon) and `value` as a JSON string at `at`; returns the end. */
