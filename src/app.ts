@@ -15,6 +15,7 @@ import { createMutationExecutor } from './graphql/mutate.js';
 import { GRAPHQL_PATH, registerGraphQLRoutes } from './graphql/route.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { JSON_TYPE, sendAnswer } from './http/answer.js';
+import { parseJsonBody, useJsonParser } from './http/json-body.js';
 import { BODY_LIMIT_BYTES } from './http/body-errors.js';
 import { clientAddress } from './http/client-address.js';
 import { answerForAppError, answerForError, warnWhenUnavailable } from './http/error-answer.js';
@@ -97,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('connect', (_request: unknown, socket: Duplex) => answerOnSocket(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not allowed here: send the GraphQL request with POST.')));
   // the API takes JSON only: without this, Fastify's built-in text/plain parser would accept a string body
   app.removeContentTypeParser('text/plain');
+  // bounded nesting, and a 400 that names a prototype key (docs/limits.md)
+  useJsonParser(app, parseJsonBody);
   app.decorateRequest('netgraph', null as never);
   let draining = false;
   app.decorate('startDraining', () => {

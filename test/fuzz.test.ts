@@ -68,6 +68,7 @@ function graphqlShape(body: Record<string, unknown>, status: number): string | u
     const code = (error.extensions as { code?: unknown } | undefined)?.code;
     if (typeof code !== 'string' || !Object.hasOwn(ERROR_CODES, code)) return `an error with code ${String(code)}`;
     if (code === 'INTERNAL_SERVER_ERROR') return 'an INTERNAL_SERVER_ERROR';
+    if (/Maximum call stack|RangeError/.test(error.message)) return 'a stack overflow shown to the client';
   }
   return undefined;
 }
@@ -91,6 +92,9 @@ describe('the fuzz checker', () => {
     expect(shapeProblem(request, answer(431, '{"error":"Request Header Fields Too Large","message":"m","statusCode":431}'))).toMatch(/^GraphQL body with keys/);
     expect(shapeProblem(request, answer(429, '{"title":"t","id":"x","status":400}'))).toBe('problem status 400 on an HTTP 429');
     expect(shapeProblem(request, answer(404, ''))).toBe('empty body');
+    expect(shapeProblem(request, answer(422, '{"errors":[{"message":"RangeError: Maximum call stack size exceeded","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}],"data":null}'))).toBe(
+      'a stack overflow shown to the client',
+    );
   });
 
   it('accepts the dashboard\'s answers to a browser outside /api/, and nowhere else', () => {

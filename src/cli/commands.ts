@@ -6,6 +6,7 @@ import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { AuditEntry } from '../modules/audit/audit.service.js';
+import { parseJsonText } from '../modules/formats/json-input.js';
 import type { UserInfo } from '../modules/user/user.service.js';
 import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
@@ -105,7 +106,7 @@ export const COMMANDS: readonly Command[] = [
       });
       let document: unknown;
       try {
-        document = JSON.parse(text);
+        document = parseJsonText(text);
       } catch (error) {
         throw new AppError('BAD_USER_INPUT', `${file} is not valid JSON: ${(error as Error).message}`);
       }

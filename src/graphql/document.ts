@@ -10,6 +10,7 @@ import type {
 } from 'graphql';
 import type { DocumentLimitsConfig } from '../config.js';
 import { measureDocumentCosts, measureOperationCost } from './complexity.js';
+import { MAX_VALUE_NESTING, measureDocumentNesting } from './nesting.js';
 import type { DocumentCosts } from './complexity.js';
 
 /** Static limits on a document, checked before anything runs; the numbers come from the config. */
@@ -87,6 +88,18 @@ export class DocumentCache {
   }
 
   private prepare(query: string): PreparedDocument {
+    try {
+      return this.prepareDocument(query);
+    } catch (error) {
+      // the nesting limits keep recursion shallow; should one still overflow, the client gets a word, not V8's
+      if (!(error instanceof RangeError)) throw error;
+      return failed([new GraphQLError('The document nests too deeply to be checked: send a flatter document.')]);
+    }
+  }
+
+  private prepareDocument(query: string): PreparedDocument {
+    const tooDeep = nestingError(query, this.limits.maxDepth);
+    if (tooDeep) return failed([tooDeep]);
     let document: DocumentNode;
     try {
       document = parse(query, { maxTokens: this.limits.maxTokens, noLocation: false });
@@ -189,6 +202,27 @@ function namingArgument(error: GraphQLError, document: DocumentNode): GraphQLErr
     nodes: error.nodes ?? null,
     extensions: { code: 'BAD_USER_INPUT', argument },
   });
+}
+
+/**
+ * A document whose values nest deeper than MAX_VALUE_NESTING, or whose
+ * selection sets nest deeper than twice the depth limit (an inline fragment
+ * adds a level that is no field), refused from its text before it is parsed.
+ */
+function nestingError(query: string, maxDepth: number): GraphQLError | undefined {
+  const limits = { selections: 2 * maxDepth + 2, values: MAX_VALUE_NESTING };
+  const nesting = measureDocumentNesting(query, limits);
+  if (nesting.values > limits.values) {
+    return new GraphQLError(`Syntax Error: The document nests list and object values deeper than the limit of ${MAX_VALUE_NESTING} levels.`, {
+      extensions: { limit: 'MAX_VALUE_NESTING', limitValue: MAX_VALUE_NESTING },
+    });
+  }
+  if (nesting.selections > limits.selections) {
+    return new GraphQLError(`The operation is nested deeper than the limit of ${maxDepth} levels.`, {
+      extensions: limitExtensions('MAX_QUERY_DEPTH', maxDepth),
+    });
+  }
+  return undefined;
 }
 
 function withLimitWording(error: GraphQLError, maxTokens: number): GraphQLError {

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorCodes } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
-import secureJsonParse from 'secure-json-parse';
 import { limitHeaders } from '../modules/limits/limits.headers.js';
 import type { Answer } from '../http/answer.js';
 import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
 import { answerForError } from '../http/error-answer.js';
+import { parseJsonBody } from '../http/json-body.js';
 import type { RequestContext } from '../http/request-context.js';
 import { logsRequests, requestLineWriter } from '../observability/log.js';
 import { admit, answerGraphQL } from './pipeline.js';
@@ -26,8 +26,6 @@ export interface EndpointDeps extends GraphQLRouteDeps {
   /** The client's address for the log line (X-Forwarded-For's under TRUST_PROXY). */
   readonly clientAddress: (request: IncomingMessage) => string | undefined;
 }
-
-const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
 
 /**
  * True for the requests the bare route answers: `POST /api/v1/graphql` with
@@ -146,9 +144,9 @@ function readJsonBody(request: IncomingMessage): Promise<unknown> {
       }
       const text = chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, received).toString('utf8');
       try {
-        resolve(secureJsonParse.parse(text, undefined, PARSE_OPTIONS));
-      } catch {
-        reject(markBodyError(new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY()));
+        resolve(parseJsonBody(text));
+      } catch (error) {
+        reject(markBodyError(error as Error));
       }
     };
     request.on('data', onData);

@@ -9,12 +9,16 @@ import { JSON_TYPE, errorBody, sendAnswer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
 import { bearerToken } from '../http/bearer-token.js';
 import { answerForError } from '../http/error-answer.js';
+import { parseJsonBodyText, useJsonParser } from '../http/json-body.js';
+import type { ParsedJsonBody } from '../http/json-body.js';
 import { UNAUTHORIZED, tooManyRequests } from '../http/meter-answers.js';
 import type { ApiKeyService, Caller } from '../modules/api-key/api-key.service.js';
 import { httpDate, secondsUntil } from '../modules/limits/limits.headers.js';
 import type { LimitState } from '../modules/limits/limits.headers.js';
 import type { LimitsService } from '../modules/limits/limits.service.js';
+import { findPrototypeKey, prototypeKeyMessage } from '../modules/formats/json-input.js';
 import { MAX_REPORTS_PER_REQUEST } from '../modules/report/report.schema.js';
+import type { Rejection } from '../modules/report/report.schema.js';
 import type { IngestFigures, ReportService } from '../modules/report/report.service.js';
 
 export const REPORTS_PATH = '/api/v1/reports';
@@ -41,6 +45,14 @@ export interface ReportRouteDeps {
  * is read; the answer comes once every accepted report is committed.
  */
 export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  // its own scope, for its own JSON parser: a prototype key refuses only the report that holds it
+  void app.register(async (scope) => {
+    useJsonParser(scope, parseJsonBodyText);
+    registerRoutes(scope, deps);
+  });
+}
+
+function registerRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
   app.route({
     method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: REPORTS_PATH,
@@ -66,7 +78,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
     errorHandler: (error, request, reply) =>
       sendAnswer(reply, answerForError(bodyError(error), { requestId: request.id, log: request.log, classify: deps.classifyError })),
     handler: async (request, reply) => {
-      const reports = readReports(request.body);
+      const { reports, refused } = readReports(request.body as ParsedJsonBody);
       const caller = request.netgraph.caller;
       if (caller === undefined) return sendAnswer(reply, UNAUTHORIZED);
       const decision = await deps.limits.admitRequest(caller, reports.length);
@@ -75,7 +87,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
         deps.onLimited?.();
         return sendAnswer(reply, tooManyRequests(decision.retryAt));
       }
-      const result = await deps.reports.ingest(caller, reports, deps.onIngested);
+      const result = await deps.reports.ingest(caller, reports, deps.onIngested, refused);
       return reply.code(200).type(JSON_TYPE).send(JSON.stringify(result));
     },
   });
@@ -157,17 +169,32 @@ function bodyError(error: unknown): unknown {
   return error;
 }
 
-/** The reports of a body `{"reports": [...]}` with 1 to 500 of them; BAD_REQUEST otherwise. */
-function readReports(body: unknown): unknown[] {
+/**
+ * The reports of a body `{"reports": [...]}` with 1 to 500 of them, and the
+ * reports refused for holding a prototype key (each alone, at its path);
+ * BAD_REQUEST for any other body, or for a prototype key outside the reports.
+ */
+function readReports(parsed: ParsedJsonBody): { reports: unknown[]; refused: Map<number, Rejection> } {
+  const body = parsed.value;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('BAD_REQUEST', 'The request body must be a JSON object: {"reports": [...]}.');
   }
-  const reports = (body as { reports?: unknown }).reports;
+  // object rest defines its properties, so a "__proto__" key stays data here too
+  const { reports, ...rest } = body as { reports?: unknown };
+  const outside = parsed.prototypeKey === undefined ? undefined : findPrototypeKey(rest);
+  if (outside !== undefined) throw new AppError('BAD_REQUEST', prototypeKeyMessage(outside));
   if (!Array.isArray(reports)) throw new AppError('BAD_REQUEST', 'The body has no "reports" list: send {"reports": [...]}.');
   if (reports.length === 0 || reports.length > MAX_REPORTS_PER_REQUEST) {
     throw new AppError('BAD_REQUEST', `"reports" holds ${reports.length} reports; send 1 to ${MAX_REPORTS_PER_REQUEST} per request.`);
   }
-  return reports;
+  const refused = new Map<number, Rejection>();
+  if (parsed.prototypeKey !== undefined) {
+    reports.forEach((report, index) => {
+      const found = findPrototypeKey(report, `reports[${index}]`);
+      if (found !== undefined) refused.set(index, { index, code: 'BAD_USER_INPUT', path: found.path, message: prototypeKeyMessage(found) });
+    });
+  }
+  return { reports, refused };
 }
 
 /** An error answer in the GraphQL error shape of docs/errors.md. */

@@ -16,6 +16,22 @@ function time(random: Random): unknown {
 const mac = (random: Random) => Array.from({ length: 6 }, () => random.hex(2)).join(random.chance(0.9) ? ':' : '-');
 const maybe = <T>(random: Random, value: () => T): unknown => (random.chance(0.9) ? value() : random.pick(ODD_VALUES));
 
+const DEEP_MARK = 'deep-nesting:';
+
+/** Body text with each depth marker replaced by arrays nested that deep. */
+function deeplyNested(text: string): string {
+  return text.replace(new RegExp(`"${DEEP_MARK}(\\d+)"`, 'g'), (_, depth: string) => `${'['.repeat(Number(depth))}1${']'.repeat(Number(depth))}`);
+}
+
+/** An event's details: mostly small, sometimes nested deep (past the details' limit, or the body's), sometimes with a prototype key. */
+function details(random: Random): unknown {
+  const kind = random.next();
+  if (kind < 0.8) return { a: 1 };
+  // a marker that deeplyNested() replaces once the body is text (JSON.stringify would recurse)
+  if (kind < 0.9) return { nested: `${DEEP_MARK}${random.pick([31, 33, 600, 4100])}` };
+  return JSON.parse(random.pick(['{"__proto__":{"polluted":true}}', '{"a":{"constructor":{"prototype":{"x":1}}}}', '{"constructor":"a name"}'])) as unknown;
+}
+
 /** One report, mostly well formed, with every section now and then and odd values mixed in. */
 function generateReport(random: Random, reportIds: readonly string[]): unknown {
   if (random.chance(0.03)) return random.pick(ODD_VALUES);
@@ -48,7 +64,7 @@ function generateReport(random: Random, reportIds: readonly string[]): unknown {
       ssid: maybe(random, () => random.pick(['Acme-Corp', 'x'.repeat(40)])),
     }));
   }
-  if (random.chance(0.3)) report.events = [{ type: maybe(random, () => random.pick(['DEVICE_BOOT', 'lower', 'DEVICE_ONLINE'])), observedAt: time(random), details: maybe(random, () => ({ a: 1 })) }];
+  if (random.chance(0.3)) report.events = [{ type: maybe(random, () => random.pick(['DEVICE_BOOT', 'lower', 'DEVICE_ONLINE'])), observedAt: time(random), details: maybe(random, () => details(random)) }];
   if (random.chance(0.3)) report.interfaces = random.pick(ODD_VALUES);
   return report;
 }
@@ -60,7 +76,7 @@ export function generateReportRequest(random: Random, keys: { ingest: string; re
   const kind = random.next();
   if (kind < 0.8) {
     const count = random.pick([1, 2, 5, 20, 0, 501]);
-    body = Buffer.from(JSON.stringify({ reports: Array.from({ length: count }, () => generateReport(random, reportIds)) }));
+    body = Buffer.from(deeplyNested(JSON.stringify({ reports: Array.from({ length: count }, () => generateReport(random, reportIds)) })));
   } else {
     body = Buffer.from(random.pick(['', '{', 'null', '[]', '{"reports":{}}', '{"reports":"x"}', '{"reports":[1,2,3]}', `{"reports":${'['.repeat(5000)}${']'.repeat(5000)}}`]));
   }

@@ -113,7 +113,7 @@ export function mutateDocument(random: Random, document: string): string {
 
 /** Documents built to hurt: deep nesting, floods of aliases, fields, directives and fragments, huge literals. */
 export function generateHostileDocument(random: Random): string {
-  const n = random.pick([13, 50, 500, 2_000, 6_000]);
+  const n = random.pick([13, 50, 500, 2_000, 5_000, 6_000]);
   switch (random.int(9)) {
     case 0:
       return `{ ${'a { '.repeat(n)}b${' }'.repeat(n)} }`;
@@ -154,7 +154,7 @@ export function generateBody(random: Random, query: string): Buffer {
     case 1:
       return Buffer.from(JSON.stringify([{ query }, { query }]));
     case 2:
-      return Buffer.from(random.pick(['', ' ', 'null', 'true', '"{ __typename }"', '12', '{', '{"query":', '{"query":"{ __typename }",}', '{"__proto__":{"query":"x"}}', '{"query":"{ __typename }","constructor":{"prototype":{"x":1}}}', `{"query":"{ __typename }","variables":${'['.repeat(5000)}${']'.repeat(5000)}}`, '{"query":"{ __typename }","variables":{"v":1e999}}', '{"query":"{ __typename }","query":"{ nope }"}']));
+      return Buffer.from(random.pick(['', ' ', 'null', 'true', '"{ __typename }"', '12', '{', '{"query":', '{"query":"{ __typename }",}', '{"__proto__":{"query":"x"}}', '{"query":"{ __typename }","constructor":{"prototype":{"x":1}}}', `{"query":"{ __typename }","variables":${'['.repeat(5000)}${']'.repeat(5000)}}`, `{"query":"{ __typename }","variables":{"v":${'{"a":'.repeat(600)}1${'}'.repeat(600)}}}`, '{"query":"{ __typename }","extensions":{"x":[{"__proto__":{}}]}}', '{"query":"{ __typename }","variables":{"v":1e999}}', '{"query":"{ __typename }","query":"{ nope }"}']));
     case 3: {
       // invalid UTF-8 inside and around the JSON
       const bad = Buffer.from(random.pick([[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]]));

@@ -1,3 +1,4 @@
+import { findPrototypeKey, joinPath } from '../formats/json-input.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
 import { DOMAIN_RULE, SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug, isWebsiteDomain } from '../company/company.rules.js';
 
@@ -94,6 +95,10 @@ type Json = Record<string, unknown>;
  * problems too; duplicates against the store are checked when importing.
  */
 export function validateImport(input: unknown): { document?: ImportDocument; problems: ImportProblem[] } {
+  const prototypeKey = findPrototypeKey(input, '$');
+  if (prototypeKey !== undefined) {
+    return { problems: [{ path: joinPath(prototypeKey.path, prototypeKey.key), message: 'is a key that names an object\'s prototype, which is refused: rename it' }] };
+  }
   const v = new Validator();
   const root = v.object(input, '$');
   if (!root) return { problems: v.problems };

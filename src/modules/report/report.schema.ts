@@ -1,3 +1,5 @@
+import { MAX_FREE_FORM_NESTING, jsonValueNesting } from '../formats/json-input.js';
+
 /** The most reports one request may carry. */
 export const MAX_REPORTS_PER_REQUEST = 500;
 /** How far ahead of the server's clock an observedAt may be. */
@@ -260,6 +262,10 @@ function parseEvent(value: unknown, at: string, window: TimeWindow): EventReport
   let details: string | null = null;
   if (event.details !== undefined && event.details !== null) {
     if (typeof event.details !== 'object' || Array.isArray(event.details)) throw new Invalid(`${at}.details`, 'must be a JSON object (or null)');
+    // measured before JSON.stringify, which recurses
+    if (jsonValueNesting(event.details, MAX_FREE_FORM_NESTING) > MAX_FREE_FORM_NESTING) {
+      throw new Invalid(`${at}.details`, `nests arrays and objects deeper than ${MAX_FREE_FORM_NESTING} levels`);
+    }
     details = JSON.stringify(event.details);
     if (Buffer.byteLength(details) > MAX_DETAILS_BYTES) throw new Invalid(`${at}.details`, `is larger than ${MAX_DETAILS_BYTES} bytes as JSON`);
   }

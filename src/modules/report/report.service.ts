@@ -70,15 +70,22 @@ export function createReportService(store: Store, settings: ReportSettings, now:
      * Validates and stores a batch for the caller's company, in one
      * transaction that resolves only once committed. Each report is stored
      * whole or refused whole; a reportId stored before is a duplicate and
-     * changes nothing. `observe` gets the batch's figures once committed.
+     * changes nothing. `observe` gets the batch's figures once committed;
+     * `refused` holds reports the transport refused already (by index), which
+     * are answered as such and not read.
      */
-    async ingest(caller: Caller, reports: readonly unknown[], observe?: (figures: IngestFigures) => void): Promise<IngestResult> {
+    async ingest(
+      caller: Caller,
+      reports: readonly unknown[],
+      observe?: (figures: IngestFigures) => void,
+      refused: ReadonlyMap<number, Rejection> = new Map(),
+    ): Promise<IngestResult> {
       const at = now().getTime();
       const window = { earliest: at - settings.rawRetentionHours * 3_600_000, latest: at + MAX_CLOCK_AHEAD_MS };
       const rejected: Rejection[] = [];
       const valid: { index: number; report: DeviceReport }[] = [];
       reports.forEach((value, index) => {
-        const parsed = parseReport(value, index, window);
+        const parsed = refused.get(index) ?? parseReport(value, index, window);
         if (isRejection(parsed)) rejected.push(parsed);
         else valid.push({ index, report: parsed });
       });
