@@ -60,6 +60,30 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DRAIN_DELAY_MS: '10000' })).toThrow(/DRAIN_DELAY_MS: 10000 is not below SHUTDOWN_TIMEOUT_MS \(10000\)/);
   });
 
+  it('reads WEBHOOK_RETRY_SCHEDULE as waits in ms; unset, it is Standard Webhooks\' schedule', () => {
+    expect(loadConfig({}).webhooks.retryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,14h,20h,24h' }).webhooks.retryScheduleMs).toEqual(loadConfig({}).webhooks.retryScheduleMs);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s,1s' }).webhooks.retryScheduleMs).toEqual([1_000, 1_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: ' 250ms, 2m ,1h,24h ' }).webhooks.retryScheduleMs).toEqual([250, 120_000, 3_600_000, 86_400_000]);
+    expect(Object.isFrozen(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s' }).webhooks.retryScheduleMs)).toBe(true);
+  });
+
+  it('names every bad item of WEBHOOK_RETRY_SCHEDULE, with the other problems', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: 'x', WEBHOOK_RETRY_SCHEDULE: '5s,0s,25h,soon,5,,1.5s,-1m' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems[0]).toMatch(/^PORT: /);
+    const bad = (item: string) => `WEBHOOK_RETRY_SCHEDULE: "${item}" is not a wait from 1ms to 24h such as 5s, 5m or 2h (the list is comma-separated, e.g. 5s,5m,30m,2h)`;
+    expect(problems.slice(1)).toEqual(['0s', '25h', 'soon', '5', '', '1.5s', '-1m'].map(bad));
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 21 }, () => '1s').join(',') })).toThrow(/WEBHOOK_RETRY_SCHEDULE: 21 waits, at most 20 are allowed/);
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: Array.from({ length: 20 }, () => '1s').join(',') }).webhooks.retryScheduleMs).toHaveLength(20);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '  ' }).port).toBe(4000);
   });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './db/store-options.js';
 import type { ReadReplicaOptions } from './db/store-options.js';
+import { RETRY_SCHEDULE_MS } from './modules/webhook/webhook-delivery.service.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =
@@ -62,6 +63,8 @@ export interface WebhookConfig {
   readonly encryptionKey: string | null;
   /** How long one attempt waits for an answer. */
   readonly timeoutSeconds: number;
+  /** The wait before each retry, in ms (WEBHOOK_RETRY_SCHEDULE): one attempt more than it has waits, then the message failed. */
+  readonly retryScheduleMs: readonly number[];
 }
 
 /** Device reports and their retention (docs/reports.md). */
@@ -216,7 +219,34 @@ function readWebhooks(read: Reader, problems: string[]): WebhookConfig {
     allowPrivateTargets: read.boolean('WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     encryptionKey,
     timeoutSeconds: read.integer('WEBHOOK_TIMEOUT_SECONDS', 15, 1, 60),
+    retryScheduleMs: readRetrySchedule(read.optionalString('WEBHOOK_RETRY_SCHEDULE'), problems),
   };
+}
+
+/** The most retries WEBHOOK_RETRY_SCHEDULE may list, and the longest wait of one. */
+const MAX_RETRIES = 20;
+const MAX_RETRY_WAIT_MS = 86_400_000;
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/**
+ * WEBHOOK_RETRY_SCHEDULE: comma-separated waits such as `5s,5m,30m,2h`
+ * (units ms, s, m, h), each above 0 and at most 24h, 1 to 20 of them. Unset:
+ * Standard Webhooks' schedule. Every bad item is its own problem, named.
+ */
+function readRetrySchedule(value: string | null, problems: string[]): readonly number[] {
+  if (value === null) return RETRY_SCHEDULE_MS;
+  const items = value.split(',').map((item) => item.trim());
+  const waits: number[] = [];
+  for (const item of items) {
+    const match = /^(\d+)(ms|s|m|h)$/.exec(item);
+    const ms = match === null ? Number.NaN : Number(match[1]) * (DURATION_UNITS_MS[match[2] as string] as number);
+    if (!(ms > 0 && ms <= MAX_RETRY_WAIT_MS)) {
+      problems.push(`WEBHOOK_RETRY_SCHEDULE: "${item}" is not a wait from 1ms to 24h such as 5s, 5m or 2h (the list is comma-separated, e.g. 5s,5m,30m,2h)`);
+    }
+    waits.push(ms);
+  }
+  if (items.length > MAX_RETRIES) problems.push(`WEBHOOK_RETRY_SCHEDULE: ${items.length} waits, at most ${MAX_RETRIES} are allowed`);
+  return Object.freeze(waits);
 }
 
 /**

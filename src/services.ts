@@ -15,14 +15,14 @@ import { createUserService } from './modules/user/user.service.js';
 import type { UserServiceOptions } from './modules/user/user.service.js';
 import { createVlanService } from './modules/vlan/vlan.service.js';
 import { createWriteService } from './modules/write/write.service.js';
-import { createDeliverer } from './modules/webhook/webhook-delivery.service.js';
+import { RETRY_SCHEDULE_MS, createDeliverer } from './modules/webhook/webhook-delivery.service.js';
 import { createDispatcher } from './modules/webhook/webhook-dispatch.service.js';
 import { createKeyRing } from './modules/webhook/webhook.keys.js';
 import { createWebhookService } from './modules/webhook/webhook.service.js';
 import type { WebhookConfig } from './config.js';
 
 /** Webhook settings for processes without a server config (the CLI's defaults come from its config too). */
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookConfig = { allowPrivateTargets: false, encryptionKey: null, timeoutSeconds: 15 };
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookConfig = { allowPrivateTargets: false, encryptionKey: null, timeoutSeconds: 15, retryScheduleMs: RETRY_SCHEDULE_MS };
 
 /**
  * The services of one process, over one store, with exactly one audit log
@@ -74,7 +74,12 @@ export function createServices(
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {
       dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds),
-      deliverer: createDeliverer(store, box, { allowPrivateTargets: webhookSettings.allowPrivateTargets, timeoutMs: webhookSettings.timeoutSeconds * 1000 }, webhookNow),
+      deliverer: createDeliverer(
+        store,
+        box,
+        { allowPrivateTargets: webhookSettings.allowPrivateTargets, timeoutMs: webhookSettings.timeoutSeconds * 1000, retryScheduleMs: webhookSettings.retryScheduleMs },
+        webhookNow,
+      ),
     },
   };
 }

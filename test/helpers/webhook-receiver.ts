@@ -1,11 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 
 /** One request a receiver got. */
 export interface ReceivedWebhook {
   readonly headers: Record<string, string>;
   readonly body: string;
   readonly path: string;
+  /** When the request had arrived (its body read), and when it was answered: performance.now() ms. */
+  readonly receivedAt: number;
+  answeredAt: number | undefined;
 }
 
 /** What a receiver answers: a status, and headers or a body when given. */
@@ -40,9 +44,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), path: request.url ?? '/' });
+      const got: ReceivedWebhook = { headers, body: Buffer.concat(chunks).toString('utf8'), path: request.url ?? '/', receivedAt: performance.now(), answeredAt: undefined };
+      received.push(got);
       const answer = script.shift() ?? { status: 200 };
-      const send = () => response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok');
+      const send = () => {
+        got.answeredAt = performance.now();
+        response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok');
+      };
       if (held) held.push(send);
       else send();
     });

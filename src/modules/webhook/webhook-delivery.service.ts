@@ -14,8 +14,11 @@ const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-/** The wait before each retry (Standard Webhooks' schedule): 10 attempts in all, then the message failed. */
-export const RETRY_SCHEDULE_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR] as const;
+/**
+ * The default wait before each retry (Standard Webhooks' schedule): 10
+ * attempts in all, then the message failed. WEBHOOK_RETRY_SCHEDULE replaces it.
+ */
+export const RETRY_SCHEDULE_MS: readonly number[] = Object.freeze([5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 14 * HOUR, 20 * HOUR, 24 * HOUR]);
 /** Up to this share is added to each wait at random, so retries of a burst spread out. */
 export const RETRY_JITTER = 0.1;
 /** The longest wait a Retry-After may ask for. */
@@ -42,6 +45,8 @@ interface Attempt {
 export interface DeliverySettings {
   readonly allowPrivateTargets: boolean;
   readonly timeoutMs: number;
+  /** The wait before each retry (WEBHOOK_RETRY_SCHEDULE); its length + 1 attempts in all. */
+  readonly retryScheduleMs: readonly number[];
 }
 
 /**
@@ -49,8 +54,8 @@ export interface DeliverySettings {
  * the schedule's wait plus jitter, or the answer's Retry-After when that is
  * longer; null when the schedule is used up.
  */
-export function retryDelay(attempts: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
-  const wait = RETRY_SCHEDULE_MS[attempts - 1];
+export function retryDelay(attempts: number, retryAfterMs: number | null, random: () => number = Math.random, schedule: readonly number[] = RETRY_SCHEDULE_MS): number | null {
+  const wait = schedule[attempts - 1];
   if (wait === undefined) return null;
   return Math.max(Math.round(wait * (1 + RETRY_JITTER * random())), Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS));
 }
@@ -121,7 +126,7 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
     }
     const failingSince = await outbox.markFailing(endpoint.id, at);
     if (Date.parse(at) - Date.parse(failingSince) >= FAILING_DISABLE_MS) await outbox.disableEndpoint(endpoint.id, 'FAILING');
-    const delay = retryDelay(message.attempts, outcome.retryAfterMs, random);
+    const delay = retryDelay(message.attempts, outcome.retryAfterMs, random, settings.retryScheduleMs);
     return delay === null ? { state: 'failed', nextAttemptAt: null } : { state: 'pending', nextAttemptAt: new Date(Date.parse(at) + delay).toISOString() };
   }
 

@@ -138,7 +138,10 @@ export function createOutboxRepository({ db }: SqlContext, dialect: SqlDialect) 
      * Records a batch of attempts and their outcomes, for the messages the
      * claim `token` still holds (a claim that lapsed and was taken over
      * records nothing): one UPDATE per distinct outcome and one multi-row
-     * INSERT, so a batch costs a few statements, not a few per message.
+     * INSERT, so a batch costs a few statements, not a few per message. A
+     * message replayed during its attempt (attempts 0 under a lease, see
+     * requeue) keeps the state and due time the replay gave it: its fresh
+     * round starts now, one attempt after the other.
      */
     async recordAttempts(token: string, entries: readonly RecordedAttempt[]): Promise<void> {
       const groups = new Map<string, RecordedAttempt[]>();
@@ -151,7 +154,13 @@ export function createOutboxRepository({ db }: SqlContext, dialect: SqlDialect) 
         const { outcome } = group[0] as RecordedAttempt;
         const rows = await db
           .updateTable('webhook_messages')
-          .set({ state: outcome.state, next_attempt_at: outcome.nextAttemptAt, lease_token: null, lease_until: null })
+          .set((eb) => ({
+            // decided row by row in this one statement, so a replay that commits before it is never overwritten
+            state: eb.case().when('attempts', '=', 0).then(eb.ref('state')).else(outcome.state).end(),
+            next_attempt_at: eb.case().when('attempts', '=', 0).then(eb.ref('next_attempt_at')).else(outcome.nextAttemptAt).end(),
+            lease_token: null,
+            lease_until: null,
+          }))
           .where('id', 'in', group.map((entry) => entry.messageId))
           .where('lease_token', '=', token)
           .returning('id')
@@ -210,12 +219,23 @@ export function createOutboxRepository({ db }: SqlContext, dialect: SqlDialect) 
     /**
      * Queues the company's messages again for a fresh round of attempts, due
      * at `now`, with the same webhook-id: one by its UUID, or all created
-     * since a time. Returns how many.
+     * since a time. Returns how many. A message mid-attempt (its lease not
+     * lapsed) keeps its lease, so no second attempt starts beside it; its
+     * attempts go to 0, which no claimed message otherwise has (claimDue
+     * counts the attempt it claims), and recordAttempts leaves it queued
+     * when that attempt ends. One statement: a claim or a record of the same
+     * row runs wholly before or after it (row lock; SQLite's write lock).
      */
     async requeue(filter: { companyId: number; uuid?: string; since?: string }, now: string): Promise<number> {
       let query = db
         .updateTable('webhook_messages')
-        .set({ state: 'pending', next_attempt_at: now, attempts: 0, lease_token: null, lease_until: null })
+        .set((eb) => ({
+          state: 'pending',
+          next_attempt_at: now,
+          attempts: 0,
+          lease_token: eb.case().when('lease_until', '>', now).then(eb.ref('lease_token')).else(null).end(),
+          lease_until: eb.case().when('lease_until', '>', now).then(eb.ref('lease_until')).else(null).end(),
+        }))
         .where('company_id', '=', filter.companyId);
       if (filter.uuid !== undefined) query = query.where('uuid', '=', filter.uuid);
       if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);

@@ -55,6 +55,13 @@ describe('webhook retries', () => {
     expect(parseRetryAfter('soon', 0)).toBeNull();
   });
 
+  it('waits on a configured schedule instead, its length + 1 attempts in all, with the same jitter and Retry-After', () => {
+    const schedule = [1_000, 2_000];
+    expect([1, 2, 3].map((attempts) => retryDelay(attempts, null, () => 0, schedule))).toEqual([1_000, 2_000, null]);
+    expect(retryDelay(2, null, () => 1, schedule)).toBe(2_200);
+    expect(retryDelay(1, 60_000, () => 0, schedule)).toBe(60_000);
+  });
+
   it('bounds a body, leaving out bulky details but keeping the ids', () => {
     const body = serializePayload({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', before: 'a'.repeat(MAX_PAYLOAD_BYTES) } });
     expect(JSON.parse(body)).toEqual({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', truncated: true } });
