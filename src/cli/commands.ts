@@ -10,6 +10,7 @@ import { parseJsonText } from '../modules/formats/json-input.js';
 import type { UserInfo } from '../modules/user/user.service.js';
 import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
+import { COLLECTOR_OPTIONS, collector } from './collector.command.js';
 import type { CliIo, Command } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import { serve } from './serve.js';
@@ -243,6 +244,7 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   { path: ['simulate'], options: SIMULATE_OPTIONS, run: (context) => simulate(context, withServices) },
+  { path: ['collector'], options: COLLECTOR_OPTIONS, run: collector },
   {
     path: ['audit', 'list'],
     options: { json, company: { type: 'string' }, since: { type: 'string' } },

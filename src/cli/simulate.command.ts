@@ -115,7 +115,7 @@ function createSink(companies: readonly SimulatedCompany[], url: string, signal:
 }
 
 /** An AbortController aborted by SIGINT or SIGTERM, and how to stop listening. */
-function abortOnSignals(): { controller: AbortController; release: () => void } {
+export function abortOnSignals(): { controller: AbortController; release: () => void } {
   const controller = new AbortController();
   const stop = () => controller.abort(new Error('stopped by a signal'));
   process.once('SIGINT', stop).once('SIGTERM', stop);

@@ -1,0 +1,195 @@
+import type { SnmpClient, SnmpObject, SnmpValue } from './snmp.client.js';
+
+// The standard MIB objects one poll reads, and how their values are decoded.
+// docs/collector.md maps each of them to the report field it feeds.
+
+/** SNMPv2-MIB system group scalars. */
+export const SYSTEM = {
+  sysDescr: '1.3.6.1.2.1.1.1.0',
+  sysObjectID: '1.3.6.1.2.1.1.2.0',
+  sysUpTime: '1.3.6.1.2.1.1.3.0',
+  sysName: '1.3.6.1.2.1.1.5.0',
+} as const;
+
+/** IF-MIB ifTable entry; the columns read. */
+const IF_ENTRY = '1.3.6.1.2.1.2.2.1';
+const IF = { descr: 2, type: 3, speed: 5, physAddress: 6, adminStatus: 7, operStatus: 8, inOctets: 10, inUcastPkts: 11, inErrors: 14, outOctets: 16, outUcastPkts: 17, outErrors: 20 };
+/** IF-MIB ifXTable entry: names and 64-bit counters. */
+const IFX_ENTRY = '1.3.6.1.2.1.31.1.1.1';
+const IFX = { name: 1, hcInOctets: 6, hcInUcastPkts: 7, hcOutOctets: 10, hcOutUcastPkts: 11, highSpeed: 15, alias: 18 };
+/** IP-MIB ipNetToPhysicalTable (index: ifIndex, address type, length, address) and the older ipNetToMediaTable (index: ifIndex, IPv4). */
+const IP_NET_TO_PHYSICAL_ENTRY = '1.3.6.1.2.1.4.35.1';
+const IP_NET_TO_MEDIA_ENTRY = '1.3.6.1.2.1.4.22.1';
+/** ipNetToPhysicalType / ipNetToMediaType: invalid(2) entries are stale. */
+const NEIGHBOUR_INVALID = 2;
+
+/** Cumulative counters of one interface; `wide` is true when they are IF-MIB's 64-bit counters. */
+export interface InterfaceCounters {
+  readonly rxBytes: bigint;
+  readonly txBytes: bigint;
+  readonly rxPackets: bigint;
+  readonly txPackets: bigint;
+  readonly rxErrors: bigint;
+  readonly txErrors: bigint;
+  readonly wide: boolean;
+}
+
+/** One row of ifTable joined with ifXTable. */
+export interface PolledInterface {
+  readonly ifIndex: number;
+  readonly name: string;
+  readonly alias: string | null;
+  /** IANAifType. */
+  readonly type: number;
+  readonly isEnabled: boolean;
+  readonly isConnected: boolean;
+  readonly speedMbps: number | null;
+  /** Lowercase colon-separated, or null when the interface has none. */
+  readonly macAddress: string | null;
+  readonly counters: InterfaceCounters | null;
+}
+
+/** An IP neighbour of the device (its ARP or NDP cache). */
+export interface PolledNeighbour {
+  readonly ifIndex: number;
+  readonly ip: string;
+  readonly macAddress: string;
+}
+
+/** What one poll read from a device. */
+export interface DevicePoll {
+  readonly sysName: string | null;
+  readonly sysDescr: string | null;
+  readonly sysObjectID: string | null;
+  /** sysUpTime in whole seconds. */
+  readonly uptimeSeconds: number | null;
+  readonly interfaces: readonly PolledInterface[];
+  readonly neighbours: readonly PolledNeighbour[];
+}
+
+/** Reads the system group, interfaces and IP neighbours of one device. */
+export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
+  const [sysDescr, sysObjectID, sysUpTime, sysName] = await client.get(Object.values(SYSTEM));
+  const [ifRows, ifxRows, physical] = await Promise.all([
+    walkTable(client, IF_ENTRY),
+    walkTable(client, IFX_ENTRY),
+    walkTable(client, IP_NET_TO_PHYSICAL_ENTRY),
+  ]);
+  // ipNetToMediaTable only for agents that lack the newer table
+  const neighbours = physical.size > 0 ? neighboursFromPhysical(physical) : neighboursFromMedia(await walkTable(client, IP_NET_TO_MEDIA_ENTRY));
+  return {
+    sysName: text(sysName),
+    sysDescr: text(sysDescr),
+    sysObjectID: typeof sysObjectID === 'string' ? sysObjectID : null,
+    uptimeSeconds: typeof sysUpTime === 'number' ? Math.floor(sysUpTime / 100) : null,
+    interfaces: [...ifRows.entries()].map(([index, columns]) => readInterface(Number(index), columns, ifxRows.get(index))),
+    neighbours,
+  };
+}
+
+/** A table's rows by index (the OID's part after the column), each a map of column number to value. */
+type Table = Map<string, Map<number, SnmpValue>>;
+
+async function walkTable(client: SnmpClient, entry: string): Promise<Table> {
+  const rows: Table = new Map();
+  for (const object of await client.walk(entry)) addCell(rows, entry, object);
+  return rows;
+}
+
+function addCell(rows: Table, entry: string, object: SnmpObject): void {
+  const rest = object.oid.slice(entry.length + 1);
+  const dot = rest.indexOf('.');
+  if (dot <= 0) return;
+  const column = Number(rest.slice(0, dot));
+  const index = rest.slice(dot + 1);
+  let row = rows.get(index);
+  if (row === undefined) rows.set(index, (row = new Map()));
+  row.set(column, object.value);
+}
+
+function readInterface(ifIndex: number, row: Map<number, SnmpValue>, xrow: Map<number, SnmpValue> | undefined): PolledInterface {
+  const highSpeed = integer(xrow?.get(IFX.highSpeed));
+  const speed = integer(row.get(IF.speed));
+  return {
+    ifIndex,
+    name: text(xrow?.get(IFX.name)) ?? text(row.get(IF.descr)) ?? `ifIndex ${ifIndex}`,
+    alias: text(xrow?.get(IFX.alias)),
+    type: integer(row.get(IF.type)) ?? 1,
+    isEnabled: integer(row.get(IF.adminStatus)) === 1,
+    isConnected: integer(row.get(IF.operStatus)) === 1,
+    speedMbps: highSpeed !== null && highSpeed > 0 ? highSpeed : speed !== null && speed > 0 ? Math.round(speed / 1e6) : null,
+    macAddress: macAddress(row.get(IF.physAddress)),
+    counters: readCounters(row, xrow),
+  };
+}
+
+/** The 64-bit counters where the agent has them, else the 32-bit ones (which the collector unwraps). */
+function readCounters(row: Map<number, SnmpValue>, xrow: Map<number, SnmpValue> | undefined): InterfaceCounters | null {
+  const errors = { rxErrors: counter(row.get(IF.inErrors)) ?? 0n, txErrors: counter(row.get(IF.outErrors)) ?? 0n };
+  const hc = [IFX.hcInOctets, IFX.hcOutOctets, IFX.hcInUcastPkts, IFX.hcOutUcastPkts].map((c) => counter(xrow?.get(c)));
+  if (hc.every((v) => v !== null)) {
+    const [rxBytes, txBytes, rxPackets, txPackets] = hc as bigint[];
+    return { rxBytes: rxBytes as bigint, txBytes: txBytes as bigint, rxPackets: rxPackets as bigint, txPackets: txPackets as bigint, ...errors, wide: true };
+  }
+  const narrow = [IF.inOctets, IF.outOctets, IF.inUcastPkts, IF.outUcastPkts].map((c) => counter(row.get(c)));
+  if (!narrow.every((v) => v !== null)) return null;
+  const [rxBytes, txBytes, rxPackets, txPackets] = narrow as bigint[];
+  return { rxBytes: rxBytes as bigint, txBytes: txBytes as bigint, rxPackets: rxPackets as bigint, txPackets: txPackets as bigint, ...errors, wide: false };
+}
+
+function neighboursFromPhysical(rows: Table): PolledNeighbour[] {
+  const neighbours: PolledNeighbour[] = [];
+  for (const [index, row] of rows) {
+    // ifIndex.addressType.length.address...; IPv4 (1) and IPv6 (2)
+    const parts = index.split('.').map(Number);
+    const [ifIndex, type, length] = parts;
+    const mac = macAddress(row.get(4));
+    if (ifIndex === undefined || mac === null || integer(row.get(6)) === NEIGHBOUR_INVALID) continue;
+    const address = parts.slice(3);
+    if (address.length !== length) continue;
+    const ip = type === 1 && length === 4 ? address.join('.') : type === 2 && length === 16 ? ipv6(address) : null;
+    if (ip !== null) neighbours.push({ ifIndex, ip, macAddress: mac });
+  }
+  return neighbours;
+}
+
+function neighboursFromMedia(rows: Table): PolledNeighbour[] {
+  const neighbours: PolledNeighbour[] = [];
+  for (const [index, row] of rows) {
+    const [ifIndex, ...address] = index.split('.').map(Number);
+    const mac = macAddress(row.get(2));
+    if (ifIndex === undefined || mac === null || address.length !== 4 || integer(row.get(4)) === NEIGHBOUR_INVALID) continue;
+    neighbours.push({ ifIndex, ip: address.join('.'), macAddress: mac });
+  }
+  return neighbours;
+}
+
+function ipv6(bytes: number[]): string {
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push((((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)).toString(16));
+  // the URL parser writes an IPv6 address in its canonical (RFC 5952) form
+  return new URL(`http://[${groups.join(':')}]/`).hostname.slice(1, -1);
+}
+
+function text(value: SnmpValue | undefined): string | null {
+  if (Buffer.isBuffer(value)) {
+    const decoded = value.toString('utf8').replace(/\0+$/, '').trim();
+    return decoded === '' ? null : decoded;
+  }
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function integer(value: SnmpValue | undefined): number | null {
+  return typeof value === 'number' ? value : null;
+}
+
+function counter(value: SnmpValue | undefined): bigint | null {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' ? BigInt(value) : null;
+}
+
+function macAddress(value: SnmpValue | undefined): string | null {
+  if (!Buffer.isBuffer(value) || value.length !== 6 || value.every((b) => b === 0)) return null;
+  return [...value].map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
+

@@ -1,0 +1,132 @@
+import snmp from 'net-snmp';
+import type { Session, Varbind } from 'net-snmp';
+
+/** SNMPv2c: a community string. */
+export interface SnmpV2cCredentials {
+  readonly version: '2c';
+  readonly community: string;
+}
+
+/** SNMPv3 USM: a user with authentication and, by default, privacy (authPriv). */
+export interface SnmpV3Credentials {
+  readonly version: '3';
+  readonly user: string;
+  readonly level: 'authPriv' | 'authNoPriv';
+  readonly authProtocol: SnmpAuthProtocol;
+  readonly authKey: string;
+  /** Required with `authPriv`. */
+  readonly privProtocol?: SnmpPrivProtocol;
+  readonly privKey?: string;
+}
+
+export type SnmpCredentials = SnmpV2cCredentials | SnmpV3Credentials;
+
+export const SNMP_AUTH_PROTOCOLS = ['sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
+export type SnmpAuthProtocol = (typeof SNMP_AUTH_PROTOCOLS)[number];
+export const SNMP_PRIV_PROTOCOLS = ['aes', 'aes256b', 'aes256r'] as const;
+export type SnmpPrivProtocol = (typeof SNMP_PRIV_PROTOCOLS)[number];
+
+/** Where and how to reach one agent. */
+export interface SnmpTarget {
+  readonly host: string;
+  readonly port: number;
+  readonly credentials: SnmpCredentials;
+  /** Per request; each retry waits as long again. */
+  readonly timeoutMs: number;
+  readonly retries: number;
+}
+
+/** A value as the agent sent it: numbers for integers, counters, gauges and time ticks; bigint for Counter64; Buffer for octet strings. */
+export type SnmpValue = number | bigint | string | Buffer | null;
+
+/** One object of a walk: its OID (dotted, no leading dot) and value. */
+export interface SnmpObject {
+  readonly oid: string;
+  readonly value: SnmpValue;
+}
+
+/** A session with one agent; every method rejects with an SnmpError. */
+export interface SnmpClient {
+  /** The values of scalar OIDs; null for an OID the agent does not have. */
+  get(oids: readonly string[]): Promise<SnmpValue[]>;
+  /** Every object under `oid`, in order, fetched with GETBULK. */
+  walk(oid: string): Promise<SnmpObject[]>;
+  close(): void;
+}
+
+/** Why a request to an agent failed, in words an operator can act on. */
+export class SnmpError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'authentication' | 'agent',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_REPETITIONS = 25;
+
+/** Opens a session (UDP) with the agent of `target`. */
+export function openSnmpClient(target: SnmpTarget): SnmpClient {
+  const options = { port: target.port, retries: target.retries, timeout: target.timeoutMs, backoff: 1 };
+  const { credentials } = target;
+  const session: Session =
+    credentials.version === '2c'
+      ? snmp.createSession(target.host, credentials.community, { ...options, version: snmp.Version2c })
+      : snmp.createV3Session(target.host, v3User(credentials), { ...options, version: snmp.Version3 });
+  // a late datagram's error after close must not become an unhandled 'error' event
+  session.on('error', () => undefined);
+  const where = `${target.host}:${target.port}`;
+  return {
+    get: (oids) =>
+      new Promise((resolve, reject) => {
+        session.get([...oids], (error, varbinds) => {
+          if (error) reject(describe(error, where));
+          else resolve((varbinds ?? []).map((v) => (snmp.isVarbindError(v) ? null : valueOf(v))));
+        });
+      }),
+    walk: (oid) =>
+      new Promise((resolve, reject) => {
+        const objects: SnmpObject[] = [];
+        session.subtree(
+          oid,
+          MAX_REPETITIONS,
+          (varbinds: Varbind[]) => {
+            for (const v of varbinds) if (!snmp.isVarbindError(v)) objects.push({ oid: v.oid, value: valueOf(v) });
+          },
+          (error: Error | null) => (error ? reject(describe(error, where)) : resolve(objects)),
+        );
+      }),
+    close: () => session.close(),
+  };
+}
+
+function v3User(credentials: SnmpV3Credentials) {
+  const auth = { authProtocol: snmp.AuthProtocols[credentials.authProtocol], authKey: credentials.authKey };
+  if (credentials.level === 'authNoPriv') return { name: credentials.user, level: snmp.SecurityLevel.authNoPriv, ...auth };
+  return {
+    name: credentials.user,
+    level: snmp.SecurityLevel.authPriv,
+    ...auth,
+    privProtocol: snmp.PrivProtocols[credentials.privProtocol ?? 'aes'],
+    privKey: credentials.privKey ?? '',
+  };
+}
+
+function valueOf(varbind: Varbind): SnmpValue {
+  const value: unknown = varbind.value;
+  if (varbind.type === snmp.ObjectType.Counter64 && Buffer.isBuffer(value)) {
+    return value.length === 0 ? 0n : BigInt(`0x${value.toString('hex')}`);
+  }
+  if (typeof value === 'number' || typeof value === 'string' || Buffer.isBuffer(value)) return value;
+  return null;
+}
+
+function describe(error: Error, where: string): SnmpError {
+  const name = error.name;
+  if (name === 'RequestTimedOutError') return new SnmpError('timeout', `${where} did not answer (SNMP request timed out)`);
+  if (/digest|password|user name|usm|decrypt|engine|authentication/i.test(error.message)) {
+    return new SnmpError('authentication', `${where} refused the SNMPv3 credentials: ${error.message}`);
+  }
+  return new SnmpError('agent', `${where}: ${error.message}`);
+}

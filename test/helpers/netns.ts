@@ -1,0 +1,185 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Small networks of Linux network namespaces for tests that cross a network
+// (SNMP agents, a collector). Each test file makes its own, named with its
+// process id, and deletes them; every address is in 198.18.0.0/15, the range
+// RFC 2544 sets aside for tests, and lives only inside those namespaces.
+
+/** True when this process can build namespaces and run snmpd: root with iproute2 and net-snmp's agent installed. */
+export function canBuildNetworks(): boolean {
+  return process.getuid?.() === 0 && fs.existsSync('/usr/sbin/snmpd') && fs.existsSync('/usr/bin/snmpget') && whichIp() !== undefined;
+}
+
+function whichIp(): string | undefined {
+  return ['/usr/sbin/ip', '/usr/bin/ip', '/sbin/ip'].find((p) => fs.existsSync(p));
+}
+
+/** Runs `ip` with arguments; throws with its stderr. */
+export function ip(...args: string[]): string {
+  return execFileSync(whichIp() ?? 'ip', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Runs a command inside a namespace and returns its stdout. */
+export function inNamespace(namespace: string, command: string, ...args: string[]): string {
+  return ip('netns', 'exec', namespace, command, ...args);
+}
+
+/** An interface as `ip -j -s link` shows it. */
+export interface LinkInfo {
+  readonly ifindex: number;
+  readonly ifname: string;
+  readonly address: string;
+  readonly operstate: string;
+  readonly stats64: { readonly rx: { readonly bytes: number; readonly packets: number }; readonly tx: { readonly bytes: number; readonly packets: number } };
+}
+
+/** The interfaces of a namespace with their counters. */
+export function linksOf(namespace: string): LinkInfo[] {
+  return JSON.parse(ip('-n', namespace, '-j', '-s', 'link', 'show')) as LinkInfo[];
+}
+
+/**
+ * A device namespace reached from the test's own namespace over a veth pair
+ * (`mgmt`: 198.18.N.1 here, 198.18.N.2 there), with a LAN veth to a client
+ * namespace (198.19.N.1 on the device, 198.19.N.2 on the client).
+ */
+export interface TestNetwork {
+  readonly device: string;
+  readonly client: string;
+  readonly deviceAddress: string;
+  readonly lanInterface: string;
+  readonly clientAddress: string;
+  readonly clientMac: string;
+  /** Sends UDP datagrams from the client to the device until 20,000 bytes more arrived on its LAN interface, so it learns the client's MAC and counters move. */
+  sendClientTraffic(): Promise<void>;
+  destroy(): void;
+}
+
+/** Builds the device and client namespaces; `n` (0 to 255) keeps the addresses of concurrent files apart. */
+export function buildTestNetwork(n: number): TestNetwork {
+  const tag = `${process.pid % 100000}`;
+  const device = `ngd${tag}`;
+  const client = `ngc${tag}`;
+  const mgmtHere = `ngm${tag}a`;
+  const mgmtThere = `ngm${tag}b`;
+  const lanInterface = `ngl${tag}a`;
+  const lanClient = `ngl${tag}b`;
+  const deviceAddress = `198.18.${n}.2`;
+  const clientAddress = `198.19.${n}.2`;
+  const destroy = () => {
+    for (const namespace of [device, client]) {
+      try {
+        ip('netns', 'del', namespace);
+      } catch {
+        // already gone
+      }
+    }
+    try {
+      ip('link', 'del', mgmtHere);
+    } catch {
+      // deleted with its peer's namespace
+    }
+  };
+  destroy();
+  ip('netns', 'add', device);
+  ip('netns', 'add', client);
+  ip('link', 'add', mgmtHere, 'type', 'veth', 'peer', 'name', mgmtThere);
+  ip('link', 'set', mgmtThere, 'netns', device);
+  ip('addr', 'add', `198.18.${n}.1/24`, 'dev', mgmtHere);
+  ip('link', 'set', mgmtHere, 'up');
+  ip('-n', device, 'addr', 'add', `${deviceAddress}/24`, 'dev', mgmtThere);
+  ip('-n', device, 'link', 'set', mgmtThere, 'up');
+  ip('-n', device, 'link', 'set', 'lo', 'up');
+  ip('link', 'add', lanInterface, 'netns', device, 'type', 'veth', 'peer', 'name', lanClient, 'netns', client);
+  ip('-n', device, 'addr', 'add', `198.19.${n}.1/24`, 'dev', lanInterface);
+  ip('-n', device, 'link', 'set', lanInterface, 'up');
+  ip('-n', client, 'addr', 'add', `${clientAddress}/24`, 'dev', lanClient);
+  ip('-n', client, 'link', 'set', lanClient, 'up');
+  const clientMac = (JSON.parse(ip('-n', client, '-j', 'link', 'show', lanClient)) as LinkInfo[])[0]?.address ?? '';
+  return {
+    device,
+    client,
+    deviceAddress,
+    lanInterface,
+    clientAddress,
+    clientMac,
+    async sendClientTraffic() {
+      const received = () => linksOf(device).find((l) => l.ifname === lanInterface)?.stats64.rx.bytes ?? 0;
+      const start = received();
+      const script = `const s=require('dgram').createSocket('udp4');let i=0;const go=()=>s.send(Buffer.alloc(1000),9,'198.19.${n}.1',()=>{if(++i<20)go();else s.close()});go();`;
+      // a link just set up may drop the first datagrams (no carrier yet, or the address still being resolved)
+      for (let attempt = 0; received() - start < 20_000; attempt += 1) {
+        if (attempt === 50) throw new Error(`the client's datagrams do not reach ${device}`);
+        inNamespace(client, process.execPath, '-e', script);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    destroy,
+  };
+}
+
+/** A running snmpd in a namespace. */
+export interface TestAgent {
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** SNMPv3 user of the test agents: SHA-256 authentication, AES privacy. */
+export const TEST_V3_USER = { user: 'ngtest', authKey: 'auth-secret-1', privKey: 'priv-secret-1' } as const;
+
+/** Starts net-snmp's agent inside `namespace` on `address`:161, with community `public` and the v3 user; resolves once it answers. */
+export async function startAgent(namespace: string, address: string): Promise<TestAgent> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-snmpd-'));
+  const conf = path.join(dir, 'snmpd.conf');
+  fs.writeFileSync(
+    conf,
+    [
+      'rocommunity public default',
+      'sysName netgraph-test-switch',
+      `createUser ${TEST_V3_USER.user} SHA-256 ${TEST_V3_USER.authKey} AES ${TEST_V3_USER.privKey}`,
+      `rouser ${TEST_V3_USER.user} priv`,
+      '',
+    ].join('\n'),
+  );
+  const child = spawn(whichIp() ?? 'ip', ['netns', 'exec', namespace, '/usr/sbin/snmpd', '-f', '-Lf', path.join(dir, 'snmpd.log'), '-C', '-c', conf, `--persistentDir=${dir}`, '-p', path.join(dir, 'pid'), `udp:${address}:161`], {
+    stdio: 'ignore',
+    env: { ...process.env, MIBS: '' },
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      execFileSync('/usr/bin/snmpget', ['-v2c', '-c', 'public', '-t', '0.2', '-r', '0', address, '1.3.6.1.2.1.1.5.0'], { stdio: 'ignore' });
+      return { process: child, stop };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await stop();
+  throw new Error(`snmpd in ${namespace} did not answer on ${address}:161`);
+}
+
+/**
+ * Waits until the agent at `address` answers at least `bytes` for an
+ * interface's ifHCInOctets (read with net-snmp's own snmpget): snmpd caches
+ * interface counters for about 5 seconds, so a poll right after traffic may
+ * read the values of before.
+ */
+export async function waitForAgentCounter(address: string, ifIndex: number, bytes: number): Promise<void> {
+  for (let i = 0; i < 100; i += 1) {
+    const out = execFileSync('/usr/bin/snmpget', ['-v2c', '-c', 'public', '-Oqv', address, `1.3.6.1.2.1.31.1.1.1.6.${ifIndex}`], { encoding: 'utf8' });
+    if (Number(out.trim()) >= bytes) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the agent at ${address} never counted ${bytes} bytes in on ifIndex ${ifIndex}`);
+}
