@@ -70,6 +70,11 @@ export async function migrateToLatest(store: Store): Promise<readonly MigrationR
   if ((await migrator.getMigrations()).every((m) => m.executedAt !== undefined)) return [];
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
+  // Statistics of every table once, after the last migration, rather than in the migrations that touch
+  // tables: a migration that adds an index or rebuilds a table (SQLite's api_keys) leaves the planner
+  // guessing until something analyzes, and every future migration is covered without remembering to.
+  // ANALYZE samples a bounded number of rows per table, so this costs seconds on a large database, once per upgrade.
+  if (results !== undefined && results.length > 0) await store.analyze();
   return results ?? [];
 }
 
