@@ -8,6 +8,7 @@ import * as deviceReports from './migrations/0004-device-reports.js';
 import * as meterFields from './migrations/0005-meter-fields.js';
 import * as webhooks from './migrations/0006-webhooks.js';
 import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
+import * as clientDeviceIndex from './migrations/0008-client-device-index.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0005-meter-fields': meterFields,
   '0006-webhooks': webhooks,
   '0007-ingest-indexes': ingestIndexes,
+  '0008-client-device-index': clientDeviceIndex,
 };
 
 /**
