@@ -8,6 +8,7 @@ import * as deviceReports from './migrations/0004-device-reports.js';
 import * as meterFields from './migrations/0005-meter-fields.js';
 import * as webhooks from './migrations/0006-webhooks.js';
 import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
+import * as clientDeviceIndex from './migrations/0008-client-device-index.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0005-meter-fields': meterFields,
   '0006-webhooks': webhooks,
   '0007-ingest-indexes': ingestIndexes,
+  '0008-client-device-index': clientDeviceIndex,
 };
 
 /**
@@ -70,6 +72,11 @@ export async function migrateToLatest(store: Store): Promise<readonly MigrationR
   if ((await migrator.getMigrations()).every((m) => m.executedAt !== undefined)) return [];
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
+  // Statistics of every table once, after the last migration, rather than in the migrations that touch
+  // tables: a migration that adds an index or rebuilds a table (SQLite's api_keys) leaves the planner
+  // guessing until something analyzes, and every future migration is covered without remembering to.
+  // ANALYZE samples a bounded number of rows per table, so this costs seconds on a large database, once per upgrade.
+  if (results !== undefined && results.length > 0) await store.analyze();
   return results ?? [];
 }
 

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../errors.js';
 import { getDialect } from './dialect.js';
@@ -193,6 +193,13 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
     lockingTransaction: (fn) => serializable(() => db.transaction().setIsolationLevel('read committed').execute((trx) => fn({ db: trx }))),
     selectRow: (text, params, options = {}) => (router ?? reads).selectRow(text, params, options),
     ...(router === undefined ? {} : { replica: router.status }),
+    async analyze(tables) {
+      // ANALYZE with no list would take every schema of the database (another deployment's, or another test's)
+      const names = tables ?? (await sql<{ name: string }>`SELECT relname AS name FROM pg_class
+        WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p') AND NOT relispartition`.execute(db)).rows.map((row) => row.name);
+      // a partitioned table's ANALYZE also analyzes its partitions
+      if (names.length > 0) await sql`ANALYZE ${sql.join(names.map((name) => sql.table(name)))}`.execute(db);
+    },
     classifyError: classifyPostgresError,
     async ping() {
       try {

@@ -51,6 +51,14 @@ export interface Store {
    * still makes there; committed when it resolves, rolled back when it throws.
    */
   lockingTransaction<T>(fn: (tx: SqlContext) => Promise<T>): Promise<T>;
+  /**
+   * Gathers the planner's statistics for `tables` (every table of the store
+   * when omitted): after a bulk load or a migration, so that plans do not
+   * depend on someone running ANALYZE (autovacuum may be off, as during a
+   * restore). PostgreSQL: ANALYZE of those tables, outside any transaction.
+   * SQLite: ANALYZE within an analysis limit (approximate, fast).
+   */
+  analyze(tables?: readonly string[]): Promise<void>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */

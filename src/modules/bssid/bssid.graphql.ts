@@ -1,4 +1,4 @@
-import { inCompany, networkIdOfHardware, text } from '../read/read.model.js';
+import { hardwareIdsOfNetwork, inCompany, networkIdOfHardware, text } from '../read/read.model.js';
 import type { GraphQLFeature, SqlContext } from '../read/read.model.js';
 
 /** True while the hardware that reported the radio aliased `r` is online (its last report younger than the offline window). */
@@ -60,7 +60,7 @@ extend type Query {
         kind: 'list',
         table: 'device_radios',
         join: (r, n, c) =>
-          `${r}.hardware_device_id IN (SELECT rh.id FROM hardware_devices rh JOIN virtual_devices rv ON rv.id = rh.virtual_device_id WHERE rv.network_id = ${n}.id) ` +
+          `${r}.hardware_device_id IN ${hardwareIdsOfNetwork('r', n)} ` +
           `AND (${c.arg('includeInactive')} OR (${r}.is_active AND coalesce(${reporterOnline(r, c)}, FALSE)))`,
         orderBy: (r) => `${r}.bssid`,
       },

@@ -16,6 +16,9 @@ export interface ExistingIdentifiers {
   readonly serials: ReadonlySet<string>;
 }
 
+/** The tables an import fills (its audit entries, one per company, are left out). */
+const LOADED_TABLES = ['companies', 'networks', 'virtual_devices', 'hardware_devices', 'vlans', 'ssids', 'network_clients'] as const;
+
 /** Counts of what an import wrote. */
 export interface ImportCounts {
   companies: number;
@@ -80,6 +83,15 @@ export function createImportRepository(store: Store) {
         await alsoInTransaction({ db: trx }, inserted);
       });
       return counts;
+    },
+
+    /**
+     * Gathers the planner's statistics for the tables an import loads, after
+     * it committed: nothing else may (autovacuum can be off, as during a
+     * restore), and without them PostgreSQL's generic plans guess.
+     */
+    async analyzeLoaded(): Promise<void> {
+      await store.analyze(LOADED_TABLES);
     },
 
     /** The companies to export, by slug; all when `slug` is undefined. */

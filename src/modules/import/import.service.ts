@@ -20,7 +20,8 @@ export function createImportService(store: Store, audit: AuditService) {
      * Imports a whole document in one transaction: every problem is reported
      * at its JSON path and nothing is written unless there are none. Each
      * company is recorded as `company.import` in its audit log, with what it
-     * brought, in the same transaction.
+     * brought, in the same transaction. Then the loaded tables are analyzed
+     * (docs/operations.md), so reads do not wait for someone to.
      */
     async import(input: unknown, actor: Actor = CLI_ACTOR): Promise<ImportCounts> {
       const { document, problems } = validateImport(input);
@@ -39,7 +40,9 @@ export function createImportService(store: Store, audit: AuditService) {
           })),
         ),
       );
-      return unique(store, inserted, raced);
+      const counts = await unique(store, inserted, raced);
+      await repository.analyzeLoaded();
+      return counts;
     },
 
     /** Everything of one company (or all), in the import format, lists in the API's order. */

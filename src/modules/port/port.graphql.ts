@@ -1,5 +1,5 @@
 import { clientsOnPort } from '../client/client.graphql.js';
-import { bool, inCompany, integer, networkIdOfHardware, nullable, text, uuidArgument } from '../read/read.model.js';
+import { bool, hardwareIdsOfNetwork, inCompany, integer, networkIdOfHardware, nullable, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping } from '../read/read.model.js';
 import { vlanByNumber } from '../vlan/vlan.graphql.js';
 
@@ -19,8 +19,7 @@ const UPLINKS_OF_NETWORK: ListMapping = {
   kind: 'list',
   table: 'device_ports',
   join: (p, n) =>
-    `${p}.is_uplink AND ${p}.hardware_device_id IN ` +
-    `(SELECT uh.id FROM hardware_devices uh JOIN virtual_devices uv ON uv.id = uh.virtual_device_id WHERE uv.network_id = ${n}.id)`,
+    `${p}.is_uplink AND ${p}.hardware_device_id IN ${hardwareIdsOfNetwork('u', n)}`,
   orderBy: (p) => `${virtualDeviceUuidOfPort(p)}, ${p}.port_number`,
 };
 

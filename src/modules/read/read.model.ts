@@ -248,6 +248,17 @@ export const isCallersCompany = (argument: string, context: SqlContext): string 
 export const networkIdOfHardware = (h: string): string =>
   `(SELECT nv.network_id FROM virtual_devices nv WHERE nv.id = ${h}.virtual_device_id)`;
 
+/**
+ * The ids of the hardware assigned to the devices of the network aliased `n`,
+ * for `IN`: each device's hardware looked up by its unique virtual_device_id
+ * (aliases `<prefix>v`, `<prefix>h`). As a join, PostgreSQL's generic plan
+ * without statistics hashed every hardware device of every network instead.
+ * A device without hardware yields NULL, which IN never matches.
+ */
+export const hardwareIdsOfNetwork = (prefix: string, n: string): string =>
+  `(SELECT (SELECT ${prefix}h.id FROM hardware_devices ${prefix}h WHERE ${prefix}h.virtual_device_id = ${prefix}v.id) ` +
+  `FROM virtual_devices ${prefix}v WHERE ${prefix}v.network_id = ${n}.id)`;
+
 /** The UUID of a network by the id expression `networkId`. */
 export const networkUuidOf = (networkId: string): string => `(SELECT nn.uuid FROM networks nn WHERE nn.id = ${networkId})`;
 
