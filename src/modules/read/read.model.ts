@@ -202,13 +202,16 @@ export const integer = (column: string): FieldMapping => ({ kind: 'scalar', colu
 export const dateTime = (column: string): FieldMapping => ({ kind: 'scalar', column, type: 'datetime' });
 
 /**
- * Online by the time of the last report (`lastReport`, an expression that is
- * NULL before the first): true while it is younger than the offline window;
- * before any report, the stored flag (`stored`) as imported or created.
+ * The one online rule (docs/reports.md), of a hardware device row `h`: true
+ * while its last report is younger than the offline window; before a report
+ * counted (none yet, or only stale ones), the stored flag as imported or
+ * created. HardwareDevice.isConnectedToBackend reads it, and
+ * VirtualDevice.isOnline reads it of the assigned hardware, so the two never
+ * disagree.
  */
-export const onlineByLastReport = (lastReport: string, stored: string, context: SqlContext): string =>
-  // NULL >= x is NULL: one evaluation of `lastReport`, the stored flag when there is no report
-  `coalesce(${lastReport} >= ${context.onlineSince()}, ${stored})`;
+export const hardwareOnline = (h: string, context: SqlContext): string =>
+  // NULL >= x is NULL: the stored flag when there is no report
+  `coalesce(${h}.last_seen_at >= ${context.onlineSince()}, ${h}.is_connected_to_backend)`;
 
 // Company scoping, once for every root: a root's row is looked up by its argument *and* the caller's company.
 
