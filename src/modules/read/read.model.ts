@@ -291,6 +291,12 @@ export interface GraphQLFeature<S = never> {
   readonly mutations: Readonly<Record<string, MutationResolver<S>>>;
   /** List sizes for complexity that depend on arguments, by `Type.field` (`Query.root` for a root); the rest assume 5. */
   readonly listSizes?: Readonly<Record<string, ListSize>>;
+  /**
+   * How many items a list returns per element of its cost, by `Type.field`,
+   * where that is not one: the actual cost counts a list's items in these
+   * units (a metrics series: ten buckets to an element, as its size counts them).
+   */
+  readonly listItemsPerElement?: Readonly<Record<string, number>>;
 }
 
 /** An object a payload field reads back after the write: through which root (by name), with which value of its first argument. */
