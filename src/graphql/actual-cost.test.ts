@@ -51,6 +51,20 @@ describe('the actual cost of an answer', () => {
     expect(costs(query, Array.from({ length: 7 }, () => network(9)), { companySlug: 'acme' })).toEqual({ requested: 42, actual: 42 });
   });
 
+  it('counts a flat list by its elements in the text, whatever its strings hold, and stops at its priced size', () => {
+    const query = `{ networkClients(networkUUID: "${NETWORK}") { macAddress clientName accessPoint { label } } }`;
+    // a name that spells an element's start is escaped in the JSON text, so it is no element
+    const client = (clientName: string) => ({ macAddress: '3c:22:fb:00:00:01', clientName, accessPoint: { label: '{"macAddress":' } });
+    // requested 2 + 5 × (2 + 2) = 22
+    expect(costs(query, [client('{"macAddress":"x"}'), client('a')], { networkUUID: NETWORK })).toEqual({ requested: 22, actual: 2 + 2 * 4 });
+    expect(costs(query, [], { networkUUID: NETWORK })).toEqual({ requested: 22, actual: 2 });
+    expect(costs(query, null, { networkUUID: NETWORK })).toEqual({ requested: 22, actual: 2 });
+    expect(costs(query, Array.from({ length: 60 }, () => client('a')), { networkUUID: NETWORK })).toEqual({ requested: 22, actual: 22 });
+    // an object below the element starting with the element's first key: counted from the parsed answer instead
+    const same = `{ networkClients(networkUUID: "${NETWORK}") { x: macAddress accessPoint { x: label } } }`;
+    expect(costs(same, [{ x: 'a', accessPoint: { x: 'b' } }, { x: 'c', accessPoint: null }], { networkUUID: NETWORK })).toEqual({ requested: 2 + 5 * 3, actual: 2 + 2 * 3 });
+  });
+
   it('counts the events of a page by what it holds, up to its limit', () => {
     const query = `{ recentEventLogEventsPage(networkUUID: "${NETWORK}", limit: 20) { total events { eventType virtualDevice { label } } } }`;
     const events = (n: number) => Array.from({ length: n }, () => ({ eventType: 'x', virtualDevice: null }));

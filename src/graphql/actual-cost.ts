@@ -17,6 +17,14 @@ interface CostField {
   readonly itemsPerElement: number;
   /** True when a list is at or below it: then what it costs depends on the answer. */
   readonly counted: boolean;
+  /**
+   * For a list with no list below it: the text each of its elements starts
+   * with in the answer's JSON, `{"firstKey":`, when no object below the
+   * element starts with the same key. The database writes the JSON without
+   * spaces, in selection order, and a `"` inside a string is always escaped,
+   * so counting this text counts the elements without parsing the answer.
+   */
+  readonly elementStart: string | undefined;
 }
 
 /** An operation's plan as the cost formula prices it, built once per plan. */
@@ -54,19 +62,28 @@ function costField(
   const definition = name === '__typename' ? undefined : parent.getFields()[name];
   const named = definition ? getNamedType(definition.type) : undefined;
   if (definition === undefined || !isObjectType(named) || selection === undefined) {
-    return { key, list: false, children: [], size: undefined, itemsPerElement: 1, counted: false };
+    return { key, list: false, children: [], size: undefined, itemsPerElement: 1, counted: false, elementStart: undefined };
   }
   const children = selection.fields.map((field) => costField(schema, lists, named, field.key, field.name, field.selection));
   const list = isListType(getNullableType(definition.type));
   const sizeKey = `${parent.name}.${name}`;
+  const flat = !children.some((child) => child.counted);
+  const first = children[0]?.key;
+  const elementStart = list && flat && first !== undefined && !startsAnObjectBelow(children, first) ? `{"${first}":` : undefined;
   return {
     key,
     list,
     children,
     size: lists.listSizes[sizeKey],
     itemsPerElement: lists.listItemsPerElement[sizeKey] ?? 1,
-    counted: list || children.some((child) => child.counted),
+    counted: list || !flat,
+    elementStart,
   };
+}
+
+/** True when an object selected at any depth of `fields` starts with the key `key`. */
+function startsAnObjectBelow(fields: readonly CostField[], key: string): boolean {
+  return fields.some((field) => field.children.length > 0 && (field.children[0]?.key === key || startsAnObjectBelow(field.children, key)));
 }
 
 /**
@@ -86,10 +103,23 @@ export function measureActualCost(costs: CostPlan, answers: readonly (string | n
       total += rootRequested;
       return;
     }
-    const text = answers[i];
-    total += actualCost(root, text === null || text === undefined ? null : JSON.parse(text), requested);
+    const text = answers[i] ?? null;
+    total += root.elementStart === undefined ? actualCost(root, text === null ? null : JSON.parse(text), requested) : flatListCost(root, text, requested);
   });
   return Math.max(1, total);
+}
+
+/** The cost of a root that is a list with no list below it, from its elements counted in the JSON text. */
+function flatListCost(field: CostField, text: string | null, requested: ReadonlyMap<CostField, number>): number {
+  let perElement = 0;
+  for (const child of field.children) perElement += requested.get(child) ?? COMPLEXITY_WEIGHTS.leaf;
+  const most = (requested.get(field) ?? 0) - COMPLEXITY_WEIGHTS.list;
+  const start = field.elementStart as string;
+  // past what the priced size allows, more elements change nothing: stop counting there
+  const enough = perElement === 0 ? 0 : Math.ceil(most / perElement) * field.itemsPerElement;
+  let items = 0;
+  for (let at = text === null ? -1 : text.indexOf(start); at !== -1 && items < enough; at = (text as string).indexOf(start, at + start.length)) items++;
+  return COMPLEXITY_WEIGHTS.list + Math.min(Math.ceil(items / field.itemsPerElement) * perElement, most);
 }
 
 /** A field's requested cost for its root's arguments, recorded in `into` for each field of an answer that depends on it. */
