@@ -7,6 +7,7 @@ import type { LimitsService } from '../src/modules/limits/limits.service.js';
 import { limitPolicies } from '../src/modules/limits/limits.service.js';
 import { createRedisLimitStore } from '../src/modules/limits/limits.redis.js';
 import { createMemoryLimitStore } from '../src/modules/limits/limits.store.js';
+import type { LimitStore } from '../src/modules/limits/limits.store.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
@@ -68,14 +69,18 @@ describe.runIf(redisUrl)('limits in Redis', () => {
         ['admit', 56_000, 0],
         ['charge', 10_000, 100],
         ['admit', 1, 0],
+        ['charge', 0, 60],
+        ['refund', 250, 37],
+        ['refund', 0, 90],
+        ['charge', 2, 99],
+        ['refund', 1_111, 13],
       ];
+      const step = (store: LimitStore, operation: string, cost: number, now: number) =>
+        operation === 'admit' ? store.admit('k', now) : operation === 'charge' ? store.charge('k', cost, now) : store.refund('k', cost, now);
       for (const [operation, advance, cost] of steps) {
         clock.advance(advance);
         const now = clock.now();
-        const [a, b] =
-          operation === 'admit'
-            ? await Promise.all([redis.admit('k', now), memory.admit('k', now)])
-            : await Promise.all([redis.charge('k', cost, now), memory.charge('k', cost, now)]);
+        const [a, b] = await Promise.all([step(redis, operation, cost, now), step(memory, operation, cost, now)]);
         expect(a, `${operation} at +${now - createTestClock().now()} ms`).toEqual(b);
       }
     } finally {
@@ -101,15 +106,37 @@ describe.runIf(redisUrl)('limits in Redis', () => {
         remaining.push([res.headers.get('x-ratelimit-remaining'), res.headers.get('x-complexity-remaining')]);
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-      // 1 + 1 + (2 + 5 * 2) = 14 points on a, then 1 point each, refilling nothing: the clock stands still
+      // requested 1 + 1 + (2 + 5 * 2) = 14 points on a, actually 1 + 1 + (2 + 3 * 2) = 10 (acme has three networks),
+      // then 1 point each, refilling nothing: the clock stands still
       expect(remaining).toEqual([
-        ['4', '736'],
-        ['3', '735'],
-        ['2', '734'],
-        ['1', '733'],
-        ['0', '732'],
-        ['0', '732'],
+        ['4', '740'],
+        ['3', '739'],
+        ['2', '738'],
+        ['1', '737'],
+        ['0', '736'],
+        ['0', '736'],
       ]);
+    } finally {
+      await b?.close();
+      await a.close();
+    }
+  });
+
+  it('two servers charge one budget the actual cost, with concurrent requests on both', async () => {
+    const shared = { REDIS_URL: url, REDIS_KEY_PREFIX: prefix(), COMPLEXITY_BUDGET: '750' };
+    const clock = createTestClock();
+    const a = await startTestApp('sqlite', { data: createFixture(), env: shared, clock: clock.now });
+    let b: TestApp | undefined;
+    try {
+      b = await startTestApp('sqlite', { env: { ...shared, DATABASE_URL: a.database.url }, clock: clock.now });
+      const key = await a.createKey('acme');
+      // requested 2 + 5 * (4 + 3 + 2) = 47; HQ has 3 clients: actually 2 + 3 * 9 = 29
+      const clients = `{ networkClients(networkUUID: "${IDS.acmeHq}") { macAddress ip clientName lastSeen connectedVLAN { name vlanID } accessPoint { label } } }`;
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => ((i % 2 === 0 ? a : b) as TestApp).graphql(clients, { key })));
+      expect(answers.map((res) => [res.status, res.headers.get('x-complexity-cost')])).toEqual(Array.from({ length: 10 }, () => [200, '29']));
+      // each charged 47 and gave 18 back, atomically: the budget is down by the actual costs alone
+      const after = await (b as TestApp).graphql(`{ virtualDevice(UUID: "${IDS.acmeAp}") { UUID } }`, { key });
+      expect(after.headers.get('x-complexity-remaining')).toBe(String(750 - 10 * 29 - 2));
     } finally {
       await b?.close();
       await a.close();

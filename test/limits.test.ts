@@ -195,56 +195,106 @@ describe.each(storeKinds())('per-key limits on %s', (kind) => {
       });
     });
 
-    it('an exhausted budget answers 429 THROTTLED with Retry-After, and refills continuously to full', async () => {
+    it('an exhausted budget answers 429 THROTTLED with Retry-After once it cannot hold the requested cost, and refills continuously to full', async () => {
       const key = await app.createKey('acme');
       const start = clock.now();
       const costs = [];
-      for (let i = 0; i < 2; i++) {
+      // requested 314 each, actually 73: acme's three networks hold 4 devices, 3 VLANs and 2 SSIDs between them
+      for (let i = 0; i < 6; i++) {
         const res = await app.graphql(SPEC_COMPANY, { key });
         expect(res.status).toBe(200);
         costs.push([res.headers.get('x-complexity-cost'), res.headers.get('x-complexity-remaining')]);
       }
       expect(costs).toEqual([
-        ['314', '436'],
-        ['314', '122'],
+        ['73', '677'],
+        ['73', '604'],
+        ['73', '531'],
+        ['73', '458'],
+        ['73', '385'],
+        ['73', '312'],
       ]);
       const throttled = await app.graphql(SPEC_COMPANY, { key });
       expect(throttled.status).toBe(429);
-      // 192 points short at 50 points a second: 3.84 s, rounded up to the second
-      expect(throttled.headers.get('retry-after')).toBe(new Date(start + 4_000).toUTCString());
+      // 2 points short of the requested 314 at 50 points a second: 40 ms, rounded up to the second
+      expect(throttled.headers.get('retry-after')).toBe(new Date(start + 1_000).toUTCString());
       expect(throttled.body).toEqual({
         errors: [
           {
             // Meter's documented body, exactly
             message: 'Complexity budget exhausted. Try a less complex query or wait for your budget to restore.',
-            extensions: { code: 'THROTTLED', cost: 314, remaining: 122, retryAfterSeconds: 4 },
+            extensions: { code: 'THROTTLED', cost: 314, remaining: 312, retryAfterSeconds: 1 },
           },
         ],
         data: null,
       });
-      expect(limitHeaders(throttled)).toMatchObject({ 'x-complexity-cost': '0', 'x-complexity-remaining': '122' });
+      expect(limitHeaders(throttled)).toMatchObject({ 'x-complexity-cost': '0', 'x-complexity-remaining': '312' });
 
-      clock.advance(3_839);
+      clock.advance(39);
       expect((await app.graphql(SPEC_COMPANY, { key })).status).toBe(429);
       clock.advance(1);
       const refilled = await app.graphql(SPEC_COMPANY, { key });
       expect(refilled.status).toBe(200);
-      expect(refilled.headers.get('x-complexity-remaining')).toBe('0');
+      expect(refilled.headers.get('x-complexity-remaining')).toBe(String(314 - 73));
 
       clock.advance(1_000);
-      expect((await app.graphql(CHEAP, { key })).headers.get('x-complexity-remaining')).toBe(String(50 - 4));
+      expect((await app.graphql(CHEAP, { key })).headers.get('x-complexity-remaining')).toBe(String(314 - 73 + 50 - 4));
       clock.advance(60_000);
       expect((await app.graphql(CHEAP, { key })).headers.get('x-complexity-remaining')).toBe(String(750 - 4));
     });
 
     it('a cheap operation still runs while the budget is too low for an expensive one', async () => {
       const key = await app.createKey('acme');
-      await app.graphql(SPEC_COMPANY, { key });
-      await app.graphql(SPEC_COMPANY, { key });
+      for (let i = 0; i < 6; i++) await app.graphql(SPEC_COMPANY, { key });
       expect((await app.graphql(SPEC_COMPANY, { key })).status).toBe(429);
       const res = await app.graphql(CHEAP, { key });
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-complexity-remaining')).toBe('118');
+      expect(res.headers.get('x-complexity-remaining')).toBe('308');
+    });
+  });
+
+  describe('actual cost', () => {
+    /** Requested 2 + 5 × (4 + 3 + 2) = 47; HQ has 3 clients, so actually 2 + 3 × 9 = 29. */
+    const CLIENTS = `{ networkClients(networkUUID: "${IDS.acmeHq}") { macAddress ip clientName lastSeen connectedVLAN { name vlanID } accessPoint { label } } }`;
+    const withCost = (key: string, query: string) =>
+      app.request('/api/v1/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, extensions: { cost: true } }),
+      });
+
+    it('charges the budget what the answer holds, not what the lists might have held, and says both when asked', async () => {
+      const key = await app.createKey('acme');
+      const res = await withCost(key, CLIENTS);
+      expect(res.status).toBe(200);
+      expect(res.body.data.networkClients).toHaveLength(3);
+      expect(res.body.extensions).toEqual({ cost: { requested: 47, actual: 29, remaining: 721 } });
+      expect(limitHeaders(res)).toMatchObject({ 'x-complexity-cost': '29', 'x-complexity-remaining': '721' });
+      // the budget went down by the actual cost, and goes on from there
+      const again = await app.graphql(CLIENTS, { key });
+      expect(limitHeaders(again)).toMatchObject({ 'x-complexity-cost': '29', 'x-complexity-remaining': '692' });
+      expect(again.body.extensions).toBeUndefined();
+    });
+
+    it('counts each list at what it holds at every level, and an operation without lists at what it requested', async () => {
+      const key = await app.createKey('acme');
+      // requested 1 + 1 + (2 + 5 × (1 + (2 + 5 × 1))) = 44; actually hq 3 devices, lab 1, annex 0: 1 + 1 + (2 + (1 + 5) + (1 + 3) + (1 + 2)) = 17
+      const nested = await withCost(key, '{ companyBySlug(slug: "acme") { name networks { label virtualDevices { label } } } }');
+      expect(nested.body.extensions.cost).toEqual({ requested: 44, actual: 17, remaining: 733 });
+      const point = await withCost(key, CHEAP);
+      expect(point.body.extensions.cost).toEqual({ requested: 4, actual: 4, remaining: 729 });
+      // a network of another company answers null: its list holds nothing
+      const foreign = await withCost(key, `{ networkClients(networkUUID: "${IDS.globexHq}") { macAddress } }`);
+      expect(foreign.body.data).toEqual({ networkClients: null });
+      expect(foreign.body.extensions.cost).toEqual({ requested: 7, actual: 2, remaining: 727 });
+    });
+
+    it('still refuses an operation whose requested cost is over the limit before it runs, however little its answer would hold', async () => {
+      const key = await app.createKey('acme');
+      const res = await withCost(key, TOO_COMPLEX);
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].extensions).toEqual({ code: 'COMPLEXITY_LIMIT_EXCEEDED', cost: 988, limit: 750 });
+      expect(res.body.extensions).toBeUndefined();
+      expect(limitHeaders(res)).toMatchObject({ 'x-complexity-cost': '0', 'x-complexity-remaining': '750' });
     });
   });
 

@@ -94,6 +94,8 @@ export interface AssembledFeatures {
   readonly mutations: Readonly<Record<string, MutationResolver<Services>>>;
   /** The list sizes that depend on arguments, for complexity (graphql/complexity.ts), by `Type.field`. */
   readonly listSizes: Readonly<Record<string, ListSize>>;
+  /** How many items make one element of a list's actual cost, where not one (graphql/actual-cost.ts), by `Type.field`. */
+  readonly listItemsPerElement: Readonly<Record<string, number>>;
 }
 
 /** The features' read models, roots and resolvers, merged; throws naming every field, root or resolver that two features declare. */
@@ -101,12 +103,14 @@ export function mergeFeatures(features: readonly GraphQLFeature<Services>[]): As
   const problems: string[] = [];
   const mutations: Record<string, MutationResolver<Services>> = {};
   const listSizes: Record<string, ListSize> = {};
+  const listItemsPerElement: Record<string, number> = {};
   for (const feature of features) {
     addOnce(mutations, feature.mutations, (name) => problems.push(`mutations: ${name} has two resolvers`));
     addOnce(listSizes, feature.listSizes ?? {}, (name) => problems.push(`complexity: ${name} has two list sizes`));
+    addOnce(listItemsPerElement, feature.listItemsPerElement ?? {}, (name) => problems.push(`complexity: ${name} has two item counts per element`));
   }
   throwIfAny(problems);
-  return { readModel: buildReadModel(features), mutations, listSizes };
+  return { readModel: buildReadModel(features), mutations, listSizes, listItemsPerElement };
 }
 
 /**

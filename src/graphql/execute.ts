@@ -7,6 +7,8 @@ import type { ArgumentValues, RootDefinition, RootRead } from '../modules/read/r
 import type { CompiledRead } from '../modules/read/read.repository.js';
 import { checkRootArguments, namingArguments } from '../modules/read/read.service.js';
 import type { ReadService } from '../modules/read/read.service.js';
+import { buildCostPlan, measureActualCost } from './actual-cost.js';
+import type { CostPlan } from './actual-cost.js';
 import { planReads } from './compile.js';
 import { usesVariable } from './complexity.js';
 import type { DocumentCache, PreparedDocument } from './document.js';
@@ -24,6 +26,8 @@ export interface GraphQLRequest {
   readonly query: string;
   readonly variables: Readonly<Record<string, unknown>> | null;
   readonly operationName: string | null;
+  /** The request's `extensions` (`{"cost": true}` asks for the cost in the answer's, docs/limits.md); null when absent. */
+  readonly extensions?: Readonly<Record<string, unknown>> | null;
 }
 
 /**
@@ -62,6 +66,8 @@ interface CachedPlan {
    * to one. null when it is computed per request; unset before the first.
    */
   checkedArguments?: CheckedPlan | null;
+  /** The plan as the cost formula prices it; built at the first answer. */
+  costPlan?: CostPlan;
 }
 
 /** A plan after its root arguments are checked: what runs, the field errors of malformed arguments, the arguments of what runs. */
@@ -146,7 +152,7 @@ export function createExecutor(deps: ExecutorDeps) {
       return { kind: 'ready', operationName, cost, run: () => mutations.execute(document, operation, request.variables, caller, context) };
     }
     const ready = planWithArguments(planFor(prepared, operation, coerced.coerced, caller.keyId !== null), coerced.coerced, caller);
-    return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, operationName, options.deadline) };
+    return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, { operationName, cost }, options.deadline) };
   }
 
   /**
@@ -185,11 +191,12 @@ export function createExecutor(deps: ExecutorDeps) {
   async function runPlan(
     ready: { plan: CachedPlan; errors: WireError[]; args: readonly ArgumentValues[] },
     caller: Caller,
-    operationName: string | null,
+    { operationName, cost }: { readonly operationName: string | null; readonly cost: number },
     deadline: number | undefined,
   ): Promise<ExecutedOutcome> {
     const { plan: cached, errors } = ready;
     const result = await reads.run(cached.compiled, caller, ready.args, deadline);
+    const actualCost = actualCostOf(cached, result.roots, ready.args, cost);
     let data = '{';
     cached.plan.fields.forEach((field, i) => {
       let value: string;
@@ -207,7 +214,20 @@ export function createExecutor(deps: ExecutorDeps) {
     });
     data += '}';
     const body = errors.length > 0 ? `{"errors":${JSON.stringify(sortByPath(errors, cached.plan))},"data":${data}}` : `{"data":${data}}`;
-    return { kind: 'executed', body, operationName, keyChecked: caller.keyId !== null, statements: 1 };
+    return { kind: 'executed', body, operationName, keyChecked: caller.keyId !== null, statements: 1, actualCost };
+  }
+
+  /**
+   * What an answer actually cost, at most `requested` (the static cost):
+   * `requested` itself when the plan selects no list, without a look at the
+   * answer; else counted from the roots' JSON (graphql/actual-cost.ts).
+   */
+  function actualCostOf(cached: CachedPlan, answers: readonly (string | null)[], args: readonly ArgumentValues[], requested: number): number {
+    const costPlan = (cached.costPlan ??= buildCostPlan(schema, cached.plan));
+    if (!costPlan.counted) return requested;
+    const byField = cached.readIndex.map((index) => (index === -1 ? null : (answers[index] ?? null)));
+    const argsByField = cached.readIndex.map((index) => (index === -1 ? undefined : args[index]));
+    return Math.min(requested, measureActualCost(costPlan, byField, argsByField));
   }
 
   return { prepare };

@@ -72,7 +72,11 @@ export interface GraphQLHttpRequest {
   readonly log: FastifyBaseLogger;
 }
 
-/** The second step, with the parsed body: checks and prices the operation, charges the budget, runs it. */
+/**
+ * The second step, with the parsed body: checks and prices the operation,
+ * charges the budget its requested cost, runs it, and gives back what its
+ * answer did not use (docs/limits.md).
+ */
 export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestContext, request: GraphQLHttpRequest): Promise<Answer> {
   const mediaType = negotiate(request.accept);
   if (mediaType === undefined) {
@@ -82,7 +86,8 @@ export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestCont
   if (!caller || !admitted) throw new AppError('UNAUTHENTICATED', 'No API key.');
   const type = contentTypeOf(mediaType);
   const { requestId, log } = request;
-  const operation = deps.executor.prepare(readRequestBody(request.body), caller, {
+  const graphQLRequest = readRequestBody(request.body);
+  const operation = deps.executor.prepare(graphQLRequest, caller, {
     requestId,
     onUnexpectedError: (error) => log.error({ err: error, requestId }, 'unexpected error in a mutation'),
   });
@@ -100,9 +105,23 @@ export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestCont
   const deadline = context.deadline;
   const outcome = await operation.run(deadline === undefined ? {} : { deadline });
   context.statements += outcome.statements;
-  const answer: Answer = { status: 200, headers: { 'content-type': type }, body: outcome.body };
+  const settled = await deps.limits.settleOperation(caller, charge.state, outcome.actualCost ?? operation.cost);
+  context.limits = settled;
+  const body = graphQLRequest.extensions?.cost === true ? withCostExtension(outcome.body, operation.cost, settled) : outcome.body;
+  const answer: Answer = { status: 200, headers: { 'content-type': type }, body };
   // e.g. `mutation { __typename }`: nothing that ran looked at the key
   return outcome.keyChecked ? answer : answerWithoutRunning(deps, context, answer);
+}
+
+/**
+ * The body with `extensions.cost` added, for a request whose `extensions`
+ * ask for it with `"cost": true`: what the operation requested, what its
+ * answer actually cost (charged), and the whole points left in the budget.
+ */
+function withCostExtension(body: string, requested: number, state: LimitState): string {
+  const cost = { requested, actual: state.budget.cost, remaining: wholePoints(state.budget.level) };
+  // every body the executor writes is one JSON object: `{"data":…}` or `{"errors":…,"data":…}`
+  return `${body.slice(0, -1)},"extensions":${JSON.stringify({ cost })}}`;
 }
 
 /** The code that stands for each kind of request error; its status is the registry's. */

@@ -27,5 +27,6 @@ export function readRequestBody(body: unknown): GraphQLRequest {
     query,
     variables: (variables as Record<string, unknown> | null | undefined) ?? null,
     operationName: (operationName as string | null | undefined) ?? null,
+    extensions: (extensions as Record<string, unknown> | null | undefined) ?? null,
   };
 }

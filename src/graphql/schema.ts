@@ -10,8 +10,15 @@ import { DateTimeScalar, IPScalar, MacAddressScalar, UUIDScalar } from './scalar
 
 declare module 'graphql' {
   interface GraphQLSchemaExtensions {
-    /** The mutation resolvers and the argument-dependent list sizes (complexity) assembled with the schema (createSchema). */
-    readonly netgraph?: { readonly mutations: MutationResolvers; readonly listSizes: Readonly<Record<string, ListSize>> };
+    /**
+     * The mutation resolvers, the argument-dependent list sizes (complexity) and the lists' items per
+     * element of their actual cost, assembled with the schema (createSchema).
+     */
+    readonly netgraph?: {
+      readonly mutations: MutationResolvers;
+      readonly listSizes: Readonly<Record<string, ListSize>>;
+      readonly listItemsPerElement: Readonly<Record<string, number>>;
+    };
   }
 }
 
@@ -97,7 +104,8 @@ const SCALARS: readonly GraphQLScalarType[] = [UUIDScalar, DateTimeScalar, MacAd
 export function createSchema(features: readonly GraphQLFeature<Services>[] = FEATURES): GraphQLSchema {
   const assembled = mergeFeatures(features);
   const document = assembleDocument(parse(FRAME_SDL), features, FIRST_QUERY_FIELDS);
-  const schema = new GraphQLSchema({ ...buildASTSchema(document).toConfig(), extensions: { netgraph: { mutations: assembled.mutations, listSizes: assembled.listSizes } } });
+  const { mutations, listSizes, listItemsPerElement } = assembled;
+  const schema = new GraphQLSchema({ ...buildASTSchema(document).toConfig(), extensions: { netgraph: { mutations, listSizes, listItemsPerElement } } });
   checkAssembly(schema, assembled.readModel, assembled.mutations);
   for (const scalar of SCALARS) {
     const type = schema.getType(scalar.name) as GraphQLScalarType;

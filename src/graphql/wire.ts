@@ -21,6 +21,11 @@ export interface ExecutedOutcome {
   /** True when a statement that ran also confirmed the API key is not revoked (every read; a mutation with a field). */
   readonly keyChecked: boolean;
   readonly statements: number;
+  /**
+   * A query's actual cost, from what its answer holds (graphql/actual-cost.ts):
+   * at most its requested cost. Undefined (a mutation): the requested cost.
+   */
+  readonly actualCost?: number;
 }
 
 /** The wire form of a GraphQL error, without "Did you mean" hints. */

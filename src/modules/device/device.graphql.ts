@@ -1,6 +1,6 @@
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
 import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
-import { inCompany, networkIdOfHardware, networkUuidOf, onlineByLastReport, text, uuidArgument } from '../read/read.model.js';
+import { inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { HardwareDeviceService } from './hardware-device.service.js';
@@ -45,9 +45,10 @@ type VirtualDevice {
   deviceType: VirtualDeviceType!
   deviceModel: String!
   """
-  Reported by the device; read-only. True while the last report of the
-  assigned hardware is younger than DEVICE_OFFLINE_AFTER_SECONDS (90 s by
-  default); until that hardware first reports, as imported or created.
+  Reported by the device; read-only. The assigned hardware's
+  isConnectedToBackend: true while its last report is younger than
+  DEVICE_OFFLINE_AFTER_SECONDS (90 s by default), before its first report as
+  the hardware was imported or created. Without hardware, as imported or created.
   """
   isOnline: Boolean!
   """Null when no hardware is assigned."""
@@ -263,8 +264,9 @@ type UnassignHardwareDevicePayload {
       isOnline: {
         kind: 'computed',
         type: 'boolean',
+        // the assigned hardware's state by the one rule; the slot's own flag only while it has no hardware
         sql: (v, context) =>
-          onlineByLastReport(`(SELECT hw.last_seen_at FROM hardware_devices hw WHERE hw.virtual_device_id = ${v}.id)`, `${v}.is_online`, context),
+          `coalesce((SELECT ${hardwareOnline('hw', context)} FROM hardware_devices hw WHERE hw.virtual_device_id = ${v}.id), ${v}.is_online)`,
       },
       hardwareDevice: { kind: 'object', table: 'hardware_devices', join: (h, v) => `${h}.virtual_device_id = ${v}.id` },
       networkUUID: { kind: 'computed', type: 'string', sql: (v) => networkUuidOf(`${v}.network_id`) },
@@ -283,7 +285,7 @@ type UnassignHardwareDevicePayload {
       isConnectedToBackend: {
         kind: 'computed',
         type: 'boolean',
-        sql: (h, context) => onlineByLastReport(`${h}.last_seen_at`, `${h}.is_connected_to_backend`, context),
+        sql: (h, context) => hardwareOnline(h, context),
       },
       macAddress: text('mac_address', true),
       networkUUID: { kind: 'computed', type: 'string', nullable: true, sql: (h) => networkUuidOf(networkIdOfHardware(h)) },

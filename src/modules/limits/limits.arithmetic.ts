@@ -92,6 +92,14 @@ export function takeFromBucket(
   return { allowed: true, state: { level: level - cost, updatedAt: now }, level: level - cost };
 }
 
+/**
+ * Gives `points` back to the budget (what an operation was charged beyond
+ * its actual cost), never above capacity.
+ */
+export function refundToBucket(state: BucketState | undefined, now: number, policy: BucketPolicy, points: number): BucketState {
+  return { level: Math.min(policy.capacity, bucketLevel(state, now, policy) + points), updatedAt: now };
+}
+
 /** When the budget will hold `points` (at most its capacity) again, given its level at `budget.at`. */
 export function budgetHoldsAt(budget: BudgetLevel, points: number, policy: BucketPolicy): number {
   const wanted = Math.min(points, policy.capacity);

@@ -44,6 +44,7 @@ export function createFailoverLimitStore(shared: LimitStore, local: LimitStore, 
   return {
     admit: (key, now, weight) => use((store) => store.admit(key, now, weight)),
     charge: (key, cost, now) => use((store) => store.charge(key, cost, now)),
+    refund: (key, points, now) => use((store) => store.refund(key, points, now)),
     mode: () => mode,
     async close() {
       await Promise.all([shared.close(), local.close()]);

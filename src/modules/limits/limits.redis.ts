@@ -49,6 +49,17 @@ redis.call('PEXPIRE', KEYS[1], refill_ms + 1000)
 return { 1, string.format('%.17g', level) }
 `;
 
+/** KEYS: bucket. ARGV: now, points, capacity, refillMs. Returns the level after. */
+const REFUND_LUA = `${BUCKET_LEVEL_LUA}
+local now = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[3])
+local refill_ms = tonumber(ARGV[4])
+local level = math.min(capacity, level_at(KEYS[1], now, capacity, refill_ms) + tonumber(ARGV[2]))
+redis.call('HSET', KEYS[1], 'l', string.format('%.17g', level), 't', string.format('%.17g', now))
+redis.call('PEXPIRE', KEYS[1], refill_ms + 1000)
+return string.format('%.17g', level)
+`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     netgraphAdmit(
@@ -61,6 +72,7 @@ declare module 'ioredis' {
       weight: number,
     ): Result<[string, number, string], Context>;
     netgraphCharge(bucketKey: string, now: number, cost: number, capacity: number, refillMs: number): Result<[number, string], Context>;
+    netgraphRefund(bucketKey: string, now: number, points: number, capacity: number, refillMs: number): Result<string, Context>;
   }
 }
 
@@ -90,6 +102,7 @@ export function createRedisLimitStore(url: string, prefix: string, policies: Lim
     scripts: {
       netgraphAdmit: { numberOfKeys: 2, lua: ADMIT_LUA },
       netgraphCharge: { numberOfKeys: 1, lua: CHARGE_LUA },
+      netgraphRefund: { numberOfKeys: 1, lua: REFUND_LUA },
     },
   });
   // failures surface as rejected commands, which the failover store reports once per outage
@@ -117,6 +130,10 @@ export function createRedisLimitStore(url: string, prefix: string, policies: Lim
     async charge(key, cost, now) {
       const [allowed, level] = await redis.netgraphCharge(bucketKey(key), now, cost, budget.capacity, budget.refillMs);
       return { allowed: Number(allowed) === 1, budget: { level: Number(level), at: now } };
+    },
+    async refund(key, points, now) {
+      const level = await redis.netgraphRefund(bucketKey(key), now, points, budget.capacity, budget.refillMs);
+      return { level: Number(level), at: now };
     },
     async connected(timeoutMs) {
       if (redis.status === 'ready') return true;

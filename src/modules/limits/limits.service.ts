@@ -34,7 +34,8 @@ export function limitPolicies(config: LimitsConfig): LimitPolicies {
 /**
  * Per-key limits: a fixed window of requests, checked before a request is
  * parsed, and a complexity budget that refills continuously, charged with an
- * operation's cost before it runs. The state lives in memory, or in Redis
+ * operation's requested cost before it runs and refunded down to its actual
+ * cost after (docs/limits.md). The state lives in memory, or in Redis
  * when REDIS_URL is set (falling back to memory while Redis is away).
  */
 export function createLimitsService(config: LimitsConfig, deps: LimitsDeps) {
@@ -89,6 +90,21 @@ export function createLimitsService(config: LimitsConfig, deps: LimitsDeps) {
       };
       if (charge.allowed) return { allowed: true, state };
       return { allowed: false, state, retryAt: budgetHoldsAt(charge.budget, cost, policies.budget) };
+    },
+
+    /**
+     * Settles an operation that ran: it was charged `charged.budget.cost`
+     * (its requested cost) before it ran, and gives back what its answer did
+     * not use. The state to report: this request cost `actual`, and the
+     * budget's level after the refund. No store round trip when nothing is
+     * given back.
+     */
+    async settleOperation(caller: Caller, charged: LimitState, actual: number): Promise<LimitState> {
+      const refund = charged.budget.cost - actual;
+      if (refund <= 0) return charged;
+      const at = now();
+      const level = await store.refund(limitKey(caller), refund, at);
+      return { now: at, requests: charged.requests, budget: { cost: actual, level: level.level } };
     },
 
     /** Which store answered last: shared (Redis) or local (this process). */

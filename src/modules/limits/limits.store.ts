@@ -1,5 +1,5 @@
-import { bucketLevel, countRequest, takeFromBucket } from './limits.arithmetic.js';
-import type { Admission, BucketState, Charge, LimitPolicies, WindowState } from './limits.arithmetic.js';
+import { bucketLevel, countRequest, refundToBucket, takeFromBucket } from './limits.arithmetic.js';
+import type { Admission, BucketState, BudgetLevel, Charge, LimitPolicies, WindowState } from './limits.arithmetic.js';
 
 /**
  * Where the limit state of keys lives: this process's memory, or Redis so
@@ -11,6 +11,8 @@ export interface LimitStore {
   admit(key: string, now: number, weight?: number): Promise<Admission>;
   /** Takes `cost` points from `key`'s budget when it holds them. */
   charge(key: string, cost: number, now: number): Promise<Charge>;
+  /** Gives `points` back to `key`'s budget (never above capacity) and reads its level after. */
+  refund(key: string, points: number, now: number): Promise<BudgetLevel>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,11 @@ export function createMemoryLimitStore(policies: LimitPolicies): LimitStore {
       const taken = takeFromBucket(state.bucket, now, policies.budget, cost);
       if (taken.state !== undefined) state.bucket = taken.state;
       return { allowed: taken.allowed, budget: { level: taken.level, at: now } };
+    },
+    async refund(key, points, now) {
+      const state = stateOf(key, now);
+      state.bucket = refundToBucket(state.bucket, now, policies.budget, points);
+      return { level: state.bucket.level, at: now };
     },
     async close() {
       keys.clear();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../api-key/api-key.service.js';
-import { bucketLevel, budgetHoldsAt, countRequest, takeFromBucket } from './limits.arithmetic.js';
+import { bucketLevel, budgetHoldsAt, countRequest, refundToBucket, takeFromBucket } from './limits.arithmetic.js';
 import type { BucketPolicy, LimitPolicies, WindowPolicy } from './limits.arithmetic.js';
 import { createFailoverLimitStore } from './limits.failover.js';
 import { httpDate, limitHeaders } from './limits.headers.js';
@@ -52,6 +52,15 @@ describe('complexity budget arithmetic', () => {
     expect(second.level).toBe(122);
     const refused = takeFromBucket(second.state, T0 + 1_000, BUCKET, 314);
     expect(refused).toEqual({ allowed: false, state: second.state, level: 172 });
+  });
+
+  it('gives back what an operation did not use, never above capacity', () => {
+    const charged = takeFromBucket(undefined, T0, BUCKET, 57);
+    expect(charged.level).toBe(693);
+    // 57 requested, 25 actual: 32 back, after 200 ms of refill (10 points)
+    expect(refundToBucket(charged.state, T0 + 200, BUCKET, 32)).toEqual({ level: 735, updatedAt: T0 + 200 });
+    expect(refundToBucket(charged.state, T0 + 1_000, BUCKET, 32)).toEqual({ level: 750, updatedAt: T0 + 1_000 });
+    expect(refundToBucket(undefined, T0, BUCKET, 5)).toEqual({ level: 750, updatedAt: T0 });
   });
 
   it('says when the budget will hold a cost again', () => {
@@ -174,6 +183,8 @@ describe('failover store', () => {
       admit: (key: string, now: number) => (store.broken ? Promise.reject(new Error('down')) : inner.admit(key, now)),
       charge: (key: string, cost: number, now: number) =>
         store.broken ? Promise.reject(new Error('down')) : inner.charge(key, cost, now),
+      refund: (key: string, points: number, now: number) =>
+        store.broken ? Promise.reject(new Error('down')) : inner.refund(key, points, now),
       close: () => inner.close(),
     };
     return store;

@@ -1,7 +1,7 @@
 import { integer, text } from '../read/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument, SqlContext } from '../read/read.model.js';
 import { clientCounts, namedNetworksAreCallers, qualitySeries, seriesRows, throughputSeries } from './metrics.sql.js';
-import { checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
+import { BUCKETS_PER_COST_ELEMENT, checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
 
 /** The most networks networksUplinkQualities takes (its complexity prices this many when they are variables). */
 export const MAX_SERIES_NETWORKS = 50;
@@ -265,5 +265,12 @@ ${ONE_NETWORK_SERIES_ARGUMENTS}
     'ActiveClientsMetrics.wireless': (args) => seriesCostSize(args),
     'Query.networksUplinkQualities': (args) =>
       args === undefined ? MAX_SERIES_NETWORKS : Math.min(MAX_SERIES_NETWORKS, (args.networkUUIDs as readonly string[]).length),
+  },
+  // a throughput series has two values per bucket, and its size counts them: ten values to an element, as for the others
+  listItemsPerElement: {
+    'MetricsSeries.values': BUCKETS_PER_COST_ELEMENT,
+    'ThroughputSeries.values': BUCKETS_PER_COST_ELEMENT,
+    'ActiveClientsMetrics.wired': BUCKETS_PER_COST_ELEMENT,
+    'ActiveClientsMetrics.wireless': BUCKETS_PER_COST_ELEMENT,
   },
 } satisfies GraphQLFeature;

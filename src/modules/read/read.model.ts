@@ -202,13 +202,16 @@ export const integer = (column: string): FieldMapping => ({ kind: 'scalar', colu
 export const dateTime = (column: string): FieldMapping => ({ kind: 'scalar', column, type: 'datetime' });
 
 /**
- * Online by the time of the last report (`lastReport`, an expression that is
- * NULL before the first): true while it is younger than the offline window;
- * before any report, the stored flag (`stored`) as imported or created.
+ * The one online rule (docs/reports.md), of a hardware device row `h`: true
+ * while its last report is younger than the offline window; before a report
+ * counted (none yet, or only stale ones), the stored flag as imported or
+ * created. HardwareDevice.isConnectedToBackend reads it, and
+ * VirtualDevice.isOnline reads it of the assigned hardware, so the two never
+ * disagree.
  */
-export const onlineByLastReport = (lastReport: string, stored: string, context: SqlContext): string =>
-  // NULL >= x is NULL: one evaluation of `lastReport`, the stored flag when there is no report
-  `coalesce(${lastReport} >= ${context.onlineSince()}, ${stored})`;
+export const hardwareOnline = (h: string, context: SqlContext): string =>
+  // NULL >= x is NULL: the stored flag when there is no report
+  `coalesce(${h}.last_seen_at >= ${context.onlineSince()}, ${h}.is_connected_to_backend)`;
 
 // Company scoping, once for every root: a root's row is looked up by its argument *and* the caller's company.
 
@@ -299,6 +302,12 @@ export interface GraphQLFeature<S = never> {
   readonly mutations: Readonly<Record<string, MutationResolver<S>>>;
   /** List sizes for complexity that depend on arguments, by `Type.field` (`Query.root` for a root); the rest assume 5. */
   readonly listSizes?: Readonly<Record<string, ListSize>>;
+  /**
+   * How many items a list returns per element of its cost, by `Type.field`,
+   * where that is not one: the actual cost counts a list's items in these
+   * units (a metrics series: ten buckets to an element, as its size counts them).
+   */
+  readonly listItemsPerElement?: Readonly<Record<string, number>>;
 }
 
 /** An object a payload field reads back after the write: through which root (by name), with which value of its first argument. */
