@@ -4,16 +4,15 @@ import { parseCollectorConfig } from '../modules/collector/collector.config.js';
 import { createCollector } from '../modules/collector/collector.service.js';
 import type { PollOutcome } from '../modules/collector/collector.service.js';
 import { createProcessLog } from '../observability/log.js';
-import type { CommandContext } from './io.js';
+import type { CommandContext, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import { abortOnSignals } from './simulate.command.js';
 
 /** The options of `netgraph collector`. */
-export const COLLECTOR_OPTIONS = {
-  config: { type: 'string' },
-  once: { type: 'boolean' },
-  json: { type: 'boolean' },
-} as const;
+export const COLLECTOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  config: { type: 'string', value: 'FILE', description: 'the configuration file: server, ingest key, devices and their SNMP credentials', required: true, file: true },
+  once: { type: 'boolean', description: 'poll once and print the reports instead of sending them; exit 1 when a device failed', default: 'off' },
+};
 
 /**
  * `netgraph collector --config FILE`: polls the file's devices over SNMP

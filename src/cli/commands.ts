@@ -4,17 +4,20 @@ import { redactUrl } from '../config.js';
 import { isMigrated, migrateToLatest } from '../db/migrate.js';
 import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
+import { KEY_SCOPES } from '../modules/api-key/api-key.service.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { AuditEntry } from '../modules/audit/audit.service.js';
 import { parseJsonText } from '../modules/formats/json-input.js';
+import { USER_ROLES } from '../modules/user/user.service.js';
 import type { UserInfo } from '../modules/user/user.service.js';
 import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
 import { COLLECTOR_OPTIONS, collector } from './collector.command.js';
-import type { CliIo, Command } from './io.js';
+import type { CliIo, Command, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import { serve } from './serve.js';
 import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
+import { helpCommands } from './help.js';
 import { webhookCommands } from './webhooks.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
@@ -59,7 +62,10 @@ function auditRow(entry: AuditEntry): string[] {
   return [entry.occurredAt, entry.company, `${entry.actor.type}: ${who}`, entry.action, entry.objectId];
 }
 
-const json = { type: 'boolean' } as const;
+/** --company SLUG where a command needs it. */
+const COMPANY: OptionSpec = { type: 'string', value: 'SLUG', description: 'the company, by its slug', required: true };
+/** --since TIME of the listing commands. */
+const SINCE: OptionSpec = { type: 'string', value: 'TIME', description: 'only what happened at or after this time (RFC 3339)', default: 'from the start' };
 
 /** The password piped to stdin (its first line), or undefined to have one generated. */
 async function readPipedPassword(io: CliIo): Promise<string | undefined> {
@@ -72,15 +78,24 @@ function userRow(user: UserInfo): string[] {
   return [user.id, user.email, user.role, user.createdAt];
 }
 
+/** Every command of the CLI, in the order `netgraph help` lists them; help, suggestions and completion read these declarations. */
 export const COMMANDS: readonly Command[] = [
   {
     path: ['serve'],
-    options: { port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } },
+    summary: 'run the API server and the dashboard (also: npm start)',
+    options: {
+      port: { type: 'string', value: 'N', description: 'the port to listen on; 0 picks a free one', default: '$PORT, else 4000' },
+      host: { type: 'string', value: 'HOST', description: 'the address to listen on', default: '$HOST, else 127.0.0.1' },
+      workers: { type: 'string', value: 'N', description: 'processes sharing the port, from 1 to 64', default: '1' },
+    },
+    examples: ['netgraph serve --port 8080 --host 0.0.0.0 --workers 2'],
     run: serve,
   },
   {
     path: ['migrate'],
-    options: { json },
+    summary: 'apply pending database migrations (safe to run twice, and while servers run)',
+    options: {},
+    examples: ['DATABASE_URL=postgres://localhost/netgraph netgraph migrate'],
     async run({ config, values, io }) {
       const { store, close } = await openRuntime(config, { poolSize: 1 });
       try {
@@ -98,7 +113,10 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['import'],
-    options: { json },
+    summary: 'load a JSON file in the import format, in one transaction: all or nothing',
+    operands: { usage: 'FILE', description: 'the file to load (docs/import-format.md); - reads stdin', complete: 'file' },
+    options: {},
+    examples: ['netgraph import all.json', 'netgraph export --company acme | netgraph import -'],
     async run({ config, positionals, values, io }) {
       const file = positionals[0];
       if (file === undefined) throw new AppError('BAD_USER_INPUT', 'name the file to import, e.g. netgraph import data.json (or - for stdin)');
@@ -126,7 +144,12 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['export'],
-    options: { json, company: { type: 'string' }, output: { type: 'string', short: 'o' } },
+    summary: 'write the import format: every company, or one',
+    options: {
+      company: { ...COMPANY, description: 'only this company', required: false, default: 'every company' },
+      output: { type: 'string', short: 'o', value: 'FILE', description: 'write to this file (atomically) instead of stdout', default: 'stdout', file: true },
+    },
+    examples: ['netgraph export --company acme --output acme.json'],
     async run({ config, values, io }) {
       const company = typeof values.company === 'string' ? values.company : undefined;
       const document = await withServices(config, (services) => services.imports.export(company));
@@ -144,7 +167,14 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['company', 'create'],
-    options: { json, slug: { type: 'string' }, name: { type: 'string' }, 'website-domain': { type: 'string' }, customer: { type: 'string' } },
+    summary: 'create a company',
+    options: {
+      slug: { type: 'string', value: 'SLUG', description: 'its short name in URLs and commands: lowercase letters, digits and dashes', required: true },
+      name: { type: 'string', value: 'NAME', description: 'its display name', required: true },
+      'website-domain': { type: 'string', value: 'DOMAIN', description: 'its website\'s domain, e.g. acme.example', default: 'none' },
+      customer: { type: 'string', value: 'BOOL', description: 'whether it is a customer', choices: ['true', 'false'], default: 'true' },
+    },
+    examples: ['netgraph company create --slug initech --name "Initech" --website-domain initech.example'],
     async run(context) {
       const slug = required(context, 'slug', 'acme');
       const name = required(context, 'name', '"Acme Networks"');
@@ -160,7 +190,13 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['keys', 'create'],
-    options: { json, company: { type: 'string' }, label: { type: 'string' }, scope: { type: 'string' } },
+    summary: 'create an API key; its value is printed once',
+    options: {
+      company: { ...COMPANY, description: 'the company the key belongs to' },
+      label: { type: 'string', value: 'TEXT', description: 'a name that tells what uses the key', required: true },
+      scope: { type: 'string', value: 'SCOPE', description: 'what it may do: read queries, read_write also mutations, ingest device reports', choices: KEY_SCOPES, default: 'read' },
+    },
+    examples: ['netgraph keys create --company acme --label billing-sync --scope read_write'],
     async run(context) {
       const companySlug = required(context, 'company', 'acme');
       const label = required(context, 'label', 'billing-sync');
@@ -186,7 +222,9 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['keys', 'list'],
-    options: { json, company: { type: 'string' } },
+    summary: 'list a company\'s API keys: id, label, visible prefix, created, last used, status',
+    options: { company: COMPANY },
+    examples: ['netgraph keys list --company acme'],
     async run(context) {
       const companySlug = required(context, 'company', 'acme');
       const keys = await withServices(context.config, (services) => services.apiKeys.list(companySlug));
@@ -198,7 +236,13 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['users', 'create'],
-    options: { json, company: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    summary: 'create a dashboard user; the password is read from stdin when piped, else generated and printed once',
+    options: {
+      company: { ...COMPANY, description: 'the company the user belongs to' },
+      email: { type: 'string', value: 'EMAIL', description: 'what they sign in with', required: true },
+      role: { type: 'string', value: 'ROLE', description: 'admins also manage keys, users and webhooks', choices: USER_ROLES, required: true },
+    },
+    examples: ['netgraph users create --company acme --email admin@acme.example --role admin', 'printf \'%s\\n\' "$PASSWORD" | netgraph users create --company acme --email ops@acme.example --role member'],
     async run(context) {
       const companySlug = required(context, 'company', 'acme');
       const email = required(context, 'email', 'admin@example.com');
@@ -221,7 +265,9 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['users', 'list'],
-    options: { json, company: { type: 'string' } },
+    summary: 'list a company\'s dashboard users: id, email, role, created',
+    options: { company: COMPANY },
+    examples: ['netgraph users list --company acme'],
     async run(context) {
       const companySlug = required(context, 'company', 'acme');
       const users = await withServices(context.config, (services) => services.users.list(companySlug));
@@ -233,7 +279,10 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     path: ['keys', 'revoke'],
-    options: { json },
+    summary: 'revoke an API key at once: its next request gets 401, on every server',
+    operands: { usage: 'ID', description: 'the key\'s id, from "netgraph keys list"' },
+    options: {},
+    examples: ['netgraph keys revoke 0b6c2f9e-3a8e-4c1d-9f57-2d5e8a1b7c40'],
     async run({ config, positionals, values, io }) {
       const id = positionals[0];
       if (id === undefined) throw new AppError('BAD_USER_INPUT', 'name the key to revoke by its id, from "netgraph keys list"');
@@ -243,11 +292,25 @@ export const COMMANDS: readonly Command[] = [
       return 0;
     },
   },
-  { path: ['simulate'], options: SIMULATE_OPTIONS, run: (context) => simulate(context, withServices) },
-  { path: ['collector'], options: COLLECTOR_OPTIONS, run: collector },
+  {
+    path: ['simulate'],
+    summary: 'the company\'s (or every company\'s) devices post simulated reports: history first, then live until Ctrl-C',
+    options: SIMULATE_OPTIONS,
+    examples: ['netgraph simulate --company acme --backfill 24h', 'netgraph simulate --company acme --url https://netgraph.example --key ngk_…'],
+    run: (context) => simulate(context, withServices),
+  },
+  {
+    path: ['collector'],
+    summary: 'polls the SNMP devices of a configuration file and posts their reports until SIGTERM (docs/collector.md)',
+    options: COLLECTOR_OPTIONS,
+    examples: ['netgraph collector --config collector.json --once', 'netgraph collector --config /etc/netgraph/collector.json'],
+    run: collector,
+  },
   {
     path: ['audit', 'list'],
-    options: { json, company: { type: 'string' }, since: { type: 'string' } },
+    summary: 'who changed what, oldest first, with the values before and after',
+    options: { company: { ...COMPANY, description: 'only this company', required: false, default: 'every company' }, since: SINCE },
+    examples: ['netgraph audit list --company acme --since 2026-11-21T00:00:00Z'],
     async run({ config, values, io }) {
       const companySlug = typeof values.company === 'string' ? values.company : undefined;
       const since = typeof values.since === 'string' ? values.since : undefined;
@@ -261,4 +324,5 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   ...webhookCommands(withServices),
+  ...helpCommands(() => COMMANDS),
 ];

@@ -21,12 +21,52 @@ export interface CommandContext {
   readonly io: CliIo;
 }
 
-/** A CLI command: its words, its options, and what it does; returns the exit code. */
+/**
+ * One option of a command, declared once: the parser, `--help`, the
+ * unknown-option suggestion and the shell completion scripts all read it.
+ */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  /** What it does, in a few words (lowercase, no full stop). */
+  readonly description: string;
+  /** The name of its value in usage lines, e.g. SLUG or N (string options). */
+  readonly value?: string;
+  /** What applies when it is absent, as shown by --help; omitted for required options. */
+  readonly default?: string;
+  /** Whether the command refuses to run without it. */
+  readonly required?: boolean;
+  /** Its only accepted values, offered by completion. */
+  readonly choices?: readonly string[];
+  /** Completion offers file names for its value. */
+  readonly file?: boolean;
+}
+
+/** The positional arguments of a command, e.g. FILE or ID. */
+export interface OperandSpec {
+  /** As shown in usage lines, e.g. "FILE" or "[COMMAND]". */
+  readonly usage: string;
+  readonly description: string;
+  /** Its only accepted values, offered by completion. */
+  readonly choices?: readonly string[];
+  /** What completion offers besides choices: file names, or the words of commands. */
+  readonly complete?: 'file' | 'command';
+}
+
+/** A CLI command: its words, what it is for, its options and examples, and what it does; `run` returns the exit code. */
 export interface Command {
   readonly path: readonly string[];
-  readonly options: Record<string, { type: 'string' | 'boolean'; short?: string }>;
+  /** One line for the command list. */
+  readonly summary: string;
+  readonly operands?: OperandSpec;
+  readonly options: Readonly<Record<string, OptionSpec>>;
+  /** Command lines that work as typed (against a database with the demo company). */
+  readonly examples: readonly string[];
   run(context: CommandContext): Promise<number>;
 }
+
+/** Thrown for a malformed command line; the CLI exits 2 and points to the command's --help. */
+export class UsageError extends Error {}
 
 /** The process's own stdout, stderr and stdin. */
 export function createProcessIo(): CliIo {
@@ -69,4 +109,15 @@ export function printTable(io: CliIo, header: readonly string[], rows: readonly 
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   io.out([line(header), ...rows.map(line)].join('\n'));
+}
+
+/** The options every command takes, besides its own. */
+export const COMMON_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  json: { type: 'boolean', description: 'print JSON meant for scripts instead of text', default: 'off' },
+  help: { type: 'boolean', short: 'h', description: 'print this help and exit' },
+};
+
+/** A command's options with the common ones (--json, --help) last. */
+export function optionsOf(command: Command): [string, OptionSpec][] {
+  return Object.entries({ ...command.options, ...COMMON_OPTIONS });
 }

@@ -1,79 +1,75 @@
 import { parseArgs } from 'node:util';
-import type { ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { COMMANDS } from './commands.js';
-import type { CliIo } from './io.js';
+import { formatCommandHelp, formatGroup, formatOverview, unknownCommandMessage, unknownOptionMessage } from './help.js';
+import type { CliIo, Command, CommandContext } from './io.js';
+import { UsageError, optionsOf } from './io.js';
 
-const USAGE = `Usage: netgraph <command> [options]
-
-Commands:
-  serve [--port N] [--host H] [--workers N]     run the API server (also: npm start)
-  migrate                                       apply pending database migrations
-  import FILE                                   load a JSON file in the import format (- for stdin), all or nothing
-  export [--company SLUG] [--output FILE]       write the import format (all companies, or one)
-  company create --slug S --name N [--website-domain D] [--customer true|false]
-                                                create a company (a customer unless --customer false)
-  keys create --company SLUG --label L [--scope read|read_write|ingest]
-                                                create an API key; its value is printed once
-  keys list --company SLUG                      list a company's API keys
-  keys revoke ID                                revoke an API key at once
-  users create --company SLUG --email E --role admin|member
-                                                create a dashboard user; the password is read from
-                                                stdin when piped, else generated and printed once
-  users list --company SLUG                     list a company's dashboard users
-  audit list [--company SLUG] [--since TIME]    who changed what, oldest first (TIME: RFC 3339)
-  webhooks create --company SLUG --label L --url URL --alerts DEVICE_OFFLINE,... [--networks UUID,...]
-           [--client-threshold N] [--bearer TOKEN | --basic USER:PASSWORD]
-                                                add a webhook endpoint; its signing secret is printed once
-  webhooks list --company SLUG                  a company's webhook endpoints and their health
-  webhooks deliveries --company SLUG [--since TIME]
-                                                the delivery log, newest first, with each message's last answer
-  webhooks replay ID | --company SLUG --since TIME
-                                                deliver a message (or all since TIME) again, same webhook-id
-  webhooks rotate-secret ID [--grace SECONDS]   a new signing secret; the old one signs too for a day
-  webhooks delete ID                            delete an endpoint with its delivery log
-  webhooks test ID                              queue a test event to an endpoint
-  simulate [--company SLUG] [--interval SECONDS] [--seed N] [--url URL --key KEY] [--backfill DURATION]
-                                                the company's (or every company's) devices post simulated
-                                                reports: history first (DURATION: 30m, 24h, 7d), then live
-
-Every command takes --json for output meant for scripts.
-Configuration comes from the environment (DATABASE_URL, PORT, HOST, LOG_LEVEL, ...): see README.md.`;
-
-/** Thrown for a malformed command line; exits 2 with the usage. */
-export class UsageError extends Error {}
+/** The command whose words start `argv`, or undefined. */
+function findCommand(argv: readonly string[]): Command | undefined {
+  return COMMANDS.find((c) => c.path.every((word, i) => argv[i] === word));
+}
 
 /**
  * Runs the CLI and returns its exit code: 0 on success, 1 when the command
- * failed, 2 for a malformed command line. Errors go to stderr.
+ * failed, 2 for a malformed command line. Errors go to stderr. `--help` (or
+ * `-h`) anywhere among a command's options prints its usage instead.
  */
 export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const [first, second] = argv;
-  if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
-    io.out(USAGE);
+  const [first] = argv;
+  if (first === undefined || first === '--help' || first === '-h') {
+    io.out(formatOverview(COMMANDS));
     return first === undefined ? 2 : 0;
   }
-  const entry = COMMANDS.find((c) => c.path[0] === first && (c.path.length === 1 || c.path[1] === second));
+  const entry = findCommand(argv);
   if (!entry) {
-    io.err(`netgraph: unknown command "${[first, second].filter(Boolean).join(' ')}".\n\n${USAGE}`);
+    const words = argv.slice(0, 2).filter((word) => !word.startsWith('-'));
+    const group = COMMANDS.some((c) => c.path.length > 1 && c.path[0] === first);
+    if (group && (argv[1] === '--help' || argv[1] === '-h')) {
+      io.out(formatGroup(first, COMMANDS));
+      return 0;
+    }
+    io.err(`netgraph: ${unknownCommandMessage(words, COMMANDS)}\n\n${group ? formatGroup(first, COMMANDS) : formatOverview(COMMANDS)}`);
     return 2;
   }
-  const rest = argv.slice(entry.path.length);
-  let config: Config;
   try {
-    const parsed = parseArgs({
-      args: [...rest],
-      options: { json: { type: 'boolean' }, ...entry.options } as ParseArgsConfig['options'],
-      allowPositionals: true,
-      strict: true,
-    });
-    config = loadConfig(env);
-    return await entry.run({ values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals, config, io });
+    const parsed = parseCommandLine(entry, argv.slice(entry.path.length));
+    if (parsed.values.help === true) {
+      io.out(formatCommandHelp(entry));
+      return 0;
+    }
+    let config: Config | undefined;
+    const context: CommandContext = {
+      values: parsed.values,
+      positionals: parsed.positionals,
+      io,
+      // read when a command first needs it: help and completion work whatever the environment holds
+      get config() {
+        return (config ??= loadConfig(env));
+      },
+    };
+    return await entry.run(context);
   } catch (error) {
     return report(error, io, entry.path.join(' '));
   }
+}
+
+/**
+ * The command line after the command's words: options and positionals, or
+ * UsageError for an unknown option (naming the closest valid one) and
+ * node:util's parse error for a malformed one. --help wins over both.
+ */
+function parseCommandLine(command: Command, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const options = Object.fromEntries(optionsOf(command).map(([name, option]) => [name, { type: option.type, ...(option.short ? { short: option.short } : {}) }]));
+  const { tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
+  const named = tokens.flatMap((token) => (token.kind === 'option' ? [token] : []));
+  if (named.some((token) => token.name === 'help')) return { values: { help: true }, positionals: [] };
+  const unknown = named.find((token) => !(token.name in options));
+  if (unknown) throw new UsageError(unknownOptionMessage(command, unknown.rawName));
+  const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
 function report(error: unknown, io: CliIo, command: string): number {
@@ -82,7 +78,7 @@ function report(error: unknown, io: CliIo, command: string): number {
     return 1;
   }
   if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-    io.err(`netgraph ${command}: ${error.message}\nRun "netgraph help" for usage.`);
+    io.err(`netgraph ${command}: ${error.message}\nRun "netgraph ${command} --help" for its usage.`);
     return 2;
   }
   if (error instanceof AppError) {

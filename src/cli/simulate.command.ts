@@ -8,22 +8,21 @@ import type { SimulatorProgress, SimulatorSummary } from '../modules/simulator/s
 import { createHttpSink, createRoutingSink } from '../modules/simulator/simulator.sink.js';
 import type { ReportSink } from '../modules/simulator/simulator.sink.js';
 import type { Services } from '../services.js';
-import type { CliIo, CommandContext } from './io.js';
+import type { CliIo, CommandContext, OptionSpec } from './io.js';
 import { integerOption } from './serve.js';
 
 /** How a command gets the services: the CLI's `withServices`, handed in so this file does not import commands.ts. */
 export type WithServices = <T>(config: Config, fn: (services: Services) => Promise<T>) => Promise<T>;
 
 /** The options of `netgraph simulate`. */
-export const SIMULATE_OPTIONS = {
-  json: { type: 'boolean' },
-  company: { type: 'string' },
-  interval: { type: 'string' },
-  seed: { type: 'string' },
-  url: { type: 'string' },
-  key: { type: 'string' },
-  backfill: { type: 'string' },
-} as const;
+export const SIMULATE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  company: { type: 'string', value: 'SLUG', description: 'only this company\'s devices', default: 'every company with assigned devices' },
+  interval: { type: 'string', value: 'SECONDS', description: 'time between two reports of a device, 1 to 86400', default: '30' },
+  seed: { type: 'string', value: 'N', description: 'another seed, another fleet history, 0 to 4294967295', default: '1' },
+  url: { type: 'string', value: 'URL', description: 'the server to post to; needs --key', default: 'http://127.0.0.1:$PORT' },
+  key: { type: 'string', value: 'KEY', description: 'an API key with the ingest scope; required with --url', default: 'a new ingest key per company' },
+  backfill: { type: 'string', value: 'DURATION', description: 'first send this much history (90s, 30m, 24h, 7d; at most 30d)', default: 'none' },
+};
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 const MAX_BACKFILL_SECONDS = 30 * 86_400;

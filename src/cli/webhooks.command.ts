@@ -1,13 +1,16 @@
 import { AppError } from '../errors.js';
 import type { DeliveryInfo } from '../modules/webhook/webhook.service.js';
 import type { AuthorizationInput, EndpointInfo, RuleInput } from '../modules/webhook/webhook.rules.js';
-import type { Command, CommandContext } from './io.js';
+import { ALERT_TYPES } from '../modules/webhook/webhook.alerts.js';
+import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import type { WithServices } from './simulate.command.js';
 
 // `netgraph webhooks ...`: thin over the webhook service, as the operator of the named company (CLI_ACTOR in the audit log)
 
-const json = { type: 'boolean' } as const;
+const COMPANY: OptionSpec = { type: 'string', value: 'SLUG', description: 'the company, by its slug', required: true };
+const SINCE: OptionSpec = { type: 'string', value: 'TIME', description: 'only messages created at or after this time (RFC 3339)', default: 'from the start' };
+const ENDPOINT_ID: OperandSpec = { usage: 'ID', description: 'the endpoint\'s id, from "netgraph webhooks list"' };
 
 function list(value: string | boolean | undefined): string[] | undefined {
   return typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter((item) => item !== '') : undefined;
@@ -54,10 +57,18 @@ export function webhookCommands(withServices: WithServices): Command[] {
   return [
     {
       path: ['webhooks', 'create'],
+      summary: 'add a webhook endpoint; its signing secret is printed once',
       options: {
-        json, company: { type: 'string' }, label: { type: 'string' }, url: { type: 'string' }, alerts: { type: 'string' },
-        networks: { type: 'string' }, 'client-threshold': { type: 'string' }, bearer: { type: 'string' }, basic: { type: 'string' },
+        company: COMPANY,
+        label: { type: 'string', value: 'TEXT', description: 'a name for the endpoint', required: true },
+        url: { type: 'string', value: 'URL', description: 'where deliveries are posted (https, not a private address)', required: true },
+        alerts: { type: 'string', value: 'ALERT,...', description: `the alerts it receives, comma-separated: ${ALERT_TYPES.join(', ')}`, required: true },
+        networks: { type: 'string', value: 'UUID,...', description: 'only these networks', default: 'every network, also later ones' },
+        'client-threshold': { type: 'string', value: 'N', description: 'the client count above which CLIENT_COUNT_ABOVE fires; required with that alert', default: 'none' },
+        bearer: { type: 'string', value: 'TOKEN', description: 'send Authorization: Bearer TOKEN', default: 'no Authorization' },
+        basic: { type: 'string', value: 'USER:PASSWORD', description: 'send Authorization: Basic', default: 'no Authorization' },
       },
+      examples: ['netgraph webhooks create --company acme --label pager --url https://hooks.example.com/netgraph --alerts DEVICE_OFFLINE,DEVICE_ONLINE'],
       async run(context) {
         const company = required(context, 'company', 'acme');
         const input = { label: required(context, 'label', 'pager'), url: required(context, 'url', 'https://hooks.example.com/netgraph'), rules: rulesOf(context), authorization: authorizationOf(context) };
@@ -75,7 +86,9 @@ export function webhookCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['webhooks', 'list'],
-      options: { json, company: { type: 'string' } },
+      summary: 'a company\'s webhook endpoints and their health',
+      options: { company: COMPANY },
+      examples: ['netgraph webhooks list --company acme'],
       async run(context) {
         const company = required(context, 'company', 'acme');
         const endpoints = await withServices(context.config, async (services) => services.webhooks.listEndpoints(await services.webhooks.cliCaller(company)));
@@ -87,7 +100,9 @@ export function webhookCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['webhooks', 'deliveries'],
-      options: { json, company: { type: 'string' }, since: { type: 'string' }, limit: { type: 'string' } },
+      summary: 'the delivery log, newest first, with each message\'s last answer',
+      options: { company: COMPANY, since: SINCE, limit: { type: 'string', value: 'N', description: 'at most this many messages, 1 to 1000', default: '100' } },
+      examples: ['netgraph webhooks deliveries --company acme --since 2026-11-25T00:00:00Z'],
       async run(context) {
         const company = required(context, 'company', 'acme');
         const since = typeof context.values.since === 'string' ? context.values.since : undefined;
@@ -103,7 +118,13 @@ export function webhookCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['webhooks', 'replay'],
-      options: { json, company: { type: 'string' }, since: { type: 'string' } },
+      summary: 'deliver a message (or every message since a time) again, with the same webhook-id',
+      operands: { usage: '[MESSAGE_ID]', description: 'the message\'s webhook-id, from "netgraph webhooks deliveries"; or --company with --since' },
+      options: {
+        company: { ...COMPANY, description: 'the company whose messages to replay (with --since)', required: false, default: 'none' },
+        since: { ...SINCE, description: 'replay every message created at or after this time (RFC 3339)', default: 'none: replay MESSAGE_ID' },
+      },
+      examples: ['netgraph webhooks replay msg_4f1c2b9e8a7d6c5b4a3f2e1d0c9b8a7f', 'netgraph webhooks replay --company acme --since 2026-11-25T00:00:00Z'],
       async run(context) {
         const since = typeof context.values.since === 'string' ? context.values.since : undefined;
         const { requeued } = await withServices(context.config, async (services) => {
@@ -118,7 +139,10 @@ export function webhookCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['webhooks', 'rotate-secret'],
-      options: { json, grace: { type: 'string' } },
+      summary: 'a new signing secret; the previous ones keep signing for a grace period',
+      operands: ENDPOINT_ID,
+      options: { grace: { type: 'string', value: 'SECONDS', description: 'how long the previous secrets keep signing, 0 to 2592000', default: '86400 (a day)' } },
+      examples: ['netgraph webhooks rotate-secret 5d0c9a8e-1f2b-4c3d-8e4f-6a7b8c9d0e1f --grace 3600'],
       async run(context) {
         const id = positional(context, 'endpoint');
         const grace = typeof context.values.grace === 'string' ? Number(context.values.grace) : undefined;
@@ -137,7 +161,10 @@ export function webhookCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['webhooks', 'delete'],
-      options: { json },
+      summary: 'delete an endpoint with its delivery log',
+      operands: ENDPOINT_ID,
+      options: {},
+      examples: ['netgraph webhooks delete 5d0c9a8e-1f2b-4c3d-8e4f-6a7b8c9d0e1f'],
       async run(context) {
         const id = positional(context, 'endpoint');
         const endpoint = await withServices(context.config, async (services) => services.webhooks.deleteEndpoint(await services.webhooks.cliCallerFor('endpoint', id), { endpointId: id }));
@@ -148,7 +175,10 @@ export function webhookCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['webhooks', 'test'],
-      options: { json },
+      summary: 'queue a test event to an endpoint; a running server delivers it',
+      operands: ENDPOINT_ID,
+      options: {},
+      examples: ['netgraph webhooks test 5d0c9a8e-1f2b-4c3d-8e4f-6a7b8c9d0e1f'],
       async run(context) {
         const id = positional(context, 'endpoint');
         const delivery = await withServices(context.config, async (services) => services.webhooks.sendTestEvent(await services.webhooks.cliCallerFor('endpoint', id), { endpointId: id }));
