@@ -103,20 +103,19 @@ function generateNetwork(
     counters.set(mix.prefix, count);
     const online = random.next() < 0.9;
     const hasHardware = mix.type !== 'OBSERVER' && random.next() < 0.95;
+    // drawn in this order so a seed keeps giving the same dataset
+    const UUID = random.uuid();
+    const hardwareDevice = hasHardware
+      ? { serialNumber: serial(scale.seed, c, n, d), deviceType: mix.type, deviceModel: mix.model, isConnectedToBackend: online && random.next() < 0.97 }
+      : null;
     virtualDevices.push({
-      UUID: random.uuid(),
+      UUID,
       label: `${mix.prefix} ${String(count).padStart(2, '0')}`,
       deviceType: mix.type,
       deviceModel: mix.model,
-      isOnline: online,
-      hardwareDevice: hasHardware
-        ? {
-            serialNumber: serial(scale.seed, c, n, d),
-            deviceType: mix.type,
-            deviceModel: mix.model,
-            isConnectedToBackend: online && random.next() < 0.97,
-          }
-        : null,
+      // a device is online as its hardware is (docs/reports.md): the imported flags agree
+      isOnline: hardwareDevice?.isConnectedToBackend ?? online,
+      hardwareDevice,
     });
   }
   const clients: ImportClient[] = [];
