@@ -20,8 +20,8 @@ export interface RawResponse {
 
 /**
  * Sends one request over a fresh connection (`Connection: close`) and reads
- * the whole response. Rejects when the server closes without answering or
- * does not answer within `timeoutMs`.
+ * the whole response. Rejects when the server closes without answering, resets
+ * the connection (even after answering), or does not answer within `timeoutMs`.
  */
 export function sendRaw(host: string, port: number, request: RawRequest, timeoutMs = 30_000): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -32,8 +32,8 @@ export function sendRaw(host: string, port: number, request: RawRequest, timeout
       reject(new Error(`no answer within ${timeoutMs} ms`));
     });
     socket.on('data', (chunk) => chunks.push(chunk));
-    // the server may answer (e.g. 401, 413) and close before it has read the whole body
-    socket.on('error', (error) => (chunks.length > 0 ? undefined : reject(error)));
+    // any reset fails: a server that answers before the whole body (401, 413) reads the rest before it closes
+    socket.on('error', reject);
     socket.on('close', () => {
       try {
         resolve(parseResponse(Buffer.concat(chunks)));
