@@ -19,6 +19,7 @@ import { parseJsonBody, useJsonParser } from './http/json-body.js';
 import { BODY_LIMIT_BYTES } from './http/body-errors.js';
 import { clientAddress } from './http/client-address.js';
 import { answerForAppError, answerForError, warnWhenUnavailable } from './http/error-answer.js';
+import { lingerOnUnreadBody } from './http/lingering-close.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
@@ -105,8 +106,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('startDraining', () => {
     draining = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply) => {
     if (draining) reply.header('connection', 'close');
+    // an answer before the whole body (401 in onRequest, 413): the client reads it before the connection closes
+    lingerOnUnreadBody(request.raw, reply.raw);
   });
   app.addHook('onRequest', async (request, reply) => {
     request.netgraph = { operationName: null, statements: 0 };

@@ -170,6 +170,7 @@ async function fuzz(app: TestApp, kind: string, seed: number, count: number, gen
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const counts = [...byStatus.entries()].sort().map(([status, n]) => `${status}: ${n}`).join(', ');
-  console.log(`fuzz on ${kind}: seed ${seed} (FUZZ_SEED=${SEED}), ${requests.length} requests to ${requests[0]?.path ?? '-'} sent; by status ${counts}`);
+  const large = requests.filter((request) => request.body.length > 1024 * 1024).length;
+  console.log(`fuzz on ${kind}: seed ${seed} (FUZZ_SEED=${SEED}), ${requests.length} requests to ${requests[0]?.path ?? '-'} sent (${large} with a body over 1 MiB); by status ${counts}`);
   return failures;
 }

@@ -6,6 +6,7 @@ import type { Answer } from '../http/answer.js';
 import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
 import { answerForError } from '../http/error-answer.js';
 import { parseJsonBody } from '../http/json-body.js';
+import { lingerOnUnreadBody } from '../http/lingering-close.js';
 import type { RequestContext } from '../http/request-context.js';
 import { logsRequests, requestLineWriter } from '../observability/log.js';
 import { admit, answerGraphQL } from './pipeline.js';
@@ -69,6 +70,8 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     // a body that could not be read leaves bytes on the connection: close it, as Fastify does
     if (unreadBody || deps.draining()) headers.connection = 'close';
     headers['content-length'] = Buffer.byteLength(result.body);
+    // an answer before the whole body (401, 413): the client reads it before the connection closes
+    lingerOnUnreadBody(request, response);
     response.writeHead(status, headers);
     response.end(result.body);
     const seconds = (performance.now() - started) / 1000;

@@ -144,17 +144,37 @@ async function decode(encoding: string | undefined, payload: Readable): Promise<
   return decoded;
 }
 
-/** The whole of a stream, or PAYLOAD_TOO_LARGE once it passes `limit` bytes. */
-async function readAtMost(stream: Readable, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    const buffer = chunk as Buffer;
-    length += buffer.length;
-    if (length > limit) throw tooLarge();
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * The whole of a stream, or PAYLOAD_TOO_LARGE once it passes `limit` bytes.
+ * Past the limit the stream is left alone, never destroyed (as leaving a
+ * `for await` loop would): destroying the request resets the connection
+ * before the 413 is written. The rest of the body is read and thrown away
+ * after the answer (http/lingering-close.ts).
+ */
+function readAtMost(stream: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const stop = () => stream.off('data', onData).off('end', onEnd).off('error', onError);
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      reject(tooLarge());
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, length));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    stream.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 function tooLarge(): AppError {

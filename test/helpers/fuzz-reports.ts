@@ -77,8 +77,11 @@ export function generateReportRequest(random: Random, keys: { ingest: string; re
   if (kind < 0.8) {
     const count = random.pick([1, 2, 5, 20, 0, 501]);
     body = Buffer.from(deeplyNested(JSON.stringify({ reports: Array.from({ length: count }, () => generateReport(random, reportIds)) })));
-  } else {
+  } else if (kind < 0.96) {
     body = Buffer.from(random.pick(['', '{', 'null', '[]', '{"reports":{}}', '{"reports":"x"}', '{"reports":[1,2,3]}', `{"reports":${'['.repeat(5000)}${']'.repeat(5000)}}`]));
+  } else {
+    // over the 5 MiB limit, 5.5 to 12 MiB as `kind` goes from 0.96 to 1: no draw of its own, so a seed's other requests stay as they were
+    body = Buffer.from(JSON.stringify({ reports: [{ pad: 'x'.repeat(Math.round((5.5 + (kind - 0.96) * 162.5) * 1024 * 1024)) }] }));
   }
   const headers: [string, string][] = [];
   const auth = random.chance(0.85) ? `Bearer ${keys.ingest}` : random.pick([`Bearer ${keys.read}`, `Bearer ${keys.ingest}x`, 'Bearer', '']);

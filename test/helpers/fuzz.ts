@@ -224,12 +224,22 @@ function generateMalformedHttp(random: Random, key: string): RawRequest {
   }
 }
 
+/**
+ * A document over the 1 MiB body limit (answered 413 from Content-Length, or
+ * 401 or 415 before the body is read): 1 to 6 MiB as `style` goes from 0.98
+ * to 1. Its size comes from `style`, not from a draw of its own, so the
+ * requests a seed generates stay those it generated before there were any.
+ */
+function oversizedDocument(style: number): string {
+  return `{ __typename } #${'x'.repeat(Math.round((1 + (style - 0.98) * 250) * 1024 * 1024))}`;
+}
+
 /** One hostile request to the GraphQL endpoint (or, now and then, around it). */
 export function generateRequest(random: Random, key: string): RawRequest {
   if (random.chance(0.03)) return generateMalformedHttp(random, key);
   const style = random.next();
   const base = generateDocument(random);
-  const query = style < 0.35 ? base : style < 0.75 ? mutateDocument(random, base) : style < 0.9 ? generateHostileDocument(random) : '{ __typename }';
+  const query = style < 0.35 ? base : style < 0.75 ? mutateDocument(random, base) : style < 0.9 ? generateHostileDocument(random) : style < 0.98 ? '{ __typename }' : oversizedDocument(style);
   const method = random.chance(0.03) ? random.pick(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD']) : 'POST';
   const path = random.chance(0.03) ? random.pick(['/api/v1/graphql/', '/api/v1/graphql?query={__typename}', '/api/v1/GRAPHQL', '//api/v1/graphql', '/api/v1/graphql%00', '/%ZZ', `/${'x'.repeat(3000)}`, '/api/v1/graphql#x']) : '/api/v1/graphql';
   return { method, path, headers: generateHeaders(random, key), body: generateBody(random, query) };
