@@ -382,6 +382,136 @@ describe.each(storeKinds())('a network’s security configuration on %s', (kind)
     });
   });
 
+  describe('import and export', () => {
+    const NET = 'a0000000-0000-4000-8000-000000000001';
+    const OTHER = 'a0000000-0000-4000-8000-000000000002';
+    const RULE_UUID = 'a0000000-0000-4000-8000-0000000000f1';
+    const document = () => ({
+      companies: [
+        {
+          uuid: 'a0000000-0000-4000-8000-0000000000c0',
+          name: 'Initech',
+          slug: 'initech',
+          networks: [
+            {
+              UUID: NET,
+              label: 'Office',
+              slug: 'office',
+              isActive: true,
+              vlans: [
+                { name: 'Corp', vlanID: 10, isEnabled: true },
+                { name: 'Voice', vlanID: 30, isEnabled: true },
+                { name: 'Guest', vlanID: 20, isEnabled: true },
+              ],
+              blockedClients: [{ macAddress: '3c:22:fb:00:00:09', reason: 'rogue', createdAt: '2026-11-21T18:00:00+01:00' }],
+              firewallRules: [
+                { UUID: RULE_UUID, name: 'v6', action: 'PERMIT', srcPrefix: '2001:DB8::/32', priority: 20 },
+                { name: 'Guests out', description: 'PCI', action: 'DENY', isEnabled: false, srcPrefix: '10.0.20.0/24', dstPrefix: '10.0.10.0/24', priority: 10 },
+              ],
+              interVLANPairs: [
+                { leftVLANID: 30, rightVLANID: 10 },
+                { leftVLANID: 10, rightVLANID: 20 },
+              ],
+              idsIPSConfig: { mode: 'IPS' },
+            },
+            { UUID: OTHER, label: 'Depot', slug: 'depot', isActive: true },
+          ],
+          spareHardwareDevices: [
+            { serialNumber: 'INI-SW-0001', deviceType: 'SWITCH', deviceModel: 'SW-8', isConnectedToBackend: false, networkUUID: NET },
+            { serialNumber: 'INI-SW-0002', deviceType: 'SWITCH', deviceModel: 'SW-8', isConnectedToBackend: false },
+          ],
+        },
+      ],
+    });
+
+    it('imports a network’s configuration and spare hardware placement, read back exactly and exported losslessly', async () => {
+      await app.server.services.imports.import(document());
+      const initech = await app.createKey('initech');
+      const read = await ok(
+        `{ blockedClientsForNetwork(networkUUID: "${NET}") { macAddress reason createdAt } firewallRulesForNetwork(networkUUID: "${NET}") { UUID name description action isEnabled srcPrefix dstPrefix priority }
+           interVLANCommunicationPermittedPairs(networkUUID: "${NET}") { leftVLAN { vlanID } rightVLAN { vlanID } } network(UUID: "${NET}") { idsIPSConfig { mode } }
+           spareHardwareDevicesForNetwork(networkUUID: "${NET}") { serialNumber } }`,
+        undefined,
+        initech,
+      );
+      expect(read).toEqual({
+        blockedClientsForNetwork: [{ macAddress: '3c:22:fb:00:00:09', reason: 'rogue', createdAt: '2026-11-21T17:00:00.000Z' }],
+        firewallRulesForNetwork: [
+          { UUID: expect.stringMatching(UUID), name: 'Guests out', description: 'PCI', action: 'DENY', isEnabled: false, srcPrefix: '10.0.20.0/24', dstPrefix: '10.0.10.0/24', priority: 10 },
+          { UUID: RULE_UUID, name: 'v6', description: null, action: 'PERMIT', isEnabled: true, srcPrefix: '2001:db8::/32', dstPrefix: null, priority: 20 },
+        ],
+        interVLANCommunicationPermittedPairs: [
+          { leftVLAN: { vlanID: 10 }, rightVLAN: { vlanID: 20 } },
+          { leftVLAN: { vlanID: 10 }, rightVLAN: { vlanID: 30 } },
+        ],
+        network: { idsIPSConfig: { mode: 'IPS' } },
+        spareHardwareDevicesForNetwork: [{ serialNumber: 'INI-SW-0001' }],
+      });
+      const exported = (await app.server.services.imports.export('initech')).companies[0]!;
+      const office = exported.networks.find((n) => n.UUID === NET)!;
+      expect(office.blockedClients).toEqual([{ UUID: expect.stringMatching(UUID), macAddress: '3c:22:fb:00:00:09', reason: 'rogue', createdAt: '2026-11-21T17:00:00.000Z' }]);
+      expect(office.firewallRules?.map((r) => [r.priority, r.srcPrefix, r.isEnabled])).toEqual([
+        [10, '10.0.20.0/24', false],
+        [20, '2001:db8::/32', true],
+      ]);
+      expect(office.interVLANPairs?.map((p) => [p.leftVLANID, p.rightVLANID])).toEqual([
+        [10, 20],
+        [10, 30],
+      ]);
+      expect(office.idsIPSConfig).toEqual({ UUID: expect.stringMatching(UUID), mode: 'IPS' });
+      const depot = exported.networks.find((n) => n.UUID === OTHER)!;
+      expect(Object.keys(depot)).toEqual(['UUID', 'label', 'slug', 'isActive', 'mailingAddress', 'virtualDevices', 'vlans', 'ssids', 'clients']);
+      expect(exported.spareHardwareDevices).toEqual([
+        { serialNumber: 'INI-SW-0001', deviceType: 'SWITCH', deviceModel: 'SW-8', isConnectedToBackend: false, networkUUID: NET },
+        { serialNumber: 'INI-SW-0002', deviceType: 'SWITCH', deviceModel: 'SW-8', isConnectedToBackend: false },
+      ]);
+      // the export is itself an import document: under a new slug with new UUIDs it imports to the same configuration
+      const again = JSON.parse(JSON.stringify(exported).replaceAll('a0000000-', 'b0000000-').replace('"initech"', '"initech-2"').replaceAll('INI-', 'IN2-'));
+      for (const n of again.networks) for (const list of ['blockedClients', 'firewallRules', 'interVLANPairs', 'vlans', 'ssids']) for (const item of n[list] ?? []) delete item.UUID;
+      for (const n of again.networks) if (n.idsIPSConfig) delete n.idsIPSConfig.UUID;
+      await app.server.services.imports.import({ companies: [again] });
+      const copy = (await app.server.services.imports.export('initech-2')).companies[0]!;
+      const strip = (value: unknown) => JSON.parse(JSON.stringify(value).replace(/"UUID":"[0-9a-f-]{36}",?/g, '').replaceAll('b0000000-', 'a0000000-').replaceAll('IN2-', 'INI-').replace('"initech-2"', '"initech"'));
+      expect(strip(copy)).toEqual(strip(exported));
+    });
+
+    it('rejects a bad configuration at its JSON path, writing nothing', async () => {
+      const bad = document();
+      const company = bad.companies[0]!;
+      company.slug = 'initech-bad';
+      company.uuid = 'c0000000-0000-4000-8000-0000000000c0';
+      company.networks[0]!.UUID = 'c0000000-0000-4000-8000-000000000001';
+      company.networks[1]!.UUID = 'c0000000-0000-4000-8000-000000000002';
+      company.spareHardwareDevices = [{ serialNumber: 'BAD-1', deviceType: 'SWITCH', deviceModel: 'X', isConnectedToBackend: false, networkUUID: NET }];
+      const office = company.networks[0]! as Record<string, unknown>;
+      office.firewallRules = [
+        { name: 'a', action: 'DENY', priority: 10, srcPrefix: '10.0.0.1/8' },
+        { name: 'b', action: 'ALLOW', priority: 10 },
+      ];
+      office.interVLANPairs = [{ leftVLANID: 10, rightVLANID: 99 }, { leftVLANID: 20, rightVLANID: 20 }];
+      office.blockedClients = [{ macAddress: 'AA:BB:CC:DD:EE:FF' }];
+      office.idsIPSConfig = { mode: 'OFF' };
+      const error = await app.server.services.imports.import(bad).then(
+        () => undefined,
+        (e: { details: { problems: { path: string }[] } }) => e,
+      );
+      const p = '$.companies[0]';
+      expect(error?.details.problems.map((problem) => problem.path).sort()).toEqual(
+        [
+          `${p}.networks[0].blockedClients[0].macAddress`,
+          `${p}.networks[0].firewallRules[0].srcPrefix`,
+          `${p}.networks[0].firewallRules[1].action`,
+          `${p}.networks[0].firewallRules[1].priority`,
+          `${p}.networks[0].idsIPSConfig.mode`,
+          `${p}.networks[0].interVLANPairs[0].rightVLANID`,
+          `${p}.networks[0].interVLANPairs[1].rightVLANID`,
+          `${p}.spareHardwareDevices[0].networkUUID`,
+        ].sort(),
+      );
+      await expect(app.server.services.imports.export('initech-bad')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+  });
+
   describe('complexity', () => {
     const requested = async (query: string) => {
       const res = await app.request('/api/v1/graphql', {
