@@ -27,7 +27,7 @@ export interface FirewallRuleFields {
 }
 
 /** A firewall rule as the API and the audit log show it. */
-export interface FirewallRuleSnapshot extends Omit<FirewallRuleValues, 'networkId'> {
+export interface FirewallRuleSnapshot extends FirewallRuleValues {
   readonly UUID: string;
   readonly networkUUID: string;
 }
