@@ -10,6 +10,10 @@ import { createNetworkService } from './modules/network/network.service.js';
 import { createReadService } from './modules/read/read.service.js';
 import { DEFAULT_REPORT_SETTINGS, createReportService } from './modules/report/report.service.js';
 import type { ReportSettings } from './modules/report/report.service.js';
+import { createBlockedClientService } from './modules/security/blocked-client.service.js';
+import { createFirewallRuleService } from './modules/security/firewall-rule.service.js';
+import { createIdsIpsService } from './modules/security/ids-ips.service.js';
+import { createInterVlanService } from './modules/security/inter-vlan.service.js';
 import { createSsidService } from './modules/ssid/ssid.service.js';
 import { createUserService } from './modules/user/user.service.js';
 import type { UserServiceOptions } from './modules/user/user.service.js';
@@ -67,6 +71,10 @@ export function createServices(
     hardwareDevices: createHardwareDeviceService(writes),
     vlans: createVlanService(writes),
     ssids: createSsidService(writes),
+    blockedClients: createBlockedClientService(writes),
+    firewallRules: createFirewallRuleService(writes),
+    interVlanPairs: createInterVlanService(writes),
+    idsIps: createIdsIpsService(writes),
     companyWrites: createCompanyWriteService(writes),
     users: createUserService(store, companies, audit, options.users),
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),

@@ -22,7 +22,7 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
   virtualDevicesForNetwork: '{ virtualDevicesForNetwork(networkUUID: "$NETWORK") { UUID label deviceType deviceModel isOnline } }',
   networkClients: '{ networkClients(networkUUID: "$NETWORK") { macAddress ip lastSeen } }',
   companyBySlug: NESTED,
-  network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive } }',
+  network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive idsIPSConfig { UUID networkUUID mode } } }',
   networkBySlug: '{ networkBySlug(companySlug: "$SLUG", networkSlug: "$NETSLUG") { UUID label } }',
   vlans: '{ vlans(networkUUID: "$NETWORK") { UUID name vlanID isDefault description networkUUID } }',
   vlan: '{ vlan(UUID: "$VLAN") { UUID name vlanID isDefault } }',
@@ -43,6 +43,11 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
   switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
   recentEventLogEventsPage:
     '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: ["DEVICE_BOOT"]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
+  blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
+  firewallRulesForNetwork: '{ firewallRulesForNetwork(networkUUID: "$NETWORK") { UUID name description action isEnabled srcPrefix dstPrefix priority } }',
+  interVLANCommunicationPermittedPairs: '{ interVLANCommunicationPermittedPairs(networkUUID: "$NETWORK") { UUID networkUUID leftVLAN { vlanID } rightVLAN { vlanID } } }',
+  spareHardwareDevicesForNetwork:
+    '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
   webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
   webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
 };

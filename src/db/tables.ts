@@ -37,6 +37,10 @@ export interface Database {
   webhook_messages: WebhookMessageTable;
   webhook_attempts: WebhookAttemptTable;
   webhook_settings: WebhookSettingTable;
+  blocked_clients: BlockedClientTable;
+  firewall_rules: FirewallRuleTable;
+  inter_vlan_pairs: InterVlanPairTable;
+  ids_ips_configs: IdsIpsConfigTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -91,6 +95,8 @@ export interface HardwareDeviceTable {
   mac_address: Generated<string | null>;
   /** The observedAt of the report the latest state (ports, radios, clients, uptime, MAC) came from. */
   state_observed_at: Generated<string | null>;
+  /** The network spare hardware is placed at; null when placed nowhere. */
+  spare_network_id: Generated<number | null>;
 }
 
 export interface VlanTable {
@@ -429,4 +435,45 @@ export interface WebhookAttemptTable {
 export interface WebhookSettingTable {
   name: string;
   value: string;
+}
+
+/** A client MAC address blocked on a network. */
+export interface BlockedClientTable {
+  id: Generated<number>;
+  uuid: string;
+  network_id: number;
+  mac_address: string;
+  reason: string | null;
+  created_at: string;
+}
+
+/** A firewall rule of a network; priority is unique per network, lower first. */
+export interface FirewallRuleTable {
+  id: Generated<number>;
+  uuid: string;
+  network_id: number;
+  name: string;
+  description: string | null;
+  action: string;
+  is_enabled: BoolColumn;
+  src_prefix: string | null;
+  dst_prefix: string | null;
+  priority: number;
+}
+
+/** Two VLANs of a network allowed to talk; the smaller VLAN row id first. */
+export interface InterVlanPairTable {
+  id: Generated<number>;
+  uuid: string;
+  network_id: number;
+  vlan_low_id: number;
+  vlan_high_id: number;
+}
+
+/** A network's IDS/IPS mode; no row: not configured. */
+export interface IdsIpsConfigTable {
+  id: Generated<number>;
+  uuid: string;
+  network_id: number;
+  mode: string;
 }

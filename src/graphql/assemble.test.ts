@@ -40,6 +40,10 @@ describe('assembling the features', () => {
       'networksUplinkQualities',
       'switchPortStats',
       'recentEventLogEventsPage',
+      'blockedClientsForNetwork',
+      'firewallRulesForNetwork',
+      'interVLANCommunicationPermittedPairs',
+      'spareHardwareDevicesForNetwork',
       'webhookEndpoints',
       'webhookDeliveries',
     ]);

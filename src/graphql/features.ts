@@ -2,11 +2,16 @@ import { BSSID_FEATURE } from '../modules/bssid/bssid.graphql.js';
 import { CLIENT_FEATURE } from '../modules/client/client.graphql.js';
 import { COMPANY_FEATURE } from '../modules/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../modules/device/device.graphql.js';
+import { SPARE_HARDWARE_FEATURE } from '../modules/device/spare-hardware.graphql.js';
 import { EVENT_FEATURE } from '../modules/event/event.graphql.js';
 import { METRICS_FEATURE } from '../modules/metrics/metrics.graphql.js';
 import { NETWORK_FEATURE } from '../modules/network/network.graphql.js';
 import { PORT_FEATURE } from '../modules/port/port.graphql.js';
 import { PORT_STATS_FEATURE } from '../modules/port-stats/port-stats.graphql.js';
+import { BLOCKED_CLIENT_FEATURE } from '../modules/security/blocked-client.graphql.js';
+import { FIREWALL_RULE_FEATURE } from '../modules/security/firewall-rule.graphql.js';
+import { IDS_IPS_FEATURE } from '../modules/security/ids-ips.graphql.js';
+import { INTER_VLAN_FEATURE } from '../modules/security/inter-vlan.graphql.js';
 import { SSID_FEATURE } from '../modules/ssid/ssid.graphql.js';
 import { VLAN_FEATURE } from '../modules/vlan/vlan.graphql.js';
 import { WEBHOOK_FEATURE } from '../modules/webhook/webhook.graphql.js';
@@ -28,6 +33,11 @@ export const FEATURES = [
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
   EVENT_FEATURE,
+  BLOCKED_CLIENT_FEATURE,
+  FIREWALL_RULE_FEATURE,
+  INTER_VLAN_FEATURE,
+  IDS_IPS_FEATURE,
+  SPARE_HARDWARE_FEATURE,
   WEBHOOK_FEATURE,
 ] as const;
 

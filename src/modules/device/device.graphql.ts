@@ -75,7 +75,10 @@ type HardwareDevice {
   isConnectedToBackend: Boolean!
   """The device's MAC address from its latest report; null before one."""
   macAddress: MacAddress
-  """The network of the virtual device it is assigned to; null when spare."""
+  """
+  The network of the virtual device it is assigned to; for spare hardware,
+  the network it is placed at (placeSpareHardwareDevice); null when spare and placed nowhere.
+  """
   networkUUID: UUID
   """The virtual device it is assigned to; null when spare."""
   virtualDeviceUUID: UUID
@@ -102,7 +105,7 @@ extend type Mutation {
   """
   updateVirtualDevice("The virtual device and the fields to change." input: UpdateVirtualDeviceInput!): UpdateVirtualDevicePayload
 
-  """Deletes a virtual device; its hardware, if any, goes back to the company's spare inventory."""
+  """Deletes a virtual device; its hardware, if any, goes back to the company's spare inventory, placed at the device's network."""
   deleteVirtualDevice("The virtual device to delete." input: DeleteVirtualDeviceInput!): DeleteVirtualDevicePayload
 
   """
@@ -127,8 +130,8 @@ extend type Mutation {
   assignHardwareDevice("The hardware device and the virtual device." input: AssignHardwareDeviceInput!): AssignHardwareDevicePayload
 
   """
-  Returns a hardware device to the company's spare inventory. Unassigning
-  spare hardware changes nothing.
+  Returns a hardware device to the company's spare inventory, placed at the
+  network of the virtual device it leaves. Unassigning spare hardware changes nothing.
   """
   unassignHardwareDevice("The hardware device." input: UnassignHardwareDeviceInput!): UnassignHardwareDevicePayload
 }
@@ -171,6 +174,8 @@ input RegisterHardwareDeviceInput {
   deviceType: DeviceType!
   "Model of device, 1 to 100 characters, not blank."
   deviceModel: String!
+  "The network to place the spare hardware at (spareHardwareDevicesForNetwork); absent or null: nowhere."
+  networkUUID: UUID
 }
 
 """The new model of a hardware device."""
@@ -288,7 +293,13 @@ type UnassignHardwareDevicePayload {
         sql: (h, context) => hardwareOnline(h, context),
       },
       macAddress: text('mac_address', true),
-      networkUUID: { kind: 'computed', type: 'string', nullable: true, sql: (h) => networkUuidOf(networkIdOfHardware(h)) },
+      networkUUID: {
+        kind: 'computed',
+        type: 'string',
+        nullable: true,
+        // spare_network_id is NULL while assigned
+        sql: (h) => networkUuidOf(`coalesce(${networkIdOfHardware(h)}, ${h}.spare_network_id)`),
+      },
       virtualDeviceUUID: {
         kind: 'computed',
         type: 'string',

@@ -8,6 +8,9 @@ export interface HardwareDeviceRow {
   readonly deviceModel: string;
   readonly virtualDeviceId: number | null;
   readonly virtualDeviceUuid: string | null;
+  /** The network spare hardware is placed at; null when placed nowhere (and once assigned). */
+  readonly spareNetworkId: number | null;
+  readonly spareNetworkUuid: string | null;
 }
 
 /** SQL of hardware devices. */
@@ -18,6 +21,7 @@ export function createHardwareDeviceRepository({ db }: SqlContext) {
       return db
         .selectFrom('hardware_devices as h')
         .leftJoin('virtual_devices as v', 'v.id', 'h.virtual_device_id')
+        .leftJoin('networks as sn', 'sn.id', 'h.spare_network_id')
         .select([
           'h.id',
           'h.serial_number as serialNumber',
@@ -25,6 +29,8 @@ export function createHardwareDeviceRepository({ db }: SqlContext) {
           'h.device_model as deviceModel',
           'h.virtual_device_id as virtualDeviceId',
           'v.uuid as virtualDeviceUuid',
+          'h.spare_network_id as spareNetworkId',
+          'sn.uuid as spareNetworkUuid',
         ])
         .where('h.company_id', '=', companyId)
         .where('h.serial_number', '=', serialNumber)
@@ -41,8 +47,8 @@ export function createHardwareDeviceRepository({ db }: SqlContext) {
       return row !== undefined;
     },
 
-    /** Inserts spare hardware into the company's inventory; it starts not connected. */
-    async insert(companyId: number, values: { serialNumber: string; deviceType: string; deviceModel: string }): Promise<void> {
+    /** Inserts spare hardware into the company's inventory, placed at a network or nowhere (null); it starts not connected. */
+    async insert(companyId: number, values: { serialNumber: string; deviceType: string; deviceModel: string; spareNetworkId: number | null }): Promise<void> {
       await db
         .insertInto('hardware_devices')
         .values({
@@ -52,6 +58,7 @@ export function createHardwareDeviceRepository({ db }: SqlContext) {
           device_model: values.deviceModel,
           is_connected_to_backend: false,
           virtual_device_id: null,
+          spare_network_id: values.spareNetworkId,
         })
         .execute();
     },
@@ -60,9 +67,22 @@ export function createHardwareDeviceRepository({ db }: SqlContext) {
       await db.updateTable('hardware_devices').set({ device_model: deviceModel }).where('id', '=', id).execute();
     },
 
-    /** Assigns the hardware to a virtual device, or returns it to spare with null. */
-    async setVirtualDevice(id: number, virtualDeviceId: number | null): Promise<void> {
-      await db.updateTable('hardware_devices').set({ virtual_device_id: virtualDeviceId }).where('id', '=', id).execute();
+    /**
+     * Assigns the hardware to a virtual device (placed nowhere then), or
+     * returns it to spare with null, placed at the network `spareNetworkId`.
+     */
+    async setVirtualDevice(id: number, virtualDeviceId: number | null, spareNetworkId: number | null = null): Promise<void> {
+      await db.updateTable('hardware_devices').set({ virtual_device_id: virtualDeviceId, spare_network_id: spareNetworkId }).where('id', '=', id).execute();
+    },
+
+    /** Places spare hardware at a network, or nowhere with null. */
+    async placeAt(id: number, networkId: number | null): Promise<void> {
+      await db.updateTable('hardware_devices').set({ spare_network_id: networkId }).where('id', '=', id).execute();
+    },
+
+    /** Places the hardware of a virtual device about to be deleted at the network (its foreign key then returns it to spare). */
+    async placeHardwareOfVirtualDevice(virtualDeviceId: number, networkId: number): Promise<void> {
+      await db.updateTable('hardware_devices').set({ spare_network_id: networkId }).where('virtual_device_id', '=', virtualDeviceId).execute();
     },
 
     async delete(id: number): Promise<void> {

@@ -1,9 +1,11 @@
 import type { SqlContext } from '../../db/store.js';
-import { AppError } from '../../errors.js';
+import { AppError, invariant } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { buildChange } from '../audit/audit.service.js';
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
 import { DEVICE_TYPES } from '../import/import.schema.js';
+import { createNetworkRepository } from '../network/network.repository.js';
+import type { NetworkRow } from '../network/network.repository.js';
 import { notFound, requireOneOf, requireText, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
 import { createHardwareDeviceRepository } from './hardware-device.repository.js';
@@ -17,6 +19,8 @@ export interface HardwareDeviceSnapshot {
   readonly deviceModel: string;
   /** Null for spare hardware. */
   readonly virtualDeviceUUID: string | null;
+  /** The network spare hardware is placed at; null when placed nowhere, and while assigned. */
+  readonly spareNetworkUUID: string | null;
 }
 
 /**
@@ -32,7 +36,10 @@ export function createHardwareDeviceService(writes: WriteService) {
      * anywhere (this company or another) gets the same CONFLICT, which never
      * says where: see docs/errors.md.
      */
-    async register(caller: Caller, input: { serialNumber: string; deviceType: string; deviceModel: string }): Promise<HardwareDeviceSnapshot> {
+    async register(
+      caller: Caller,
+      input: { serialNumber: string; deviceType: string; deviceModel: string; networkUUID?: string | null },
+    ): Promise<HardwareDeviceSnapshot> {
       return writes.run(caller, async (tx) => {
         const serialNumber = checkSerial(input.serialNumber);
         const values = {
@@ -40,11 +47,12 @@ export function createHardwareDeviceService(writes: WriteService) {
           deviceType: requireOneOf(input.deviceType, 'deviceType', DEVICE_TYPES),
           deviceModel: requireText(input.deviceModel, 'deviceModel', 100),
         };
+        const network = await findPlacement(tx, caller, input.networkUUID);
         const hardware = createHardwareDeviceRepository(tx);
         const conflict = () => notRegistrable(serialNumber);
         if (await hardware.isSerialRegistered(serialNumber)) throw conflict();
-        await writes.unique(hardware.insert(caller.companyId, values), conflict);
-        const created: HardwareDeviceSnapshot = { ...values, virtualDeviceUUID: null };
+        await writes.unique(hardware.insert(caller.companyId, { ...values, spareNetworkId: network?.id ?? null }), conflict);
+        const created: HardwareDeviceSnapshot = { ...values, virtualDeviceUUID: null, spareNetworkUUID: network?.uuid ?? null };
         return { result: created, change: buildChange('hardware_device.register', serialNumber, null, created) };
       });
     },
@@ -91,7 +99,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         checkAssignable(row, device);
         const conflict = () => hasHardware(deviceUuid, null);
         await writes.unique(createHardwareDeviceRepository(tx).setVirtualDevice(row.id, device.id), conflict);
-        const after = { ...before, virtualDeviceUUID: deviceUuid };
+        const after = { ...before, virtualDeviceUUID: deviceUuid, spareNetworkUUID: null };
         return { result: after, change: buildChange('hardware_device.assign', row.serialNumber, before, after) };
       });
     },
@@ -101,10 +109,35 @@ export function createHardwareDeviceService(writes: WriteService) {
       return writes.run(caller, async (tx) => {
         const row = await getHardware(tx, caller, input.serialNumber);
         const before = toSnapshot(row);
-        const after = { ...before, virtualDeviceUUID: null };
-        if (row.virtualDeviceId === null) return { result: { before, after }, change: null };
-        await createHardwareDeviceRepository(tx).setVirtualDevice(row.id, null);
+        if (row.virtualDeviceId === null) return { result: { before, after: before }, change: null };
+        // spare at the network of the device it leaves
+        const device = await createVirtualDeviceRepository(tx).findByUuid(caller.companyId, row.virtualDeviceUuid ?? '');
+        invariant(device !== undefined, 'unassign-without-device');
+        await createHardwareDeviceRepository(tx).setVirtualDevice(row.id, null, device.networkId);
+        const after = { ...before, virtualDeviceUUID: null, spareNetworkUUID: device.networkUuid };
         return { result: { before, after }, change: buildChange('hardware_device.unassign', row.serialNumber, before, after) };
+      });
+    },
+
+    /**
+     * Places spare hardware at a network (where spareHardwareDevicesForNetwork
+     * lists it), or nowhere with a null networkUUID; assigned hardware is
+     * CONFLICT. Placing it where it is changes nothing.
+     */
+    async place(caller: Caller, input: { serialNumber: string; networkUUID: string | null }): Promise<HardwareDeviceSnapshot> {
+      return writes.run(caller, async (tx) => {
+        const row = await getHardware(tx, caller, input.serialNumber);
+        if (row.virtualDeviceUuid !== null) {
+          throw new AppError('CONFLICT', `Hardware ${row.serialNumber} is assigned to virtual device ${row.virtualDeviceUuid}, not spare: unassign it first.`, {
+            field: 'serialNumber',
+          });
+        }
+        const network = await findPlacement(tx, caller, input.networkUUID);
+        const before = toSnapshot(row);
+        if ((network?.id ?? null) === row.spareNetworkId) return { result: before, change: null };
+        await createHardwareDeviceRepository(tx).placeAt(row.id, network?.id ?? null);
+        const after = { ...before, spareNetworkUUID: network?.uuid ?? null };
+        return { result: after, change: buildChange('hardware_device.place', row.serialNumber, before, after) };
       });
     },
   };
@@ -162,5 +195,14 @@ function notRegistrable(serial: string): AppError {
 }
 
 function toSnapshot(row: HardwareDeviceRow): HardwareDeviceSnapshot {
-  return { serialNumber: row.serialNumber, deviceType: row.deviceType, deviceModel: row.deviceModel, virtualDeviceUUID: row.virtualDeviceUuid };
+  const { serialNumber, deviceType, deviceModel } = row;
+  return { serialNumber, deviceType, deviceModel, virtualDeviceUUID: row.virtualDeviceUuid, spareNetworkUUID: row.spareNetworkUuid };
+}
+
+/** The caller's network named by the input's networkUUID; undefined when it is null or absent (placed nowhere). */
+async function findPlacement(tx: SqlContext, caller: Caller, uuid: unknown): Promise<NetworkRow | undefined> {
+  if (uuid === null || uuid === undefined) return undefined;
+  const network = await createNetworkRepository(tx).findByUuid(caller.companyId, requireUuid(uuid, 'networkUUID'));
+  if (!network) throw notFound('networkUUID');
+  return network;
 }

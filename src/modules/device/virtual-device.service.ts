@@ -6,6 +6,7 @@ import { VIRTUAL_DEVICE_TYPES } from '../import/import.schema.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import { isGiven, notFound, requireOneOf, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
+import { createHardwareDeviceRepository } from './hardware-device.repository.js';
 import { createVirtualDeviceRepository } from './virtual-device.repository.js';
 import type { VirtualDeviceRow, VirtualDeviceValues } from './virtual-device.repository.js';
 
@@ -86,6 +87,8 @@ export function createVirtualDeviceService(writes: WriteService) {
         const devices = createVirtualDeviceRepository(tx);
         const row = await devices.findByUuid(caller.companyId, uuid);
         if (!row) throw notFound('virtualDeviceUUID');
+        // its hardware stays spare at the device's network
+        await createHardwareDeviceRepository(tx).placeHardwareOfVirtualDevice(row.id, row.networkId);
         await devices.delete(row.id);
         const before = toSnapshot(row);
         return { result: before, change: buildChange('virtual_device.delete', uuid, before, null) };

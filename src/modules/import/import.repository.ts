@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SqlContext, Store } from '../../db/store.js';
 import type { Database } from '../../db/tables.js';
-import type { ImportClient, ImportCompany, ImportDocument, ImportHardware, ImportNetwork } from './import.schema.js';
+import { insertNetworkSecurity, readCompanySecurity } from './import-security.repository.js';
+import type { ImportClient, ImportCompany, ImportDocument, ImportNetwork, ImportSpareHardware } from './import.schema.js';
 
 /** Rows per INSERT: well under both stores' parameter limits (32,766 on SQLite, 65,535 on PostgreSQL). */
 const BATCH_ROWS = 1000;
@@ -17,7 +18,19 @@ export interface ExistingIdentifiers {
 }
 
 /** The tables an import fills (its audit entries, one per company, are left out). */
-const LOADED_TABLES = ['companies', 'networks', 'virtual_devices', 'hardware_devices', 'vlans', 'ssids', 'network_clients'] as const;
+const LOADED_TABLES = [
+  'companies',
+  'networks',
+  'virtual_devices',
+  'hardware_devices',
+  'vlans',
+  'ssids',
+  'network_clients',
+  'blocked_clients',
+  'firewall_rules',
+  'inter_vlan_pairs',
+  'ids_ips_configs',
+] as const;
 
 /** Counts of what an import wrote. */
 export interface ImportCounts {
@@ -50,7 +63,7 @@ export function createImportRepository(store: Store) {
       const companySlugs = await inChunks(ids.companySlugs, (chunk) =>
         db.selectFrom('companies').select('slug as v').where('slug', 'in', chunk).execute(),
       );
-      const uuidTables = ['companies', 'networks', 'virtual_devices', 'vlans', 'ssids'] as const;
+      const uuidTables = ['companies', 'networks', 'virtual_devices', 'vlans', 'ssids', 'blocked_clients', 'firewall_rules', 'inter_vlan_pairs', 'ids_ips_configs'] as const;
       const uuids: { v: string }[] = [];
       for (const table of uuidTables) {
         uuids.push(
@@ -145,7 +158,7 @@ export function createImportRepository(store: Store) {
         .selectAll('network_clients')
         .orderBy('network_clients.mac_address')
         .execute();
-      return { networks, devices, hardware, vlans, ssids, clients };
+      return { networks, devices, hardware, vlans, ssids, clients, security: await readCompanySecurity(db, companyId) };
     },
   };
 }
@@ -202,7 +215,7 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
   });
   counts.virtualDevices += devices.length;
 
-  const hardware: { h: ImportHardware; deviceId: number | null }[] = [
+  const hardware: { h: ImportSpareHardware; deviceId: number | null }[] = [
     ...devices.flatMap(({ d }) => (d.hardwareDevice ? [{ h: d.hardwareDevice, deviceId: deviceIds.get(d.UUID) as number }] : [])),
     ...(company.spareHardwareDevices ?? []).map((h) => ({ h, deviceId: null })),
   ];
@@ -217,6 +230,7 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
           device_model: h.deviceModel,
           is_connected_to_backend: h.isConnectedToBackend,
           virtual_device_id: deviceId,
+          spare_network_id: h.networkUUID === undefined ? null : (networkIds.get(h.networkUUID) ?? null),
         })),
       )
       .execute();
@@ -227,8 +241,9 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
     company.networks.flatMap((n) => pick(n).map((item) => ({ item, networkId: networkIds.get(n.UUID) as number })));
 
   const vlans = perNetwork((n) => n.vlans);
+  const vlanIds = new Map<string, number>();
   await insertBatches(vlans, async (batch) => {
-    await trx
+    const rows = await trx
       .insertInto('vlans')
       .values(
         batch.map(({ item, networkId }) => ({
@@ -241,7 +256,9 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
           description: item.description ?? null,
         })),
       )
+      .returning(['id', 'network_id', 'vlan_id'])
       .execute();
+    for (const row of rows) vlanIds.set(`${row.network_id}:${row.vlan_id}`, row.id);
   });
   counts.vlans += vlans.length;
 
@@ -270,6 +287,7 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
     await trx.insertInto('network_clients').values(batch.map(({ item, networkId }) => clientRow(item, networkId))).execute();
   });
   counts.clients += clients.length;
+  await insertNetworkSecurity(trx, company.networks, networkIds, vlanIds, now);
   return { id: companyId, uuid };
 }
 

@@ -1,6 +1,7 @@
 import { findPrototypeKey, joinPath } from '../formats/json-input.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
 import { DOMAIN_RULE, SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug, isWebsiteDomain } from '../company/company.rules.js';
+import { validateNetworkSecurity } from './import.security.js';
 
 export const DEVICE_TYPES = ['ACCESS_POINT', 'CELLULAR_GATEWAY', 'CONTROLLER', 'POWER_DISTRIBUTION_UNIT', 'SWITCH'] as const;
 export const VIRTUAL_DEVICE_TYPES = [...DEVICE_TYPES, 'OBSERVER'] as const;
@@ -20,9 +21,30 @@ export interface ImportCompany {
   websiteDomain?: string | null;
   networks: ImportNetwork[];
   /** Hardware in the company's inventory that no virtual device uses. */
-  spareHardwareDevices?: ImportHardware[];
+  spareHardwareDevices?: ImportSpareHardware[];
 }
-export interface ImportNetwork {
+/** Spare hardware: placed at one of the company's networks, or nowhere when networkUUID is absent. */
+export interface ImportSpareHardware extends ImportHardware {
+  networkUUID?: string;
+}
+/** A network's security configuration (docs/security.md); each part optional, absent when empty on export. */
+export interface ImportNetworkSecurity {
+  blockedClients?: { UUID?: string; macAddress: string; reason: string | null; createdAt?: string }[];
+  firewallRules?: {
+    UUID?: string;
+    name: string;
+    description: string | null;
+    action: string;
+    isEnabled: boolean;
+    srcPrefix: string | null;
+    dstPrefix: string | null;
+    priority: number;
+  }[];
+  /** Unordered pairs of the network's VLANs by vlanID, the smaller left. */
+  interVLANPairs?: { UUID?: string; leftVLANID: number; rightVLANID: number }[];
+  idsIPSConfig?: { UUID?: string; mode: string };
+}
+export interface ImportNetwork extends ImportNetworkSecurity {
   UUID: string;
   label: string;
   slug: string;
@@ -179,8 +201,9 @@ class Validator {
     const networks = (this.array(c.networks, `${path}.networks`) ?? []).map((n, i) =>
       this.network(n, `${path}.networks[${i}]`, seen, networkSlugs),
     );
+    const networkUuids = new Set(networks.map((n) => n.UUID));
     const spare = (this.array(c.spareHardwareDevices, `${path}.spareHardwareDevices`) ?? []).map((h, i) =>
-      this.hardware(h, `${path}.spareHardwareDevices[${i}]`, seen),
+      this.spareHardware(h, `${path}.spareHardwareDevices[${i}]`, seen, networkUuids),
     );
     const uuid = c.uuid === undefined ? undefined : this.matching(c.uuid, `${path}.uuid`, isUuid, 'a lowercase UUID');
     if (uuid) this.unique(seen.uuids, uuid, `${path}.uuid`, 'UUID');
@@ -212,6 +235,7 @@ class Validator {
     const vlanIds = new Set<string>();
     const ssidNames = new Set<string>();
     const macs = new Set<string>();
+    const vlans = (this.array(n.vlans, `${path}.vlans`) ?? []).map((l, i) => this.vlan(l, `${path}.vlans[${i}]`, seen, vlanIds));
     return {
       UUID: uuid,
       label: this.string(n.label, `${path}.label`, 200),
@@ -221,10 +245,21 @@ class Validator {
       virtualDevices: (this.array(n.virtualDevices, `${path}.virtualDevices`) ?? []).map((d, i) =>
         this.virtualDevice(d, `${path}.virtualDevices[${i}]`, seen),
       ),
-      vlans: (this.array(n.vlans, `${path}.vlans`) ?? []).map((l, i) => this.vlan(l, `${path}.vlans[${i}]`, seen, vlanIds)),
+      vlans,
       ssids: (this.array(n.ssids, `${path}.ssids`) ?? []).map((s, i) => this.ssid(s, `${path}.ssids[${i}]`, seen, ssidNames)),
       clients: (this.array(n.clients, `${path}.clients`) ?? []).map((c, i) => this.client(c, `${path}.clients[${i}]`, macs)),
+      ...validateNetworkSecurity(this, n, path, seen.uuids, vlanIds),
     };
+  }
+
+  /** Spare hardware, whose networkUUID (optional) must be one of the company's networks in the file. */
+  spareHardware(value: unknown, path: string, seen: Seen, networkUuids: ReadonlySet<string>): ImportSpareHardware {
+    const hardware = this.hardware(value, path, seen);
+    const networkUUID = (this.object(value, path) ?? {}).networkUUID;
+    if (networkUUID === undefined || networkUUID === null) return hardware;
+    if (typeof networkUUID === 'string' && networkUuids.has(networkUUID)) return { ...hardware, networkUUID };
+    this.fail(`${path}.networkUUID`, `${JSON.stringify(networkUUID)} is not valid: expected the UUID of one of the company's networks in the file, or null`);
+    return hardware;
   }
 
   virtualDevice(value: unknown, path: string, seen: Seen): ImportVirtualDevice {

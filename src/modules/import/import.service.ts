@@ -6,7 +6,7 @@ import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';
 import type { ImportCounts, ImportRepository } from './import.repository.js';
 import { validateImport } from './import.schema.js';
-import type { ImportCompany, ImportDocument, ImportHardware, ImportProblem, ImportSsid, ImportVlan } from './import.schema.js';
+import type { ImportCompany, ImportDocument, ImportHardware, ImportNetworkSecurity, ImportProblem, ImportSsid, ImportVlan } from './import.schema.js';
 
 /** Everything of one company as the repository reads it for export. */
 type CompanyRows = Awaited<ReturnType<ImportRepository['readCompany']>>;
@@ -70,7 +70,14 @@ export function createImportService(store: Store, audit: AuditService) {
           deviceModel: h.device_model,
           isConnectedToBackend: Boolean(h.is_connected_to_backend),
         });
-        const spare = rows.hardware.filter((h) => h.virtual_device_id === null).map(hardware);
+        const networkUuids = new Map(rows.networks.map((n) => [n.id, n.uuid]));
+        const spare = rows.hardware
+          .filter((h) => h.virtual_device_id === null)
+          .map((h) => {
+            const placedAt = h.spare_network_id === null ? undefined : networkUuids.get(h.spare_network_id);
+            return { ...hardware(h), ...(placedAt === undefined ? {} : { networkUUID: placedAt }) };
+          });
+        const security = exportSecurity(rows.security);
         out.companies.push({
           uuid: company.uuid,
           name: company.name,
@@ -105,6 +112,7 @@ export function createImportService(store: Store, audit: AuditService) {
               lastSeen: c.last_seen,
               ...(c.is_connected ? {} : { isConnected: false }),
             })),
+            ...security(n.id),
           })),
           ...(spare.length > 0 ? { spareHardwareDevices: spare } : {}),
         });
@@ -129,6 +137,10 @@ export function createImportService(store: Store, audit: AuditService) {
         });
         n.vlans.forEach((l, li) => l.UUID && paths.uuids.set(l.UUID, `${np}.vlans[${li}].UUID`));
         n.ssids.forEach((s, si) => s.UUID && paths.uuids.set(s.UUID, `${np}.ssids[${si}].UUID`));
+        for (const list of ['blockedClients', 'firewallRules', 'interVLANPairs'] as const) {
+          n[list]?.forEach((item, i) => item.UUID && paths.uuids.set(item.UUID, `${np}.${list}[${i}].UUID`));
+        }
+        if (n.idsIPSConfig?.UUID) paths.uuids.set(n.idsIPSConfig.UUID, `${np}.idsIPSConfig.UUID`);
       });
       c.spareHardwareDevices?.forEach((h, hi) => paths.serials.set(h.serialNumber, `${cp}.spareHardwareDevices[${hi}].serialNumber`));
     });
@@ -162,6 +174,37 @@ function exportSsid(s: CompanyRows['ssids'][number]): ImportSsid {
     isHidden: Boolean(s.is_hidden),
     encryptionProtocol: s.encryption_protocol,
     vlanID: s.vlan_id,
+  };
+}
+
+/**
+ * A network's security configuration in the import format, by network id:
+ * only the parts it has, so a network without any exports as before.
+ */
+function exportSecurity(rows: CompanyRows['security']): (networkId: number) => ImportNetworkSecurity {
+  return (networkId) => {
+    const mine = <T extends { network_id: number }>(items: readonly T[]) => items.filter((item) => item.network_id === networkId);
+    const blocked = mine(rows.blockedClients).map((b) => ({ UUID: b.uuid, macAddress: b.mac_address, reason: b.reason, createdAt: b.created_at }));
+    const rules = mine(rows.firewallRules).map((r) => ({
+      UUID: r.uuid,
+      name: r.name,
+      description: r.description,
+      action: r.action,
+      isEnabled: Boolean(r.is_enabled),
+      srcPrefix: r.src_prefix,
+      dstPrefix: r.dst_prefix,
+      priority: r.priority,
+    }));
+    const pairs = mine(rows.pairs)
+      .map((p) => ({ UUID: p.uuid, leftVLANID: Math.min(p.lowVlanId, p.highVlanId), rightVLANID: Math.max(p.lowVlanId, p.highVlanId) }))
+      .sort((a, b) => a.leftVLANID - b.leftVLANID || a.rightVLANID - b.rightVLANID);
+    const [config] = mine(rows.idsIpsConfigs);
+    return {
+      ...(blocked.length > 0 ? { blockedClients: blocked } : {}),
+      ...(rules.length > 0 ? { firewallRules: rules } : {}),
+      ...(pairs.length > 0 ? { interVLANPairs: pairs } : {}),
+      ...(config ? { idsIPSConfig: { UUID: config.uuid, mode: config.mode } } : {}),
+    };
   };
 }
 
