@@ -3,6 +3,7 @@ import { CLIENT_FEATURE } from '../modules/client/client.graphql.js';
 import { COMPANY_FEATURE } from '../modules/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../modules/device/device.graphql.js';
 import { EVENT_FEATURE } from '../modules/event/event.graphql.js';
+import { MAC_TABLE_FEATURE } from '../modules/mac-table/mac-table.graphql.js';
 import { METRICS_FEATURE } from '../modules/metrics/metrics.graphql.js';
 import { NETWORK_FEATURE } from '../modules/network/network.graphql.js';
 import { PORT_FEATURE } from '../modules/port/port.graphql.js';
@@ -27,6 +28,7 @@ export const FEATURES = [
   BSSID_FEATURE,
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
+  MAC_TABLE_FEATURE,
   EVENT_FEATURE,
   WEBHOOK_FEATURE,
 ] as const;

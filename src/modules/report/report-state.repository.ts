@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { RowColumn, SqlDialect } from '../../db/dialect.js';
 import type { Database } from '../../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
-import type { PortReport, RadioReport } from './report.schema.js';
+import type { MacTableEntryReport, PortReport, RadioReport } from './report.schema.js';
 
 /** What a device's newest reports change of its row; undefined leaves a column as it is. */
 export interface DeviceUpdate {
@@ -60,6 +60,14 @@ const RADIOS: readonly RowColumn[] = [
   ['ssid', 'text'],
   ['is_active', 'boolean'],
   ['observed_at', 'timestamptz'],
+];
+
+const MAC_ENTRIES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['vlan_id', 'integer'],
+  ['port_number', 'integer'],
+  ['updated_at', 'timestamptz'],
 ];
 
 /** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
@@ -136,6 +144,38 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
         })),
       );
       await rows.insert('device_radios', RADIOS, radios);
+    },
+
+    /**
+     * Makes each switch's MAC table exactly its list, writing only what
+     * changed: entries no longer listed go, new ones come with the list's
+     * time, and an entry keeps its row (and its updated_at) while it stays on
+     * its port; one that moved takes the new port and time. A table is
+     * thousands of rows that rarely change, reported every half minute.
+     */
+    async replaceMacTables(lists: readonly DeviceList<MacTableEntryReport>[]): Promise<void> {
+      if (lists.length === 0) return;
+      const entries = lists.flatMap((l) =>
+        l.items.map((e) => ({
+          hardware_device_id: l.deviceId,
+          mac_address: e.macAddress,
+          // 0: no VLAN (see migration 0012)
+          vlan_id: e.vlanID ?? 0,
+          port_number: e.portNumber,
+          updated_at: l.observedAt,
+        })),
+      );
+      const keys = MAC_ENTRIES.slice(0, 3);
+      await sql`DELETE FROM switch_mac_entries
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}
+          AND (hardware_device_id, mac_address, vlan_id) NOT IN (SELECT hardware_device_id, mac_address, vlan_id FROM ${rows.source('k', keys, entries)})`.execute(db);
+      await rows.insert(
+        'switch_mac_entries',
+        MAC_ENTRIES,
+        entries,
+        sql`ON CONFLICT (hardware_device_id, mac_address, vlan_id) DO UPDATE SET ${takeExcluded(['port_number', 'updated_at'])}
+          WHERE switch_mac_entries.port_number <> excluded.port_number`,
+      );
     },
   };
 }
