@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_MAC_TABLE_ENTRIES } from '../report/report.schema.js';
 import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface } from './collector.mibs.js';
 
 /** What the collector knows of a device between polls: its uptime, for reboots, and its 32-bit counters, to unwrap them. */
@@ -27,8 +28,6 @@ const PORT_TYPES: ReadonlyMap<number, string> = new Map([
 const MAX_PORT_NUMBER = 65_535;
 const WRAP_32 = 2n ** 32n;
 const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
-/** The most entries a report's macTable may hold (docs/reports.md). */
-const MAX_MAC_TABLE = 8192;
 
 /**
  * The report one poll makes, and what to remember for the next: ports from
@@ -130,7 +129,7 @@ function macTableOf(forwarding: readonly PolledFdbEntry[], portNumbers: Readonly
   const table: Record<string, unknown>[] = [];
   for (const entry of forwarding) {
     const key = `${entry.macAddress}/${entry.vlanID ?? ''}`;
-    if (!portNumbers.has(entry.ifIndex) || seen.has(key) || table.length === MAX_MAC_TABLE) continue;
+    if (!portNumbers.has(entry.ifIndex) || seen.has(key) || table.length === MAX_MAC_TABLE_ENTRIES) continue;
     seen.add(key);
     table.push({ macAddress: entry.macAddress, vlanID: entry.vlanID, portNumber: entry.ifIndex });
   }

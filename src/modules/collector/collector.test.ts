@@ -157,5 +157,9 @@ describe('buildReport', () => {
       { macAddress: '0a:00:00:00:00:02', vlanID: 10, ifIndex: 1 },
     ]), undefined, at).report;
     expect(report.macTable).toEqual([{ macAddress: '0a:00:00:00:00:01', vlanID: 10, portNumber: 5 }]);
+    // at most what a report may hold: the first 8,192 in table order
+    const large = Array.from({ length: 8200 }, (_, i) => ({ macAddress: `0a:00:00:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`, vlanID: 10, ifIndex: 5 }));
+    const capped = buildReport(device, poll(10, [port(5, 0n, true)], [], large), undefined, at).report.macTable as { macAddress: string }[];
+    expect(capped.map((e) => e.macAddress)).toEqual(large.slice(0, 8192).map((e) => e.macAddress));
   });
 });
