@@ -204,6 +204,26 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(problems).toEqual([]);
   });
 
+  it("shows a switch's MAC table as the API has it, a page at a time, and finds an entry by MAC address", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('Switch 01')}`);
+    const data = await api(`query($id: UUID!) { switchMACTable(virtualDeviceUUID: $id) { macAddress vlanID portNumber } }`, { id: deviceId('Switch 01') });
+    const table = data.switchMACTable as { macAddress: string; vlanID: number | null; portNumber: number }[];
+    expect(table.length).toBeGreaterThan(0);
+    const rows = page.locator('#mac-table tbody tr');
+    expect(await page.locator('#mac-table tbody tr td:first-child').allInnerTexts()).toEqual(table.slice(0, 50).map((e) => e.macAddress));
+    const wanted = table[table.length - 1]!;
+    await page.getByLabel('Find').fill(wanted.macAddress.toUpperCase());
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/mac=/);
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().locator('td').allInnerTexts()).toEqual([wanted.macAddress, String(wanted.vlanID ?? '—'), String(wanted.portNumber), expect.any(String), expect.any(String)]);
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await page.waitForURL((url) => !url.search.includes('mac='));
+    await screenshot(page, 'device-mac-table', '#mac-table');
+    expect(problems).toEqual([]);
+  });
+
   it('filters the event log by type and device, and pages through it', async () => {
     const { page, problems } = await openSignedIn();
     await page.goto(`${app.url}/networks/${HQ_ID}`);

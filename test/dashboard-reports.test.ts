@@ -4,7 +4,7 @@ import type { TestApp } from './helpers/app.js';
 import { createDashboardClient, signIn } from './helpers/dashboard.js';
 import type { DashboardClient } from './helpers/dashboard.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
-import { createScopedKey, fullReport, postReports } from './helpers/reports.js';
+import { createScopedKey, fullReport, postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 const PASSWORD = 'correct horse battery';
@@ -49,6 +49,41 @@ describe.each(storeKinds())('the report pages over HTTP on %s', (kind) => {
       expect({ path, status: res.status, text: res.text }).toEqual({ path, status: 404, text: missing.text });
     }
     expect((await client.get(`/networks/${IDS.acmeHq}/devices/${IDS.acmeSwitch}`)).status).toBe(200);
+  });
+
+  it("lists a switch's MAC table 50 entries a page, searchable by MAC address, port or VLAN", async () => {
+    // 120 entries: 3c:22:fb:00:01:00 .. 3c:22:fb:00:01:77, entry i on port i % 12 + 1, in VLAN 10 or 20
+    const macTable = Array.from({ length: 120 }, (_, i) => ({ macAddress: `3c:22:fb:00:01:${i.toString(16).padStart(2, '0')}`, vlanID: i % 2 === 0 ? 10 : 20, portNumber: (i % 12) + 1 }));
+    const posted = await postReports(app, await createScopedKey(app, 'ingest'), [report(SERIALS.acmeSwitch, new Date().toISOString(), { macTable })]);
+    expect(posted.body).toMatchObject({ accepted: 1, rejected: [] });
+    const page = `/networks/${IDS.acmeHq}/devices/${IDS.acmeSwitch}`;
+    const macsOf = (text: string) => [...text.matchAll(/<tr data-mac="([0-9a-f:]+)">/g)].map((m) => m[1]);
+    const mac = (i: number) => `3c:22:fb:00:01:${i.toString(16).padStart(2, '0')}`;
+
+    const first = await client.get(page);
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('<h2>MAC table <span class="count">120</span></h2>');
+    expect(macsOf(first.text)).toEqual(Array.from({ length: 50 }, (_, i) => mac(i)));
+    expect(first.text).toContain('1–50 of 120 · page 1 of 3');
+    expect(first.text).toContain(`href="${page}?page=2#mac-table" rel="next"`);
+    const third = await client.get(`${page}?page=3`);
+    expect(macsOf(third.text)).toEqual(Array.from({ length: 20 }, (_, i) => mac(100 + i)));
+    expect(third.text).toContain('101–120 of 120 · page 3 of 3');
+
+    // a MAC address in any notation; a number is a port or a VLAN
+    const byMac = await client.get(`${page}?mac=${encodeURIComponent('3C-22-FB-00-01-7')}`);
+    expect(macsOf(byMac.text)).toEqual(Array.from({ length: 8 }, (_, i) => mac(0x70 + i)));
+    expect(byMac.text).toContain('1–8 of 8 (of 120) · page 1 of 1');
+    const byPort = await client.get(`${page}?mac=12`);
+    expect(macsOf(byPort.text)).toEqual(Array.from({ length: 10 }, (_, i) => mac(11 + 12 * i)));
+    const byVlan = await client.get(`${page}?mac=20&page=2`);
+    expect(macsOf(byVlan.text)).toEqual(Array.from({ length: 10 }, (_, i) => mac(101 + 2 * i)));
+    expect(byVlan.text).toContain(`href="${page}?mac=20#mac-table" rel="prev"`);
+    // the search is text on the page, never markup
+    const hostile = await client.get(`${page}?mac=${encodeURIComponent('"><b>x')}`);
+    expect(hostile.text).toContain('value="&quot;&gt;&lt;b&gt;x"');
+    expect(hostile.text).toContain('No entry matches');
+    expect((await client.get(`${page}?page=0`)).status).toBe(404);
   });
 
   it('answers another company\'s event log and a missing network\'s with the same 404 page', async () => {

@@ -64,6 +64,7 @@ const ROOT_QUERIES: Record<QueryRootName, string> = {
     '{ networkUplinkThroughput(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 900 }) { metadata { maxValue } values { timestamp value direction phyInterfaceUUID } } }',
   networksUplinkQualities: '{ networksUplinkQualities(networkUUIDs: ["$NETWORK"], filter: { durationSeconds: 300000, stepSeconds: 300 }) { values { timestamp value } } }',
   switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
+  switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
   recentEventLogEventsPage:
     '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20) { total events { eventType generatedAt networkUUID virtualDevice { UUID } details } } }',
   blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',

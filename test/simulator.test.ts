@@ -101,6 +101,36 @@ describe('the fleet simulator', () => {
     expect([...signalsOf.values()].every((s) => s.size > 1)).toBe(true);
   });
 
+  it("reports each switch's MAC table: its wired clients on their ports, and the access points with their clients on the ports they hang off", () => {
+    const fleet = createFleet(NETWORKS, { seed: 3, intervalSeconds: 60 });
+    let checked = 0;
+    for (let t = DAY_START + 9 * HOUR; t < DAY_START + 17 * HOUR; t += 600) {
+      const reports = fleet.reportsAt(t);
+      const bySerial = new Map(reports.map((r) => [r.serialNumber, r]));
+      for (const serial of ['M1A3-SW00-0001', 'M1A3-SW00-0002']) {
+        const sw = bySerial.get(serial);
+        if (sw === undefined) continue;
+        const table = sw.macTable ?? [];
+        const wired = (sw.clients ?? []).map((c) => ({ macAddress: c.macAddress, vlanID: c.vlanID, portNumber: c.portNumber }));
+        const apPorts = (sw.interfaces ?? []).filter((p) => !p.isUplink && p.isTrunkPort);
+        // the wired clients, exactly, on connected access ports of their VLAN
+        expect(table.filter((e) => !apPorts.some((p) => p.portNumber === e.portNumber))).toEqual(wired);
+        for (const c of wired) expect(sw.interfaces?.find((p) => p.portNumber === c.portNumber)).toMatchObject({ isConnected: true, nativeVLANID: c.vlanID });
+        // each access point that reports hangs off one of these ports, with its wireless clients behind it
+        const aps = ['M1A3-AP00-0001', 'M1A3-AP00-0002', 'M1A3-AP00-0003'].map((s) => bySerial.get(s)).filter((r) => r !== undefined);
+        const behind = serial === 'M1A3-SW00-0001' ? aps : [];
+        const expected = behind.flatMap((ap) => {
+          const port = table.find((e) => e.macAddress === ap.macAddress)?.portNumber;
+          expect(apPorts.map((p) => p.portNumber)).toContain(port);
+          return [{ macAddress: ap.macAddress, vlanID: 1, portNumber: port }, ...(ap.clients ?? []).map((c) => ({ macAddress: c.macAddress, vlanID: c.vlanID, portNumber: port }))];
+        });
+        expect(table.filter((e) => apPorts.some((p) => p.portNumber === e.portNumber))).toEqual(expected);
+        checked += table.length;
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
+  });
+
   it('keeps counters growing between reboots, and a reboot resets them and the uptime, with DEVICE_BOOT', () => {
     const interval = 300;
     const reports = reportsOver(5, DAY_START, 8 * 24, interval);

@@ -21,6 +21,7 @@ export interface Database {
   report_receipts: ReportReceiptTable;
   device_ports: DevicePortTable;
   device_radios: DeviceRadioTable;
+  switch_mac_entries: SwitchMacEntryTable;
   uplink_samples: UplinkSampleTable;
   port_counters: PortCounterTable;
   client_observations: ClientObservationTable;
@@ -236,6 +237,17 @@ export interface DeviceRadioTable {
   ssid: string | null;
   is_active: BoolColumn;
   observed_at: string;
+}
+
+/** A switch's MAC forwarding table entry, from its latest report with `macTable` (migration 0012). */
+export interface SwitchMacEntryTable {
+  hardware_device_id: number;
+  mac_address: string;
+  /** 0: the bridge has no VLANs. */
+  vlan_id: number;
+  port_number: number;
+  /** The observedAt of the report that first listed the entry on this port. */
+  updated_at: string;
 }
 
 export interface UplinkSampleTable {

@@ -4,6 +4,7 @@ import { COMPANY_FEATURE } from '../modules/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../modules/device/device.graphql.js';
 import { SPARE_HARDWARE_FEATURE } from '../modules/device/spare-hardware.graphql.js';
 import { EVENT_FEATURE } from '../modules/event/event.graphql.js';
+import { MAC_TABLE_FEATURE } from '../modules/mac-table/mac-table.graphql.js';
 import { METRICS_FEATURE } from '../modules/metrics/metrics.graphql.js';
 import { NETWORK_FEATURE } from '../modules/network/network.graphql.js';
 import { PORT_FEATURE } from '../modules/port/port.graphql.js';
@@ -32,6 +33,7 @@ export const FEATURES = [
   BSSID_FEATURE,
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
+  MAC_TABLE_FEATURE,
   EVENT_FEATURE,
   BLOCKED_CLIENT_FEATURE,
   FIREWALL_RULE_FEATURE,

@@ -3,6 +3,8 @@ import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, emptyState, pageHeader } from './layout.js';
 import { renderEvents } from './events.view.js';
+import { renderMacTable } from './mac-table.view.js';
+import type { MacTableQuery } from './mac-table.view.js';
 import { section } from './network.view.js';
 import type { DeviceDetail, PortStatView, PortView } from './report-reads.js';
 
@@ -79,8 +81,12 @@ function renderRadios(detail: DeviceDetail): SafeHtml {
   return html`<table class="table bssids-table"><thead><tr><th>BSSID</th><th>Band</th><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-/** The body of a virtual device's page: what it is, its ports with 24-hour counters, its radios, its latest events. */
-export function renderDevice(detail: DeviceDetail, now: Date): SafeHtml {
+/**
+ * The body of a virtual device's page: what it is, its ports with 24-hour
+ * counters, a switch's MAC table (the page and search of `macQuery`), its
+ * radios, its latest events.
+ */
+export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
   const { network, device } = detail;
   const hardware = device.hardwareDevice;
   const base = `/networks/${network.UUID}`;
@@ -96,9 +102,14 @@ export function renderDevice(detail: DeviceDetail, now: Date): SafeHtml {
   <div class="stat"><div class="stat-value">${device.uptime === null ? '—' : formatUptime(device.uptime)}</div><div class="stat-label">Uptime at last report</div></div>
   <div class="stat"><div class="stat-value">${device.phyInterfaces.filter((p) => p.isConnected).length} of ${device.phyInterfaces.length}</div><div class="stat-label">Ports with link</div></div>
 </div>`;
+  const macTable =
+    device.deviceType === 'SWITCH' || detail.macTable.length > 0
+      ? section('MAC table', detail.macTable.length, renderMacTable(detail.macTable, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
+      : '';
   const radios = device.deviceType === 'ACCESS_POINT' || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
   return html`${header}${facts}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
+${macTable}
 ${radios}
 ${section('Recent events', detail.events.total, renderEvents(detail.events.events, now, false), 'events')}`;
 }

@@ -30,6 +30,7 @@ const DEVICE_PAGE = /* GraphQL */ `
         nativeVLAN { name vlanID }
       }
     }
+    macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
     portStats: switchPortStats(virtualDeviceUUID: $device, lookbackHours: 24) {
       portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
     }
@@ -101,6 +102,14 @@ export interface PortStatView {
   readonly errorTxPackets: number;
 }
 
+/** An entry of a switch's MAC table. */
+export interface MacEntryView {
+  readonly macAddress: string;
+  readonly vlanID: number | null;
+  readonly portNumber: number;
+  readonly updatedAt: string;
+}
+
 /** An event of the event log. */
 export interface EventView {
   readonly eventType: string;
@@ -124,6 +133,8 @@ export interface DeviceDetail {
     readonly phyInterfaces: readonly PortView[];
   };
   readonly portStats: readonly PortStatView[];
+  /** The switch's MAC table, whole (at most 8,192 entries), by MAC address then VLAN. */
+  readonly macTable: readonly MacEntryView[];
   /** The device's radios (for an access point), active or not. */
   readonly bssids: readonly { readonly BSSID: string; readonly isActive: boolean; readonly radioBand: string; readonly SSID: { readonly ssid: string } | null }[];
   readonly events: { readonly total: number; readonly events: readonly EventView[] };
@@ -176,7 +187,7 @@ export function createReportReads(run: Run) {
       if (!isUuid(networkId) || !isUuid(deviceId)) return undefined;
       const data = await run(DEVICE_PAGE, { network: networkId, device: deviceId }, caller, context);
       const detail = data as unknown as Omit<DeviceDetail, 'device'> & { device: (DeviceDetail['device'] & { networkUUID: string }) | null };
-      if (!detail.network || !detail.device || detail.device.networkUUID !== networkId || !detail.portStats || !detail.bssids || !detail.events) return undefined;
+      if (!detail.network || !detail.device || detail.device.networkUUID !== networkId || !detail.portStats || !detail.macTable || !detail.bssids || !detail.events) return undefined;
       const serial = detail.device.hardwareDevice?.serialNumber;
       const bssids = (detail.bssids as (DeviceDetail['bssids'][number] & { accessPointSerialNumber: string })[]).filter((b) => b.accessPointSerialNumber === serial);
       return { ...detail, device: detail.device, bssids };

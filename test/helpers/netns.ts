@@ -131,8 +131,11 @@ export interface TestAgent {
 /** SNMPv3 user of the test agents: SHA-256 authentication, AES privacy. */
 export const TEST_V3_USER = { user: 'ngtest', authKey: 'auth-secret-1', privKey: 'priv-secret-1' } as const;
 
-/** Starts net-snmp's agent inside `namespace` on `address`:161, with community `public` and the v3 user; resolves once it answers. */
-export async function startAgent(namespace: string, address: string): Promise<TestAgent> {
+/**
+ * Starts net-snmp's agent inside `namespace` on `address`:161, with community
+ * `public` and the v3 user (and `extraConfig`, lines of snmpd.conf); resolves once it answers.
+ */
+export async function startAgent(namespace: string, address: string, extraConfig: readonly string[] = []): Promise<TestAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-snmpd-'));
   const conf = path.join(dir, 'snmpd.conf');
   fs.writeFileSync(
@@ -142,6 +145,7 @@ export async function startAgent(namespace: string, address: string): Promise<Te
       'sysName netgraph-test-switch',
       `createUser ${TEST_V3_USER.user} SHA-256 ${TEST_V3_USER.authKey} AES ${TEST_V3_USER.privKey}`,
       `rouser ${TEST_V3_USER.user} priv`,
+      ...extraConfig,
       '',
     ].join('\n'),
   );
@@ -182,4 +186,91 @@ export async function waitForAgentCounter(address: string, ifIndex: number, byte
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the agent at ${address} never counted ${bytes} bytes in on ifIndex ${ifIndex}`);
+}
+
+/** A bridge's forwarding entry as `bridge -j fdb show` prints it. */
+export interface FdbEntry {
+  readonly mac: string;
+  readonly ifname: string;
+  readonly vlan?: number;
+  readonly master?: string;
+  readonly state?: string;
+}
+
+/**
+ * A switch namespace: a Linux bridge `br0` with two ports, each a veth to a
+ * client namespace (198.19.N.2 and .3), and a management veth like
+ * buildTestNetwork's (198.18.N.1 here, 198.18.N.2 there).
+ */
+export interface BridgeNetwork {
+  readonly device: string;
+  readonly deviceAddress: string;
+  /** The bridge's port interfaces, in the order the clients hang off them. */
+  readonly ports: readonly string[];
+  readonly clientMacs: readonly string[];
+  /** Each client sends a broadcast datagram until the bridge has learned every client's MAC. */
+  learnClients(): Promise<void>;
+  /** The bridge's forwarding table, from the kernel. */
+  fdb(): FdbEntry[];
+  destroy(): void;
+}
+
+/** Builds the switch and its two clients; `n` (0 to 255) keeps the addresses of concurrent files apart. */
+export function buildBridgeNetwork(n: number): BridgeNetwork {
+  const tag = `${process.pid % 100000}`;
+  const device = `ngbd${tag}`;
+  const clients = [`ngb1${tag}`, `ngb2${tag}`];
+  const mgmtHere = `ngbm${tag}a`;
+  const ports = [`ngbp${tag}a`, `ngbp${tag}b`];
+  const deviceAddress = `198.18.${n}.2`;
+  const destroy = () => {
+    for (const namespace of [device, ...clients]) {
+      try {
+        ip('netns', 'del', namespace);
+      } catch {
+        // already gone
+      }
+    }
+    try {
+      ip('link', 'del', mgmtHere);
+    } catch {
+      // deleted with its peer's namespace
+    }
+  };
+  destroy();
+  for (const namespace of [device, ...clients]) ip('netns', 'add', namespace);
+  ip('link', 'add', mgmtHere, 'type', 'veth', 'peer', 'name', 'mgmt0', 'netns', device);
+  ip('addr', 'add', `198.18.${n}.1/24`, 'dev', mgmtHere);
+  ip('link', 'set', mgmtHere, 'up');
+  ip('-n', device, 'addr', 'add', `${deviceAddress}/24`, 'dev', 'mgmt0');
+  for (const link of ['mgmt0', 'lo']) ip('-n', device, 'link', 'set', link, 'up');
+  ip('-n', device, 'link', 'add', 'br0', 'type', 'bridge');
+  // enslaved in reverse, so bridge port numbers and ifIndexes run in opposite orders
+  clients.forEach((client, i) => ip('link', 'add', ports[i]!, 'netns', device, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', client));
+  for (const port of [...ports].reverse()) ip('-n', device, 'link', 'set', port, 'master', 'br0');
+  for (const link of [...ports, 'br0']) ip('-n', device, 'link', 'set', link, 'up');
+  clients.forEach((client, i) => {
+    ip('-n', client, 'addr', 'add', `198.19.${n}.${i + 2}/24`, 'dev', 'eth0');
+    ip('-n', client, 'link', 'set', 'eth0', 'up');
+  });
+  const clientMacs = clients.map((client) => (JSON.parse(ip('-n', client, '-j', 'link', 'show', 'eth0')) as LinkInfo[])[0]?.address ?? '');
+  const fdb = () => JSON.parse(inNamespace(device, 'bridge', '-j', 'fdb', 'show', 'br', 'br0')) as FdbEntry[];
+  const script = `const s=require('dgram').createSocket('udp4');s.bind(()=>{s.setBroadcast(true);s.send(Buffer.alloc(64),9,'198.19.${n}.255',()=>s.close())});`;
+  return {
+    device,
+    deviceAddress,
+    ports,
+    clientMacs,
+    async learnClients() {
+      const learned = () => clientMacs.every((mac) => fdb().some((e) => e.mac === mac && e.master === 'br0'));
+      for (let attempt = 0; !learned(); attempt += 1) {
+        // a link just set up may drop the first frames
+        if (attempt === 50) throw new Error(`br0 in ${device} never learned its clients' MAC addresses`);
+        for (const client of clients) inNamespace(client, process.execPath, '-e', script);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    fdb,
+    destroy,
+  };
 }

@@ -18,7 +18,7 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const EVENT_TYPE = /^[A-Z][A-Z0-9_]*$/;
 const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'];
 const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
-const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events'];
+const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable'];
 const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,6 +86,15 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     rule(typeof e.type === 'string' && EVENT_TYPE.test(e.type), `${at}.type`, 'must be an upper-case name');
     rule(typeof e.observedAt === 'string' && TIME.test(e.observedAt), `${at}.observedAt`, 'must be an RFC 3339 time');
     rule(e.details === undefined || isObject(e.details), `${at}.details`, 'must be an object');
+  });
+  const macEntries = new Set<string>();
+  list(report.macTable, `${path}.macTable`, (m, at) => {
+    rule(typeof m.macAddress === 'string' && MAC.test(m.macAddress), `${at}.macAddress`, 'must be a lowercase MAC');
+    rule(m.vlanID === null || isVlan(m.vlanID), `${at}.vlanID`, 'must be 1 to 4094 or null');
+    rule(Number.isInteger(m.portNumber) && (m.portNumber as number) >= 0 && (m.portNumber as number) <= 65_535, `${at}.portNumber`, 'must be a whole number 0 to 65535');
+    const key = `${String(m.macAddress)}/${String(m.vlanID)}`;
+    rule(!macEntries.has(key), `${at}.macAddress`, 'repeats an address in its VLAN');
+    macEntries.add(key);
   });
   return problems;
 }

@@ -22,6 +22,16 @@ const IP_NET_TO_PHYSICAL_ENTRY = '1.3.6.1.2.1.4.35.1';
 const IP_NET_TO_MEDIA_ENTRY = '1.3.6.1.2.1.4.22.1';
 /** ipNetToPhysicalType / ipNetToMediaType: invalid(2) entries are stale. */
 const NEIGHBOUR_INVALID = 2;
+/** BRIDGE-MIB dot1dBasePortTable (index: bridge port; column 2 dot1dBasePortIfIndex). */
+const DOT1D_BASE_PORT_ENTRY = '1.3.6.1.2.1.17.1.4.1';
+/** BRIDGE-MIB dot1dTpFdbTable (index: MAC; columns 1 address, 2 bridge port, 3 status): a bridge without VLANs. */
+const DOT1D_TP_FDB_ENTRY = '1.3.6.1.2.1.17.4.3.1';
+/** Q-BRIDGE-MIB dot1qTpFdbTable (index: FDB id, MAC; columns 2 bridge port, 3 status). */
+const DOT1Q_TP_FDB_ENTRY = '1.3.6.1.2.1.17.7.1.2.2.1';
+/** Q-BRIDGE-MIB dot1qVlanCurrentTable (index: time mark, VLAN id; column 3 dot1qVlanFdbId). */
+const DOT1Q_VLAN_CURRENT_ENTRY = '1.3.6.1.2.1.17.7.1.4.2.1';
+/** dot1dTpFdbStatus / dot1qTpFdbStatus: learned(3); other(1), invalid(2), self(4) and mgmt(5) are not what the bridge learned. */
+const FDB_LEARNED = 3;
 
 /** Cumulative counters of one interface; `wide` is true when they are IF-MIB's 64-bit counters. */
 export interface InterfaceCounters {
@@ -56,6 +66,13 @@ export interface PolledNeighbour {
   readonly macAddress: string;
 }
 
+/** A learned entry of the device's forwarding database: frames for `macAddress` in `vlanID` (null: no VLANs) leave by `ifIndex`. */
+export interface PolledFdbEntry {
+  readonly macAddress: string;
+  readonly vlanID: number | null;
+  readonly ifIndex: number;
+}
+
 /** What one poll read from a device. */
 export interface DevicePoll {
   readonly sysName: string | null;
@@ -65,15 +82,18 @@ export interface DevicePoll {
   readonly uptimeSeconds: number | null;
   readonly interfaces: readonly PolledInterface[];
   readonly neighbours: readonly PolledNeighbour[];
+  /** The learned forwarding entries of a bridge, in table order; null when the device is no bridge (no dot1dBasePortTable). */
+  readonly forwarding: readonly PolledFdbEntry[] | null;
 }
 
-/** Reads the system group, interfaces and IP neighbours of one device. */
+/** Reads the system group, interfaces, IP neighbours and (of a bridge) the forwarding database of one device. */
 export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
   const [sysDescr, sysObjectID, sysUpTime, sysName] = await client.get(Object.values(SYSTEM));
-  const [ifRows, ifxRows, physical] = await Promise.all([
+  const [ifRows, ifxRows, physical, forwarding] = await Promise.all([
     walkTable(client, IF_ENTRY),
     walkTable(client, IFX_ENTRY),
     walkTable(client, IP_NET_TO_PHYSICAL_ENTRY),
+    pollForwarding(client),
   ]);
   // ipNetToMediaTable only for agents that lack the newer table
   const neighbours = physical.size > 0 ? neighboursFromPhysical(physical) : neighboursFromMedia(await walkTable(client, IP_NET_TO_MEDIA_ENTRY));
@@ -84,11 +104,78 @@ export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
     uptimeSeconds: typeof sysUpTime === 'number' ? Math.floor(sysUpTime / 100) : null,
     interfaces: [...ifRows.entries()].map(([index, columns]) => readInterface(Number(index), columns, ifxRows.get(index))),
     neighbours,
+    forwarding,
   };
 }
 
+/**
+ * A bridge's learned forwarding entries: Q-BRIDGE-MIB's dot1qTpFdbTable where
+ * the agent has it (the VLAN from the FDB id, see vlanOfFdb), else
+ * BRIDGE-MIB's dot1dTpFdbTable (no VLAN); bridge ports mapped to ifIndex by
+ * dot1dBasePortTable. Null when the agent has no dot1dBasePortTable.
+ */
+async function pollForwarding(client: SnmpClient): Promise<PolledFdbEntry[] | null> {
+  const [basePorts, qFdb] = await Promise.all([walkTable(client, DOT1D_BASE_PORT_ENTRY), walkTable(client, DOT1Q_TP_FDB_ENTRY)]);
+  if (basePorts.size === 0) return null;
+  const ifIndexOf = new Map<number, number>();
+  for (const [port, row] of basePorts) {
+    const ifIndex = integer(row.get(2));
+    if (ifIndex !== null && ifIndex > 0) ifIndexOf.set(Number(port), ifIndex);
+  }
+  if (qFdb.size > 0) return decodeQBridgeFdb(qFdb, await walkTable(client, DOT1Q_VLAN_CURRENT_ENTRY), ifIndexOf);
+  return decodeBridgeFdb(await walkTable(client, DOT1D_TP_FDB_ENTRY), ifIndexOf);
+}
+
+/** dot1dTpFdbTable's learned rows whose bridge port has an ifIndex. */
+export function decodeBridgeFdb(rows: Table, ifIndexOf: ReadonlyMap<number, number>): PolledFdbEntry[] {
+  const entries: PolledFdbEntry[] = [];
+  for (const [index, row] of rows) {
+    const mac = macAddress(row.get(1)) ?? macOfIndex(index.split('.').map(Number));
+    const ifIndex = ifIndexOf.get(integer(row.get(2)) ?? 0);
+    if (mac !== null && ifIndex !== undefined && integer(row.get(3)) === FDB_LEARNED) entries.push({ macAddress: mac, vlanID: null, ifIndex });
+  }
+  return entries;
+}
+
+/** dot1qTpFdbTable's learned rows whose bridge port has an ifIndex, each with the VLAN of its FDB id. */
+export function decodeQBridgeFdb(rows: Table, vlanRows: Table, ifIndexOf: ReadonlyMap<number, number>): PolledFdbEntry[] {
+  const vlansOfFdb = new Map<number, number[]>();
+  for (const [index, row] of vlanRows) {
+    const vlan = Number(index.split('.')[1]);
+    const fdbId = integer(row.get(3));
+    if (fdbId !== null && Number.isInteger(vlan)) vlansOfFdb.set(fdbId, [...(vlansOfFdb.get(fdbId) ?? []), vlan]);
+  }
+  const entries: PolledFdbEntry[] = [];
+  for (const [index, row] of rows) {
+    const [fdbId, ...address] = index.split('.').map(Number);
+    const mac = macOfIndex(address);
+    const ifIndex = ifIndexOf.get(integer(row.get(2)) ?? 0);
+    if (fdbId === undefined || mac === null || ifIndex === undefined || integer(row.get(3)) !== FDB_LEARNED) continue;
+    entries.push({ macAddress: mac, vlanID: vlanOfFdb(fdbId, vlansOfFdb), ifIndex });
+  }
+  return entries;
+}
+
+/**
+ * The VLAN of an FDB id (docs/collector.md): the VLAN dot1qVlanCurrentTable
+ * gives it, the lowest when several VLANs share it (shared VLAN learning);
+ * when the table names none, the FDB id itself, as on switches with one FDB
+ * per VLAN (independent VLAN learning, the common case). Null outside 1 to 4094.
+ */
+export function vlanOfFdb(fdbId: number, vlansOfFdb: ReadonlyMap<number, readonly number[]>): number | null {
+  const vlans = vlansOfFdb.get(fdbId);
+  const vlan = vlans === undefined || vlans.length === 0 ? fdbId : Math.min(...vlans);
+  return vlan >= 1 && vlan <= 4094 ? vlan : null;
+}
+
+/** The MAC address of an index's six decimal parts. */
+function macOfIndex(parts: readonly number[]): string | null {
+  if (parts.length !== 6 || parts.some((b) => !Number.isInteger(b) || b < 0 || b > 255)) return null;
+  return parts.map((b) => b.toString(16).padStart(2, '0')).join(':');
+}
+
 /** A table's rows by index (the OID's part after the column), each a map of column number to value. */
-type Table = Map<string, Map<number, SnmpValue>>;
+export type Table = Map<string, Map<number, SnmpValue>>;
 
 async function walkTable(client: SnmpClient, entry: string): Promise<Table> {
   const rows: Table = new Map();

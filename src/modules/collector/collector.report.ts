@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DevicePoll, InterfaceCounters, PolledInterface } from './collector.mibs.js';
+import { MAX_MAC_TABLE_ENTRIES } from '../report/report.schema.js';
+import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface } from './collector.mibs.js';
 
 /** What the collector knows of a device between polls: its uptime, for reboots, and its 32-bit counters, to unwrap them. */
 export interface DeviceMemory {
@@ -31,8 +32,9 @@ const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * The report one poll makes, and what to remember for the next: ports from
  * the interfaces (ifIndex as the port number), wired clients from the IP
- * neighbours, `DEVICE_BOOT` when the uptime went down, 32-bit counters
- * unwrapped across polls (reset by a reboot).
+ * neighbours, a bridge's MAC table from its forwarding database,
+ * `DEVICE_BOOT` when the uptime went down, 32-bit counters unwrapped across
+ * polls (reset by a reboot).
  */
 export function buildReport(
   device: ReportingDevice,
@@ -55,6 +57,7 @@ export function buildReport(
     macAddress: ports.find((i) => i.macAddress !== null)?.macAddress ?? null,
     interfaces,
     clients: clientsOf(poll, new Set(ports.map((p) => p.ifIndex))),
+    ...(poll.forwarding === null ? {} : { macTable: macTableOf(poll.forwarding, new Set(ports.map((p) => p.ifIndex))) }),
     ...(rebooted
       ? { events: [{ type: 'DEVICE_BOOT', observedAt: observedAt.toISOString(), details: { source: 'snmp', uptimeSeconds: poll.uptimeSeconds, previousUptimeSeconds: previous?.uptimeSeconds } }] }
       : {}),
@@ -114,4 +117,21 @@ function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>): Record<s
     byMac.set(n.macAddress, { ip: n.ip, portNumber: portNumbers.has(n.ifIndex) ? n.ifIndex : null });
   }
   return [...byMac].map(([macAddress, { ip, portNumber }]) => ({ macAddress, ip, hostname: null, isWireless: false, portNumber }));
+}
+
+/**
+ * A bridge's MAC table: its learned entries on reported ports (ifIndex as the
+ * port number), once per MAC address and VLAN (the first in table order), at
+ * most the protocol's 8,192, the first in table order.
+ */
+function macTableOf(forwarding: readonly PolledFdbEntry[], portNumbers: ReadonlySet<number>): Record<string, unknown>[] {
+  const seen = new Set<string>();
+  const table: Record<string, unknown>[] = [];
+  for (const entry of forwarding) {
+    const key = `${entry.macAddress}/${entry.vlanID ?? ''}`;
+    if (!portNumbers.has(entry.ifIndex) || seen.has(key) || table.length === MAX_MAC_TABLE_ENTRIES) continue;
+    seen.add(key);
+    table.push({ macAddress: entry.macAddress, vlanID: entry.vlanID, portNumber: entry.ifIndex });
+  }
+  return table;
 }

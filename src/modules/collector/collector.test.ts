@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DevicePoll, PolledInterface } from './collector.mibs.js';
+import { pollDevice, vlanOfFdb } from './collector.mibs.js';
 import { buildReport } from './collector.report.js';
+import type { SnmpClient, SnmpObject, SnmpValue } from './snmp.client.js';
 
 const port = (ifIndex: number, rxBytes: bigint, wide: boolean, extra: Partial<PolledInterface> = {}): PolledInterface => ({
   ifIndex,
@@ -14,9 +16,43 @@ const port = (ifIndex: number, rxBytes: bigint, wide: boolean, extra: Partial<Po
   counters: { rxBytes, txBytes: 0n, rxPackets: 0n, txPackets: 0n, rxErrors: 0n, txErrors: 0n, wide },
   ...extra,
 });
-const poll = (uptimeSeconds: number, interfaces: PolledInterface[], neighbours: DevicePoll['neighbours'] = []): DevicePoll => ({
-  sysName: 'sw', sysDescr: null, sysObjectID: null, uptimeSeconds, interfaces, neighbours,
+const poll = (uptimeSeconds: number, interfaces: PolledInterface[], neighbours: DevicePoll['neighbours'] = [], forwarding: DevicePoll['forwarding'] = null): DevicePoll => ({
+  sysName: 'sw', sysDescr: null, sysObjectID: null, uptimeSeconds, interfaces, neighbours, forwarding,
 });
+
+/** An agent that answers from a fixed list of objects, as a recorded walk would (OIDs in order). */
+function recordedAgent(objects: readonly SnmpObject[]): SnmpClient {
+  return {
+    async get(oids) {
+      return oids.map((oid) => objects.find((o) => o.oid === oid)?.value ?? null);
+    },
+    async walk(oid) {
+      return objects.filter((o) => o.oid.startsWith(`${oid}.`));
+    },
+    close() {},
+  };
+}
+const cell = (oid: string, value: SnmpValue): SnmpObject => ({ oid, value });
+const macIndex = (mac: string) => mac.split(':').map((h) => parseInt(h, 16)).join('.');
+const macBytes = (mac: string) => Buffer.from(mac.split(':').map((h) => parseInt(h, 16)));
+/** ifTable rows of ifIndex 1 (lo), 5 and 7 (bridge ports), 9 (another). */
+const IF_ROWS = [1, 5, 7, 9].flatMap((i) => [
+  cell(`1.3.6.1.2.1.2.2.1.2.${i}`, Buffer.from(i === 1 ? 'lo' : `eth${i}`)),
+  cell(`1.3.6.1.2.1.2.2.1.3.${i}`, i === 1 ? 24 : 6),
+  cell(`1.3.6.1.2.1.2.2.1.7.${i}`, 1),
+  cell(`1.3.6.1.2.1.2.2.1.8.${i}`, 1),
+]);
+/** dot1dBasePortTable: bridge port 1 is ifIndex 5, 2 is ifIndex 7, 3 has no interface. */
+const BASE_PORTS = [cell('1.3.6.1.2.1.17.1.4.1.2.1', 5), cell('1.3.6.1.2.1.17.1.4.1.2.2', 7), cell('1.3.6.1.2.1.17.1.4.1.2.3', 0)];
+const dot1d = (mac: string, port: number, status: number) => [
+  cell(`1.3.6.1.2.1.17.4.3.1.1.${macIndex(mac)}`, macBytes(mac)),
+  cell(`1.3.6.1.2.1.17.4.3.1.2.${macIndex(mac)}`, port),
+  cell(`1.3.6.1.2.1.17.4.3.1.3.${macIndex(mac)}`, status),
+];
+const dot1q = (fdbId: number, mac: string, port: number, status: number) => [
+  cell(`1.3.6.1.2.1.17.7.1.2.2.1.2.${fdbId}.${macIndex(mac)}`, port),
+  cell(`1.3.6.1.2.1.17.7.1.2.2.1.3.${fdbId}.${macIndex(mac)}`, status),
+];
 const device = { serialNumber: 'M1A3-SW00-0001', uplinks: ['eth1'] };
 const at = new Date('2026-11-27T10:00:00Z');
 const rxOf = (report: Record<string, unknown>, portNumber: number) =>
@@ -56,5 +92,74 @@ describe('buildReport', () => {
       { macAddress: '0a:00:00:00:00:01', ip: '198.19.0.9', hostname: null, isWireless: false, portNumber: 1 },
       { macAddress: '0a:00:00:00:00:02', ip: '198.19.0.10', hostname: null, isWireless: false, portNumber: null },
     ]);
+  });
+
+  it("reads a bridge's learned dot1dTpFdbTable entries into macTable, bridge ports mapped to ifIndex, with no VLAN", async () => {
+    const agent = recordedAgent([
+      ...IF_ROWS,
+      ...BASE_PORTS,
+      ...dot1d('0a:00:00:00:00:01', 1, 3),
+      ...dot1d('0a:00:00:00:00:02', 2, 3),
+      // the bridge's own address (self), a static one (mgmt), one on a port without an interface, one on no port
+      ...dot1d('02:00:00:00:00:05', 1, 4),
+      ...dot1d('0a:00:00:00:00:03', 2, 5),
+      ...dot1d('0a:00:00:00:00:04', 3, 3),
+      ...dot1d('0a:00:00:00:00:06', 0, 3),
+    ]);
+    const polled = await pollDevice(agent);
+    expect(polled.forwarding).toEqual([
+      { macAddress: '0a:00:00:00:00:01', vlanID: null, ifIndex: 5 },
+      { macAddress: '0a:00:00:00:00:02', vlanID: null, ifIndex: 7 },
+    ]);
+    expect(buildReport(device, polled, undefined, at).report.macTable).toEqual([
+      { macAddress: '0a:00:00:00:00:01', vlanID: null, portNumber: 5 },
+      { macAddress: '0a:00:00:00:00:02', vlanID: null, portNumber: 7 },
+    ]);
+  });
+
+  it('prefers Q-BRIDGE-MIB where present: the VLAN of each FDB id from dot1qVlanCurrentTable, else the FDB id itself', async () => {
+    const agent = recordedAgent([
+      ...IF_ROWS,
+      ...BASE_PORTS,
+      // dot1qVlanCurrentTable (time mark 0): VLAN 10 learns in FDB 1, VLANs 30 and 20 share FDB 2
+      cell('1.3.6.1.2.1.17.7.1.4.2.1.3.0.10', 1),
+      cell('1.3.6.1.2.1.17.7.1.4.2.1.3.0.20', 2),
+      cell('1.3.6.1.2.1.17.7.1.4.2.1.3.0.30', 2),
+      ...dot1q(1, '0a:00:00:00:00:01', 1, 3),
+      ...dot1q(1, '0a:00:00:00:00:02', 2, 5),
+      ...dot1q(2, '0a:00:00:00:00:01', 2, 3),
+      ...dot1q(40, '0a:00:00:00:00:03', 2, 3),
+      ...dot1q(5000, '0a:00:00:00:00:04', 1, 3),
+      // dot1dTpFdbTable is not read when Q-BRIDGE has entries
+      ...dot1d('0a:00:00:00:00:09', 1, 3),
+    ]);
+    const polled = await pollDevice(agent);
+    expect(buildReport(device, polled, undefined, at).report.macTable).toEqual([
+      { macAddress: '0a:00:00:00:00:01', vlanID: 10, portNumber: 5 },
+      { macAddress: '0a:00:00:00:00:01', vlanID: 20, portNumber: 7 },
+      { macAddress: '0a:00:00:00:00:03', vlanID: 40, portNumber: 7 },
+      { macAddress: '0a:00:00:00:00:04', vlanID: null, portNumber: 5 },
+    ]);
+    expect(vlanOfFdb(7, new Map())).toBe(7);
+    expect(vlanOfFdb(0, new Map())).toBeNull();
+  });
+
+  it('sends no macTable for a device that is no bridge, and an empty one for a bridge that learned nothing', async () => {
+    const router = await pollDevice(recordedAgent(IF_ROWS));
+    expect(router.forwarding).toBeNull();
+    expect(buildReport(device, router, undefined, at).report).not.toHaveProperty('macTable');
+    const idle = await pollDevice(recordedAgent([...IF_ROWS, ...BASE_PORTS]));
+    expect(buildReport(device, idle, undefined, at).report.macTable).toEqual([]);
+    // once per MAC and VLAN, on reported ports only (not the loopback)
+    const report = buildReport(device, poll(10, [port(5, 0n, true)], [], [
+      { macAddress: '0a:00:00:00:00:01', vlanID: 10, ifIndex: 5 },
+      { macAddress: '0a:00:00:00:00:01', vlanID: 10, ifIndex: 5 },
+      { macAddress: '0a:00:00:00:00:02', vlanID: 10, ifIndex: 1 },
+    ]), undefined, at).report;
+    expect(report.macTable).toEqual([{ macAddress: '0a:00:00:00:00:01', vlanID: 10, portNumber: 5 }]);
+    // at most what a report may hold: the first 8,192 in table order
+    const large = Array.from({ length: 8200 }, (_, i) => ({ macAddress: `0a:00:00:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`, vlanID: 10, ifIndex: 5 }));
+    const capped = buildReport(device, poll(10, [port(5, 0n, true)], [], large), undefined, at).report.macTable as { macAddress: string }[];
+    expect(capped.map((e) => e.macAddress)).toEqual(large.slice(0, 8192).map((e) => e.macAddress));
   });
 });

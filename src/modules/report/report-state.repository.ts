@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { RowColumn, SqlDialect } from '../../db/dialect.js';
 import type { Database } from '../../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
-import type { PortReport, RadioReport } from './report.schema.js';
+import type { MacTableEntryReport, PortReport, RadioReport } from './report.schema.js';
 
 /** What a device's newest reports change of its row; undefined leaves a column as it is. */
 export interface DeviceUpdate {
@@ -60,6 +60,14 @@ const RADIOS: readonly RowColumn[] = [
   ['ssid', 'text'],
   ['is_active', 'boolean'],
   ['observed_at', 'timestamptz'],
+];
+
+const MAC_ENTRIES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['vlan_id', 'integer'],
+  ['port_number', 'integer'],
+  ['updated_at', 'timestamptz'],
 ];
 
 /** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
@@ -136,6 +144,44 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
         })),
       );
       await rows.insert('device_radios', RADIOS, radios);
+    },
+
+    /**
+     * Makes each switch's MAC table exactly its list, writing only what
+     * changed: the stored tables are read (one indexed statement), entries no
+     * longer listed are deleted, new ones inserted with the list's time, and
+     * one that moved to another port takes the new port and time; an entry
+     * that stays where it was keeps its row and its updated_at. A table is
+     * up to thousands of rows that rarely change, reported every half minute:
+     * an unchanged one costs the read alone. (The devices' rows are locked
+     * by ingest first, so nothing writes their tables between read and write.)
+     */
+    async replaceMacTables(lists: readonly DeviceList<MacTableEntryReport>[]): Promise<void> {
+      if (lists.length === 0) return;
+      const stored = await sql<{ hardware_device_id: number | string; mac_address: string; vlan_id: number; port_number: number }>`
+        SELECT hardware_device_id, mac_address, vlan_id, port_number FROM switch_mac_entries
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
+      const keyOf = (device: number | string, mac: string, vlan: number) => `${device}/${mac}/${vlan}`;
+      const portOf = new Map(stored.rows.map((r) => [keyOf(r.hardware_device_id, r.mac_address, r.vlan_id), r.port_number]));
+      const changed: Record<string, unknown>[] = [];
+      for (const l of lists) {
+        for (const e of l.items) {
+          // 0: no VLAN (see migration 0012)
+          const key = keyOf(l.deviceId, e.macAddress, e.vlanID ?? 0);
+          if (portOf.get(key) !== e.portNumber) {
+            changed.push({ hardware_device_id: l.deviceId, mac_address: e.macAddress, vlan_id: e.vlanID ?? 0, port_number: e.portNumber, updated_at: l.observedAt });
+          }
+          portOf.delete(key);
+        }
+      }
+      // what is left was stored and is no longer listed
+      const gone = stored.rows.filter((r) => portOf.has(keyOf(r.hardware_device_id, r.mac_address, r.vlan_id)));
+      if (gone.length > 0) {
+        await sql`DELETE FROM switch_mac_entries
+          WHERE ${dialect.inValues('hardware_device_id', 'bigint', [...new Set(gone.map((r) => Number(r.hardware_device_id)))])}
+            AND (hardware_device_id, mac_address, vlan_id) IN (SELECT hardware_device_id, mac_address, vlan_id FROM ${rows.source('g', MAC_ENTRIES.slice(0, 3), gone)})`.execute(db);
+      }
+      await rows.insert('switch_mac_entries', MAC_ENTRIES, changed, sql`ON CONFLICT (hardware_device_id, mac_address, vlan_id) DO UPDATE SET ${takeExcluded(['port_number', 'updated_at'])}`);
     },
   };
 }

@@ -9,7 +9,9 @@ const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'] as const;
 const RADIO_BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'] as const;
 /** Event types only netgraph records; a device may not report them. */
 export const NETGRAPH_EVENT_TYPES = ['DEVICE_ONLINE', 'DEVICE_OFFLINE'] as const;
-const MAX_LIST = { interfaces: 1024, uplinkSamples: 1000, radios: 64, clients: 5000, events: 100 } as const;
+/** The most entries a switch's `macTable` may hold (the API prices switchMACTable from it). */
+export const MAX_MAC_TABLE_ENTRIES = 8192;
+const MAX_LIST = { interfaces: 1024, uplinkSamples: 1000, radios: 64, clients: 5000, events: 100, macTable: MAX_MAC_TABLE_ENTRIES } as const;
 const MAX_DETAILS_BYTES = 8 * 1024;
 
 const MAC = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i;
@@ -73,6 +75,15 @@ export interface ClientReport {
   readonly portNumber: number | null;
 }
 
+/** One entry of a switch's MAC forwarding table: where the switch forwards frames to `macAddress` in `vlanID`. */
+export interface MacTableEntryReport {
+  /** Lowercase. */
+  readonly macAddress: string;
+  /** null: the bridge has no VLANs. */
+  readonly vlanID: number | null;
+  readonly portNumber: number;
+}
+
 export interface EventReport {
   readonly type: string;
   readonly observedAt: string;
@@ -93,6 +104,7 @@ export interface DeviceReport {
   readonly radios: readonly RadioReport[] | undefined;
   readonly clients: readonly ClientReport[] | undefined;
   readonly events: readonly EventReport[] | undefined;
+  readonly macTable: readonly MacTableEntryReport[] | undefined;
 }
 
 /** Why one report of a batch was refused; `path` names the offending field, e.g. `reports[3].clients[0].macAddress`. */
@@ -141,6 +153,7 @@ export function parseReport(value: unknown, index: number, window: TimeWindow): 
       radios: section(report.radios, `${at}.radios`, MAX_LIST.radios, parseRadio, (r) => r.bssid, 'BSSID'),
       clients: section(report.clients, `${at}.clients`, MAX_LIST.clients, parseClient, (c) => c.macAddress, 'macAddress'),
       events: section(report.events, `${at}.events`, MAX_LIST.events, (v, p) => parseEvent(v, p, window)),
+      macTable: section(report.macTable, `${at}.macTable`, MAX_LIST.macTable, parseMacEntry, (e) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}`, 'macAddress'),
     };
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
@@ -249,6 +262,15 @@ function parseClient(value: unknown, at: string): ClientReport {
     vlanID: optionalInteger(client.vlanID, `${at}.vlanID`, 1, 4094),
     ssid: optionalText(client.ssid, `${at}.ssid`, 32),
     portNumber: optionalInteger(client.portNumber, `${at}.portNumber`, 0, 65_535),
+  };
+}
+
+function parseMacEntry(value: unknown, at: string): MacTableEntryReport {
+  const entry = object(value, at);
+  return {
+    macAddress: mac(entry.macAddress, `${at}.macAddress`),
+    vlanID: optionalInteger(entry.vlanID, `${at}.vlanID`, 1, 4094),
+    portNumber: integer(entry.portNumber, `${at}.portNumber`, 0, 65_535),
   };
 }
 

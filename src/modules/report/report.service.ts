@@ -214,6 +214,7 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   const plan = planState(companyId, fresh, at, offlineMs);
   await repository.replacePorts(plan.ports, randomUUID);
   await repository.replaceRadios(plan.radios);
+  await repository.replaceMacTables(plan.macTables);
   const listings = listingsOf(plan.clientSets);
   for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round, listings);
   await repository.updateDevices(plan.updates);

@@ -3,7 +3,7 @@ import type { DeviceList, DeviceUpdate } from './report-state.repository.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
 import { eventRow } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
-import type { DeviceReport, PortReport, RadioReport } from './report.schema.js';
+import type { DeviceReport, MacTableEntryReport, PortReport, RadioReport } from './report.schema.js';
 
 /** What one request's stored reports change of their devices' latest state, to be written table by table. */
 export interface StatePlan {
@@ -11,6 +11,8 @@ export interface StatePlan {
   readonly ports: DeviceList<PortReport>[];
   readonly radios: DeviceList<RadioReport>[];
   readonly clientSets: ClientSet[];
+  /** Switches' MAC forwarding tables, each complete at its observedAt. */
+  readonly macTables: DeviceList<MacTableEntryReport>[];
   /** DEVICE_ONLINE and DEVICE_OFFLINE events of the transitions these reports make. */
   readonly transitions: EventRow[];
 }
@@ -26,7 +28,7 @@ export function planState(companyId: number, fresh: readonly FreshReport[], at: 
     group.reports.push(report);
     byDevice.set(device.id, group);
   }
-  const plan: StatePlan = { updates: [], ports: [], radios: [], clientSets: [], transitions: [] };
+  const plan: StatePlan = { updates: [], ports: [], radios: [], clientSets: [], macTables: [], transitions: [] };
   for (const { device, reports } of [...byDevice.values()].sort((a, b) => a.device.id - b.device.id)) {
     reports.sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : 0));
     const update: DeviceUpdate = { ...onlineUpdate(companyId, device, reports, at, offlineMs, plan.transitions), ...latestState(device, reports, plan) };
@@ -95,6 +97,8 @@ function latestState(device: DeviceRow, reports: readonly DeviceReport[], plan: 
   if (clients?.clients && device.networkId !== null) {
     plan.clientSets.push({ networkId: device.networkId, deviceId: device.id, observedAt: clients.observedAt, items: clients.clients });
   }
+  const macTable = latest('macTable');
+  if (macTable?.macTable) plan.macTables.push({ deviceId: device.id, observedAt: macTable.observedAt, items: macTable.macTable });
   const uptime = latest('uptimeSeconds');
   const mac = latest('macAddress');
   return {

@@ -64,6 +64,13 @@ export interface ClientReport {
   readonly portNumber: number | null;
 }
 
+/** An entry of a switch's MAC forwarding table: frames for `macAddress` in `vlanID` (null: no VLANs) go out of `portNumber`. */
+export interface MacTableEntry {
+  readonly macAddress: string;
+  readonly vlanID: number | null;
+  readonly portNumber: number;
+}
+
 /** Something that happened on the device; `type` is an upper-case name. */
 export interface EventReport {
   readonly type: string;
@@ -83,6 +90,8 @@ export interface Report {
   readonly radios?: readonly RadioReport[];
   readonly clients?: readonly ClientReport[];
   readonly events?: readonly EventReport[];
+  /** A switch's complete MAC table at `observedAt`, replacing the one reported before. */
+  readonly macTable?: readonly MacTableEntry[];
 }
 
 /** A report the server refused, with the server's reason. */

@@ -68,14 +68,21 @@ export function accessPointPorts(context: PortContext): PortSpec[] {
 
 /**
  * A switch's ports: access ports 1..n-2 (those listed in `clientPorts`
- * connected, on that client's VLAN), and two SFP uplinks, the first active.
+ * connected, on that client's VLAN; those in `apPorts` connected to an access
+ * point, trunks with native VLAN 1), and two SFP uplinks, the first active.
  */
-export function switchPorts(context: PortContext, portCount: number, clientPorts: ReadonlyMap<number, number>): PortSpec[] {
+export function switchPorts(context: PortContext, portCount: number, clientPorts: ReadonlyMap<number, number>, apPorts: ReadonlySet<number> = new Set()): PortSpec[] {
   const ports: PortSpec[] = [];
   for (let n = 1; n <= portCount - 2; n++) {
     const vlan = clientPorts.get(n);
+    const ap = apPorts.has(n);
     ports.push(
-      port(context, { portNumber: n, label: `Port ${n}`, portType: 'COPPER', speedMbps: 1000, isUplink: false, isConnected: vlan !== undefined, nativeVlanId: vlan ?? 1 }, 1.5e5, 0.4),
+      port(
+        context,
+        { portNumber: n, label: `Port ${n}`, portType: 'COPPER', speedMbps: 1000, isUplink: false, isConnected: vlan !== undefined || ap, isTrunk: ap, nativeVlanId: vlan ?? 1 },
+        ap ? 2e6 : 1.5e5,
+        0.4,
+      ),
     );
   }
   ports.push(port(context, { portNumber: portCount - 1, label: 'SFP 1', portType: 'SFP', speedMbps: 10_000, isUplink: true, isConnected: true, isTrunk: true }, 4e6, 0.4));

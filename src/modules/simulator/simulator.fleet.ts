@@ -54,6 +54,14 @@ export interface SimDevice extends TrafficDevice {
   /** Its index among its network's access points; null for other types. */
   readonly apIndex: number | null;
   readonly wiredClients: readonly SimClient[];
+  /** A switch's access points (by index among the network's) and the ports they hang off; [] for other types. */
+  readonly accessPointPorts: readonly AccessPointPort[];
+}
+
+/** An access point plugged into a switch port. */
+export interface AccessPointPort {
+  readonly apIndex: number;
+  readonly portNumber: number;
 }
 
 /** A simulated network: the site its clients come from, its devices and wireless clients. */
@@ -97,12 +105,14 @@ function isHardwareType(type: string): type is HardwareType {
   return (HARDWARE_TYPES as readonly string[]).includes(type);
 }
 
-function portsFor(type: HardwareType, context: PortContext, input: FleetDeviceInput, wired: readonly SimClient[]): PortSpec[] {
+function portsFor(type: HardwareType, context: PortContext, input: FleetDeviceInput, wired: readonly SimClient[], aps: readonly AccessPointPort[]): PortSpec[] {
   switch (type) {
     case 'ACCESS_POINT':
       return accessPointPorts(context);
-    case 'SWITCH':
-      return switchPorts(context, switchPortCount(input.deviceModel, context.key), new Map(wired.map((c) => [c.wiredPort ?? 0, c.vlanID])));
+    case 'SWITCH': {
+      const clientPorts = new Map(wired.map((c) => [c.wiredPort ?? 0, c.vlanID]));
+      return switchPorts(context, switchPortCount(input.deviceModel, context.key), clientPorts, new Set(aps.map((a) => a.portNumber)));
+    }
     case 'CONTROLLER':
       return controllerPorts(context);
     case 'CELLULAR_GATEWAY':
@@ -110,6 +120,44 @@ function portsFor(type: HardwareType, context: PortContext, input: FleetDeviceIn
     case 'POWER_DISTRIBUTION_UNIT':
       return pduPorts(context);
   }
+}
+
+/**
+ * Plugs the network's access points (in input order) into its switches'
+ * free access ports, the first after each switch's wired clients, one
+ * switch after the other in turn; an access point finds no port when every
+ * switch is full (or there is none). By switch input index.
+ */
+function attachAccessPoints(switches: readonly { index: number; firstFree: number; lastFree: number }[], apCount: number): Map<number, AccessPointPort[]> {
+  const attached = new Map<number, AccessPointPort[]>(switches.map((s) => [s.index, []]));
+  let next = 0;
+  for (let apIndex = 0; apIndex < apCount; apIndex++) {
+    for (let tried = 0; tried < switches.length; tried++) {
+      const position = (next + tried) % switches.length;
+      const target = switches[position]!;
+      const ports = attached.get(target.index)!;
+      const portNumber = target.firstFree + ports.length;
+      if (portNumber > target.lastFree) continue;
+      ports.push({ apIndex, portNumber });
+      next = position + 1;
+      break;
+    }
+  }
+  return attached;
+}
+
+/** Each switch's wired clients (client indices in input order, from 0), by input index. */
+function wiredClientsOf(network: SimNetwork, input: FleetNetworkInput, seed: number): Map<number, SimClient[]> {
+  const wired = new Map<number, SimClient[]>();
+  let clientIndex = 0;
+  input.devices.forEach((d, i) => {
+    if (d.deviceType !== 'SWITCH') return;
+    const key = hash32(hashString(d.serialNumber), seed);
+    const clients = createWiredClients(network, key, switchPortCount(d.deviceModel, key), clientIndex);
+    clientIndex += clients.length;
+    wired.set(i, clients);
+  });
+  return wired;
 }
 
 function buildNetwork(input: FleetNetworkInput, seed: number): SimNetwork {
@@ -125,29 +173,36 @@ function buildNetwork(input: FleetNetworkInput, seed: number): SimNetwork {
   };
   // office hours peak at 14:00 local time
   const peakSecond = (((14 * 3600 - utcOffsetSeconds) % 86_400) + 86_400) % 86_400;
-  let clientIndex = 0;
-  for (const deviceInput of input.devices) {
+  const wired = wiredClientsOf(network, input, seed);
+  const switches = [...wired].map(([index, clients]) => {
+    const d = input.devices[index]!;
+    return { index, firstFree: clients.length + 1, lastFree: switchPortCount(d.deviceModel, hash32(hashString(d.serialNumber), seed)) - 2 };
+  });
+  const attached = attachAccessPoints(switches, input.devices.filter((d) => d.deviceType === 'ACCESS_POINT').length);
+  input.devices.forEach((deviceInput, index) => {
     const type = deviceInput.deviceType;
-    if (!isHardwareType(type)) continue;
+    if (!isHardwareType(type)) return;
     const key = hash32(hashString(deviceInput.serialNumber), seed);
-    const wiredClients = type === 'SWITCH' ? createWiredClients(network, key, switchPortCount(deviceInput.deviceModel, key), clientIndex) : [];
-    clientIndex += wiredClients.length;
+    const wiredClients = wired.get(index) ?? [];
+    const accessPointPorts = attached.get(index) ?? [];
     const device: SimDevice = {
       key,
       serialNumber: deviceInput.serialNumber,
       type,
       macAddress: deviceMac(deviceInput.serialNumber),
-      ports: portsFor(type, { key, peakSecond }, deviceInput, wiredClients),
+      ports: portsFor(type, { key, peakSecond }, deviceInput, wiredClients, accessPointPorts),
       cellular: type === 'CELLULAR_GATEWAY',
       radios: type === 'ACCESS_POINT' ? accessPointRadios(deviceInput.serialNumber, deviceInput.deviceModel, input.ssids) : [],
       network,
       apIndex: type === 'ACCESS_POINT' ? network.accessPoints.length : null,
       wiredClients,
+      accessPointPorts,
     };
     network.devices.push(device);
     if (type === 'ACCESS_POINT') network.accessPoints.push(device);
-  }
-  network.wireless.push(...createWirelessClients(network, network.accessPoints.length, clientIndex));
+  });
+  const clientCount = [...wired.values()].reduce((n, clients) => n + clients.length, 0);
+  network.wireless.push(...createWirelessClients(network, network.accessPoints.length, clientCount));
   return network;
 }
 
@@ -168,7 +223,7 @@ export function createFleet(networks: readonly FleetNetworkInput[], options: Fle
       const wireless = new Map(built.map((n) => [n, wirelessByAccessPoint(n, t)]));
       return devices
         .filter((d) => !isOffline(d.key, t))
-        .map((d) => deviceReport(d, t, options, wireless.get(d.network)?.[d.apIndex ?? -1] ?? []));
+        .map((d) => deviceReport(d, t, options, wireless.get(d.network) ?? []));
     },
     reportCountAt(time) {
       const t = Math.floor(time);

@@ -1,4 +1,4 @@
-import type { ClientReport, EventReport, PortReport, Report, UplinkSample } from './report.protocol.js';
+import type { ClientReport, EventReport, MacTableEntry, PortReport, Report, UplinkSample } from './report.protocol.js';
 import { formatTime } from './report.protocol.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';
@@ -70,11 +70,30 @@ function wiredClients(device: SimDevice, t: number): ClientReport[] {
 }
 
 /**
+ * A switch's MAC table at `t`: its wired clients on site, on their ports and
+ * VLANs; and each access point plugged into it that is up, on VLAN 1 (the
+ * port's native VLAN), with the wireless clients associated with it, on
+ * their VLANs, learned on the same port.
+ */
+function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly ClientReport[])[]): MacTableEntry[] {
+  const entries: MacTableEntry[] = wiredClients(device, t).map((c) => ({ macAddress: c.macAddress, vlanID: c.vlanID, portNumber: c.portNumber ?? 0 }));
+  for (const { apIndex, portNumber } of device.accessPointPorts) {
+    const ap = device.network.accessPoints[apIndex];
+    if (ap === undefined || isOffline(ap.key, t)) continue;
+    entries.push({ macAddress: ap.macAddress, vlanID: 1, portNumber });
+    for (const client of wirelessByAp[apIndex] ?? []) entries.push({ macAddress: client.macAddress, vlanID: client.vlanID, portNumber });
+  }
+  return entries;
+}
+
+/**
  * The report of one device that is up at `t`: ports with counters since its
  * last boot, uplink samples and radios where it has them, the clients it sees
- * (access points and switches), and the events of the interval before `t`.
+ * (access points and switches), a switch's MAC table, and the events of the
+ * interval before `t`. `wirelessByAp`: the clients each access point of the
+ * device's network sees at `t` (wirelessByAccessPoint).
  */
-export function deviceReport(device: SimDevice, t: number, options: FleetOptions, wireless: readonly ClientReport[]): Report {
+export function deviceReport(device: SimDevice, t: number, options: FleetOptions, wirelessByAp: readonly (readonly ClientReport[])[]): Report {
   const boot = lastBoot(device.key, t);
   const primaryDown = isPrimaryDown(device, t);
   const found = events(device, boot, t, options.intervalSeconds);
@@ -88,7 +107,8 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     interfaces: device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)),
     ...(samples.length > 0 ? { uplinkSamples: samples } : {}),
     ...(device.type === 'ACCESS_POINT' ? { radios: device.radios.map((r) => ({ BSSID: r.bssid, radioBand: r.band, ssid: r.ssid, isActive: true })) } : {}),
-    ...(device.type === 'ACCESS_POINT' ? { clients: [...wireless] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
+    ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
+    ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
     ...(found.length > 0 ? { events: found } : {}),
   };
 }
