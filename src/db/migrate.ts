@@ -9,6 +9,7 @@ import * as meterFields from './migrations/0005-meter-fields.js';
 import * as webhooks from './migrations/0006-webhooks.js';
 import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
 import * as clientDeviceIndex from './migrations/0008-client-device-index.js';
+import * as alertReceivers from './migrations/0011-alert-receivers.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0006-webhooks': webhooks,
   '0007-ingest-indexes': ingestIndexes,
   '0008-client-device-index': clientDeviceIndex,
+  '0011-alert-receivers': alertReceivers,
 };
 
 /**

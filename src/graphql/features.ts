@@ -1,3 +1,4 @@
+import { ALERT_FEATURE } from '../modules/alert/alert.graphql.js';
 import { BSSID_FEATURE } from '../modules/bssid/bssid.graphql.js';
 import { CLIENT_FEATURE } from '../modules/client/client.graphql.js';
 import { COMPANY_FEATURE } from '../modules/company/company.graphql.js';
@@ -29,6 +30,7 @@ export const FEATURES = [
   PORT_STATS_FEATURE,
   EVENT_FEATURE,
   WEBHOOK_FEATURE,
+  ALERT_FEATURE,
 ] as const;
 
 type RootsOf<F> = F extends { readonly roots: infer R } ? keyof R & string : never;

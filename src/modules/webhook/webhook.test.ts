@@ -6,6 +6,7 @@ import { RETRY_SCHEDULE_MS, retryDelay } from './webhook-delivery.service.js';
 import { parseRetryAfter } from './webhook.http.js';
 import { generateSigningSecret, webhookHeaders } from './webhook.signing.js';
 import { isBlockedAddress } from './webhook.target.js';
+import { meterSignature, toSnakeCase } from './webhook.meter.js';
 
 describe('webhook signing', () => {
   it('signs so that the reference implementation verifies, with every valid secret', () => {
@@ -65,5 +66,18 @@ describe('webhook retries', () => {
   it('bounds a body, leaving out bulky details but keeping the ids', () => {
     const body = serializePayload({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', before: 'a'.repeat(MAX_PAYLOAD_BYTES) } });
     expect(JSON.parse(body)).toEqual({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', truncated: true } });
+  });
+});
+
+describe("Meter's body", () => {
+  it('signs with the secret string as shown: a known vector of hmac.new(secret.encode(), body, sha256).hexdigest()', () => {
+    // python3 -c 'import hmac,hashlib; print(hmac.new(b"whsec_abc", b"{}", hashlib.sha256).hexdigest())'
+    expect(meterSignature('whsec_abc', '{}')).toBe('a7e20c39a3bd9a0d00109906483a125cba27c676f9feabcde8702361770cc020');
+  });
+
+  it('names data members in snake_case', () => {
+    expect(['networkUUID', 'virtualDeviceUUID', 'serialNumber', 'rebootReason', 'portNumber', 'clientCount', 'label'].map(toSnakeCase)).toEqual([
+      'network_uuid', 'virtual_device_uuid', 'serial_number', 'reboot_reason', 'port_number', 'client_count', 'label',
+    ]);
   });
 });
