@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { JsonTree, TestApp } from './helpers/app.js';
-import { outputOf } from './helpers/cli.js';
+import { outputOf, runNetgraph } from './helpers/cli.js';
 import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
@@ -292,5 +292,18 @@ describe.each(storeKinds())('alert receivers on %s', (kind) => {
     expect((await slack.waitFor(3))[2]?.body).toBe(slackMessage?.body);
     const log = await app.graphql('{ webhookDeliveries { endpointUUID } }', { key: readKey });
     expect(log.text).not.toContain('xyz');
+  });
+
+  it('takes the body format from the command line too', async () => {
+    const env = { DATABASE_URL: app.database.url, LOG_LEVEL: 'silent' };
+    const args = ['webhooks', 'create', '--company', 'acme', '--label', 'cli', '--url', 'https://hooks.example.com/cli', '--alerts', 'WAN_UP', '--json'];
+    const created = await runNetgraph([...args, '--payload-format', 'meter'], env);
+    expect(created.code, created.stderr).toBe(0);
+    const { id } = JSON.parse(created.stdout) as { id: string };
+    const listed = await app.graphql('{ webhookEndpoints { UUID payloadFormat } }', { key: readKey });
+    expect(listed.body.data.webhookEndpoints).toContainEqual({ UUID: id, payloadFormat: 'METER' });
+    const refused = await runNetgraph([...args, '--payload-format', 'xml'], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('payloadFormat');
   });
 });

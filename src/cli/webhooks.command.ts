@@ -57,10 +57,16 @@ export function webhookCommands(withServices: WithServices): Command[] {
       options: {
         json, company: { type: 'string' }, label: { type: 'string' }, url: { type: 'string' }, alerts: { type: 'string' },
         networks: { type: 'string' }, 'client-threshold': { type: 'string' }, bearer: { type: 'string' }, basic: { type: 'string' },
+        'payload-format': { type: 'string' },
       },
       async run(context) {
         const company = required(context, 'company', 'acme');
-        const input = { label: required(context, 'label', 'pager'), url: required(context, 'url', 'https://hooks.example.com/netgraph'), rules: rulesOf(context), authorization: authorizationOf(context) };
+        const format = context.values['payload-format'];
+        const input = {
+          label: required(context, 'label', 'pager'), url: required(context, 'url', 'https://hooks.example.com/netgraph'), rules: rulesOf(context), authorization: authorizationOf(context),
+          // standard or meter (docs/alerts.md); the service refuses anything else, naming payloadFormat
+          ...(typeof format === 'string' ? { payloadFormat: format.toUpperCase() as 'STANDARD' | 'METER' } : {}),
+        };
         const { endpoint, secret } = await withServices(context.config, async (services) => services.webhooks.createEndpoint(await services.webhooks.cliCaller(company), input));
         const alerts = endpoint.rules.map((rule) => rule.alert);
         if (context.values.json) printJson(context.io, { id: endpoint.id, label: endpoint.label, url: endpoint.url, secret, alerts });
