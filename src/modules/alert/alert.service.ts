@@ -161,7 +161,7 @@ export function createAlertService(deps: AlertServiceDeps) {
       if (row.type !== target.type) return false;
       if (target.type === 'WEBHOOK') return row.endpointId === target.endpointId;
       if (target.type === 'EMAIL') return row.target === target.address;
-      return row.target !== null && box.open(row.target, slackUrlContext(row.endpointUuid)) === target.url;
+      return row.target !== null && openSlackUrl(box, row.target, row.endpointUuid) === target.url;
     });
   }
 
@@ -258,6 +258,15 @@ export function createAlertService(deps: AlertServiceDeps) {
 }
 
 export type AlertService = ReturnType<typeof createAlertService>;
+
+/** A stored Slack URL, opened; undefined when it was sealed with another key (WEBHOOK_ENCRYPTION_KEY changed): it matches nothing, so the update replaces it. */
+function openSlackUrl(box: SecretBox, sealed: string, targetUuid: string): string | undefined {
+  try {
+    return box.open(sealed, slackUrlContext(targetUuid));
+  } catch {
+    return undefined;
+  }
+}
 
 function sameTarget(a: CheckedTarget, b: CheckedTarget): boolean {
   if (a.type === 'WEBHOOK' && b.type === 'WEBHOOK') return a.endpointId === b.endpointId;
