@@ -157,6 +157,9 @@ describe.each(storeKinds())('alert receivers on %s', (kind) => {
       expect(res.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
     }
     expect(errorOf(await app.graphql('{ alertReceiver(UUID: "nope") { UUID } }', { key: readKey }))[1]).toBe('BAD_USER_INPUT');
+    // a target's delivery channel is no webhook endpoint: the webhook mutations do not reach it
+    const channel = await app.graphql(`mutation { deleteWebhookEndpoint(input: { endpointUUID: "${email?.UUID}" }) { deletedEndpointUUID } }`, { key: writeKey });
+    expect(errorOf(channel)).toEqual([['deleteWebhookEndpoint'], 'UNAUTHORIZED', 'input.endpointUUID']);
     const foreign = await app.graphql(UPDATE, { key: globexKey, variables: { i: { receiverUUID: made.UUID, label: 'mine' } } });
     expect(errorOf(foreign)).toEqual([['updateAlertReceiver'], 'UNAUTHORIZED', 'input.receiverUUID']);
 
