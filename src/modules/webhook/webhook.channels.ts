@@ -37,7 +37,8 @@ export function emailOf(payload: Payload, messageId: string): { subject: string;
     '',
     `netgraph alert ${messageId}`,
   ].join('\n');
-  return { subject: `[netgraph] ${headline(payload)}`, text };
+  // a label may hold line breaks (labels are free text): a subject is one line
+  return { subject: `[netgraph] ${headline(payload)}`.replace(/[\r\n\t]+/g, ' '), text };
 }
 
 /** Text for Slack's mrkdwn: &, < and > escaped as Slack asks, cut to SLACK_TEXT_LIMIT. */

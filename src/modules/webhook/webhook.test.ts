@@ -7,6 +7,7 @@ import { parseRetryAfter } from './webhook.http.js';
 import { generateSigningSecret, webhookHeaders } from './webhook.signing.js';
 import { isBlockedAddress } from './webhook.target.js';
 import { meterSignature, toSnakeCase } from './webhook.meter.js';
+import { emailOf, slackBodyOf } from './webhook.channels.js';
 
 describe('webhook signing', () => {
   it('signs so that the reference implementation verifies, with every valid secret', () => {
@@ -79,5 +80,23 @@ describe("Meter's body", () => {
     expect(['networkUUID', 'virtualDeviceUUID', 'serialNumber', 'rebootReason', 'portNumber', 'clientCount', 'label'].map(toSnakeCase)).toEqual([
       'network_uuid', 'virtual_device_uuid', 'serial_number', 'reboot_reason', 'port_number', 'client_count', 'label',
     ]);
+  });
+});
+
+describe('alert emails and Slack messages', () => {
+  const payload = { metadata: { alert_name: 'Device offline', network_name: 'HQ\nsecond line', timestamp: '2026-11-25T09:31:30.000Z' }, data: { device_name: 'AP <1> & 2', port: { number: 1 } } };
+
+  it('writes a one-line subject and a name: value body', () => {
+    const mail = emailOf(payload, 'msg_1');
+    expect(mail.subject).toBe('[netgraph] Device offline: HQ second line');
+    expect(mail.text.split('\n')).toEqual(['Device offline: HQ', 'second line', '', 'network: HQ', 'second line', 'time: 2026-11-25T09:31:30.000Z', 'device_name: AP <1> & 2', 'port: {"number":1}', '', 'netgraph alert msg_1']);
+  });
+
+  it("takes Slack's incoming-webhook shape, with mrkdwn escaped", () => {
+    const body = JSON.parse(slackBodyOf(payload, 'msg_1')) as { text: string; blocks: { type: string; text?: { type: string; text: string } }[] };
+    expect(body.text).toBe('Device offline: HQ\nsecond line');
+    expect(body.blocks.map((b) => b.type)).toEqual(['header', 'section', 'context']);
+    expect(body.blocks[0]?.text).toEqual({ type: 'plain_text', text: 'Device offline' });
+    expect(body.blocks[1]?.text?.text).toContain('device_name: AP &lt;1&gt; &amp; 2');
   });
 });
