@@ -37,7 +37,7 @@ expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 if not hmac.compare_digest(expected, signature):
     sys.exit(1)
 alert = json.loads(body)
-print(alert["metadata"]["alert_name"], "|", alert["metadata"]["network_name"], "|", alert["data"]["device_name"], "|", alert["data"]["serial_number"])
+print(alert["metadata"]["alert_name"], "|", alert["metadata"]["network_name"], "|", alert["data"].get("device_name"), "|", alert["data"].get("serial_number"))
 `;
 
 async function verifyAsMeter(secret: string, delivery: ReceivedWebhook): Promise<{ code: number | null; stdout: string }> {
@@ -308,5 +308,36 @@ describe.each(storeKinds())('alert receivers on %s', (kind) => {
     const refused = await runNetgraph([...args, '--payload-format', 'xml'], env);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('payloadFormat');
+  });
+
+  it("sends audit entries and test events in Meter's shape; X-Meter-Signature is the newest secret's during a rotation", async () => {
+    const hook = await receiver();
+    const { secret, endpoint } = await createEndpoint(hook.url, 'METER', [{ alert: 'AUDIT_LOG' }]);
+    // its own creation is an audit entry
+    const [audit] = await hook.waitFor(1);
+    expect(await verifyAsMeter(secret, audit as ReceivedWebhook)).toMatchObject({ code: 0, stdout: 'Audit log | None | None | None\n' });
+    const entry = JSON.parse(audit?.body ?? '{}') as JsonTree;
+    expect(entry.metadata).toEqual({ alert_name: 'Audit log', network_name: null, timestamp: expect.any(String) });
+    expect(entry.data).toMatchObject({ action: 'webhook.create', object_type: 'webhook', object_id: endpoint.UUID, actor: { type: 'api_key', label: 'writer' } });
+    expect(Object.keys(entry.data).sort()).toEqual(['action', 'actor', 'after', 'audit_entry_uuid', 'before', 'object_id', 'object_type']);
+
+    const rotated = await app.graphql(`mutation { rotateWebhookSecret(input: { endpointUUID: "${endpoint.UUID}", graceSeconds: 600 }) { secret } }`, { key: writeKey });
+    const fresh = rotated.body.data.rotateWebhookSecret.secret as string;
+    await app.graphql(`mutation { sendWebhookTestEvent(input: { endpointUUID: "${endpoint.UUID}" }) { delivery { messageId } } }`, { key: writeKey });
+    const test = await (async () => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const found = hook.received.find((r) => (JSON.parse(r.body) as JsonTree).metadata.alert_name === 'Test alert');
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error('no test event arrived');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    expect(JSON.parse(test.body).data).toEqual({ endpoint_uuid: endpoint.UUID, message: expect.any(String) });
+    expect(test.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(() => new Webhook(secret).verify(test.body, test.headers)).not.toThrow();
+    const byNewest = await verifyAsMeter(fresh, test);
+    expect(byNewest.code).toBe(0);
+    expect((await verifyAsMeter(secret, test)).code).toBe(1);
   });
 });
