@@ -68,6 +68,25 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1s' }).webhooks.retryScheduleMs)).toBe(true);
   });
 
+  it('reads SMTP_URL and SMTP_FROM together; refuses one without the other or a bad value, never showing the password', () => {
+    expect(loadConfig({}).webhooks.smtp).toBeNull();
+    expect(loadConfig({ SMTP_URL: 'smtp://alerts:pw@mail.example.com:587', SMTP_FROM: 'netgraph <alerts@example.com>' }).webhooks.smtp).toEqual({
+      url: 'smtp://alerts:pw@mail.example.com:587',
+      from: 'netgraph <alerts@example.com>',
+    });
+    expect(loadConfig({ SMTP_URL: 'smtps://mail.example.com', SMTP_FROM: 'alerts@example.com' }).webhooks.smtp?.from).toBe('alerts@example.com');
+    expect(() => loadConfig({ SMTP_FROM: 'alerts@example.com' })).toThrow(/SMTP_FROM: set SMTP_URL too/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(/SMTP_FROM: the From address of alert emails is required/);
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com', SMTP_FROM: 'nobody' })).toThrow(/SMTP_FROM: "nobody" is not an email address/);
+    let error: unknown;
+    try {
+      loadConfig({ SMTP_URL: 'http://alerts:hunter2@mail.example.com', SMTP_FROM: 'alerts@example.com' });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).problems).toEqual(['SMTP_URL: "http://alerts:***@mail.example.com" is not an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587']);
+  });
+
   it('names every bad item of WEBHOOK_RETRY_SCHEDULE, with the other problems', () => {
     let error: unknown;
     try {

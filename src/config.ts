@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './db/store-options.js';
 import type { ReadReplicaOptions } from './db/store-options.js';
 import { RETRY_SCHEDULE_MS } from './modules/webhook/webhook-delivery.service.js';
+import type { SmtpSettings } from './modules/webhook/webhook.channels.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =
@@ -65,6 +66,8 @@ export interface WebhookConfig {
   readonly timeoutSeconds: number;
   /** The wait before each retry, in ms (WEBHOOK_RETRY_SCHEDULE): one attempt more than it has waits, then the message failed. */
   readonly retryScheduleMs: readonly number[];
+  /** The SMTP server alert receivers' EMAIL targets are sent through (SMTP_URL, SMTP_FROM; docs/alerts.md); null: none. */
+  readonly smtp: SmtpSettings | null;
 }
 
 /** Device reports and their retention (docs/reports.md). */
@@ -220,7 +223,30 @@ function readWebhooks(read: Reader, problems: string[]): WebhookConfig {
     encryptionKey,
     timeoutSeconds: read.integer('WEBHOOK_TIMEOUT_SECONDS', 15, 1, 60),
     retryScheduleMs: readRetrySchedule(read.optionalString('WEBHOOK_RETRY_SCHEDULE'), problems),
+    smtp: readSmtp(read, problems),
   };
+}
+
+/**
+ * SMTP_URL (smtp:// or smtps://, user and password in it when the server
+ * wants them) and SMTP_FROM (an address, optionally `Name <address>`):
+ * both or neither.
+ */
+function readSmtp(read: Reader, problems: string[]): SmtpSettings | null {
+  const url = read.optionalString('SMTP_URL');
+  const from = read.optionalString('SMTP_FROM');
+  if (url === null) {
+    if (from !== null) problems.push('SMTP_FROM: set SMTP_URL too (the SMTP server alert emails go through), or unset SMTP_FROM');
+    return null;
+  }
+  if (!/^smtps?:\/\/[^\s/]+/.test(url) || !URL.canParse(url)) {
+    problems.push(`SMTP_URL: "${redactUrl(url)}" is not an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587`);
+  }
+  if (from === null) problems.push('SMTP_FROM: the From address of alert emails is required with SMTP_URL, e.g. netgraph@example.com or "netgraph <alerts@example.com>"');
+  else if (!/^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(from)) {
+    problems.push(`SMTP_FROM: "${from}" is not an email address such as alerts@example.com or "netgraph <alerts@example.com>"`);
+  }
+  return { url, from: from ?? '' };
 }
 
 /** The most retries WEBHOOK_RETRY_SCHEDULE may list, and the longest wait of one. */

@@ -23,10 +23,11 @@ import { RETRY_SCHEDULE_MS, createDeliverer } from './modules/webhook/webhook-de
 import { createDispatcher } from './modules/webhook/webhook-dispatch.service.js';
 import { createKeyRing } from './modules/webhook/webhook.keys.js';
 import { createWebhookService } from './modules/webhook/webhook.service.js';
+import { createAlertService } from './modules/alert/alert.service.js';
 import type { WebhookConfig } from './config.js';
 
 /** Webhook settings for processes without a server config (the CLI's defaults come from its config too). */
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookConfig = { allowPrivateTargets: false, encryptionKey: null, timeoutSeconds: 15, retryScheduleMs: RETRY_SCHEDULE_MS };
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookConfig = { allowPrivateTargets: false, encryptionKey: null, timeoutSeconds: 15, retryScheduleMs: RETRY_SCHEDULE_MS, smtp: null };
 
 /**
  * The services of one process, over one store, with exactly one audit log
@@ -79,13 +80,14 @@ export function createServices(
     users: createUserService(store, companies, audit, options.users),
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
     webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
+    alerts: createAlertService({ writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {
       dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds),
       deliverer: createDeliverer(
         store,
         box,
-        { allowPrivateTargets: webhookSettings.allowPrivateTargets, timeoutMs: webhookSettings.timeoutSeconds * 1000, retryScheduleMs: webhookSettings.retryScheduleMs },
+        { allowPrivateTargets: webhookSettings.allowPrivateTargets, timeoutMs: webhookSettings.timeoutSeconds * 1000, retryScheduleMs: webhookSettings.retryScheduleMs, smtp: webhookSettings.smtp },
         webhookNow,
       ),
     },

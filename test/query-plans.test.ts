@@ -74,6 +74,8 @@ const ROOT_QUERIES: Record<QueryRootName, string> = {
     '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
   webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
   webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
+  alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
+  alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
 };
 
 /** The Query roots whose answer is a list, or an object holding one: those this test is about first. */
@@ -95,8 +97,11 @@ const network = company.networks[17]!;
 const device = network.virtualDevices.find((d) => d.hardwareDevice)!;
 /** The company's UUID, which the import gives it. */
 let companyUuid = '';
+/** An alert receiver of the company, made after the import. */
+let receiverUuid = '';
 const fill = (query: string): string =>
   query
+    .replaceAll('$RECEIVER', receiverUuid)
     .replaceAll('$SLUG', company.slug)
     .replaceAll('$COMPANY', companyUuid)
     .replaceAll('$NETSLUG', network.slug)
@@ -132,7 +137,16 @@ async function importedApp(kind: 'sqlite' | 'postgres'): Promise<{ app: TestApp;
   };
   const res = await app.graphql(`{ companyBySlug(slug: "${company.slug}") { uuid } }`, { key: await app.createKey(company.slug) });
   companyUuid = res.body.data.companyBySlug.uuid;
+  receiverUuid = await createReceiver(app, company.slug);
   return { app, ran };
+}
+
+/** Creates an alert receiver of the company (its target: a webhook endpoint) and returns its UUID. */
+async function createReceiver(app: TestApp, slug: string): Promise<string> {
+  const { webhooks, alerts } = app.server.services;
+  const caller = await webhooks.cliCaller(slug);
+  const { endpoint } = await webhooks.createEndpoint(caller, { label: 'hook', url: 'https://hooks.example.com/x', rules: [{ alert: 'WAN_UP' }] });
+  return (await alerts.createReceiver(caller, { label: 'NOC', targets: [{ type: 'WEBHOOK', webhookEndpointId: endpoint.id }], rules: [{ alert: 'DEVICE_OFFLINE' }] })).id;
 }
 
 /** Runs `query` over HTTP as the company's key and returns the one statement it ran, and its answer. */

@@ -51,6 +51,8 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
     '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
   webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
   webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
+  alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
+  alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
 };
 
 describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
@@ -101,8 +103,13 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
     const company = ids.body.data.companyBySlug;
     const network = company.networks[0];
     const device = network.virtualDevices.find((d: { hardwareDevice: unknown }) => d.hardwareDevice);
+    const { webhooks, alerts } = app.server.services;
+    const caller = await webhooks.cliCaller('big-1');
+    const { endpoint } = await webhooks.createEndpoint(caller, { label: 'hook', url: 'https://hooks.example.com/x', rules: [{ alert: 'WAN_UP' }] });
+    const receiver = await alerts.createReceiver(caller, { label: 'NOC', targets: [{ type: 'WEBHOOK', webhookEndpointId: endpoint.id }], rules: [{ alert: 'DEVICE_OFFLINE' }] });
     const fill = (q: string) =>
       q
+        .replace('$RECEIVER', receiver.id)
         .replace('$SLUG', 'big-1')
         .replace('$NETSLUG', network.slug)
         .replace('$COMPANY', company.uuid)
@@ -138,6 +145,7 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
   function compile(dialect: DialectName, template: string): CompiledRead {
     const query = template
       .replace('$SLUG', 'acme')
+      .replace('$RECEIVER', '77777777-7777-4777-8777-777777777771')
       .replace('$NETWORK', '11111111-1111-4111-8111-111111111111')
       .replace('$DEVICE', '22222222-2222-4222-8222-222222222222')
       .replace('$SERIAL', 'M1A3-AP00-0001')

@@ -67,11 +67,23 @@ export function webhookCommands(withServices: WithServices): Command[] {
         'client-threshold': { type: 'string', value: 'N', description: 'the client count above which CLIENT_COUNT_ABOVE fires; required with that alert', default: 'none' },
         bearer: { type: 'string', value: 'TOKEN', description: 'send Authorization: Bearer TOKEN', default: 'no Authorization' },
         basic: { type: 'string', value: 'USER:PASSWORD', description: 'send Authorization: Basic', default: 'no Authorization' },
+        'payload-format': {
+          type: 'string',
+          value: 'FORMAT',
+          description: "the body: standard (Standard Webhooks) or meter (Meter's alert body, also signed with X-Meter-Signature)",
+          default: 'standard',
+          choices: ['standard', 'meter'],
+        },
       },
       examples: ['netgraph webhooks create --company acme --label pager --url https://hooks.example.com/netgraph --alerts DEVICE_OFFLINE,DEVICE_ONLINE'],
       async run(context) {
         const company = required(context, 'company', 'acme');
-        const input = { label: required(context, 'label', 'pager'), url: required(context, 'url', 'https://hooks.example.com/netgraph'), rules: rulesOf(context), authorization: authorizationOf(context) };
+        const format = context.values['payload-format'];
+        const input = {
+          label: required(context, 'label', 'pager'), url: required(context, 'url', 'https://hooks.example.com/netgraph'), rules: rulesOf(context), authorization: authorizationOf(context),
+          // standard or meter (docs/alerts.md); the service refuses anything else, naming payloadFormat
+          ...(typeof format === 'string' ? { payloadFormat: format.toUpperCase() as 'STANDARD' | 'METER' } : {}),
+        };
         const { endpoint, secret } = await withServices(context.config, async (services) => services.webhooks.createEndpoint(await services.webhooks.cliCaller(company), input));
         const alerts = endpoint.rules.map((rule) => rule.alert);
         if (context.values.json) printJson(context.io, { id: endpoint.id, label: endpoint.label, url: endpoint.url, secret, alerts });

@@ -42,6 +42,9 @@ export interface Database {
   firewall_rules: FirewallRuleTable;
   inter_vlan_pairs: InterVlanPairTable;
   ids_ips_configs: IdsIpsConfigTable;
+  alert_receivers: AlertReceiverTable;
+  alert_receiver_targets: AlertReceiverTargetTable;
+  alert_receiver_rules: AlertReceiverRuleTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -387,6 +390,12 @@ export interface WebhookEndpointTable {
   disabled_reason: string | null;
   failing_since: string | null;
   created_at: string;
+  /** webhook (the API's endpoints), email or slack (an alert receiver's target: docs/alerts.md). */
+  channel: Generated<string>;
+  /** standard or meter: the body a webhook endpoint's messages carry. */
+  payload_format: Generated<string>;
+  /** An email channel's address; a slack channel's incoming-webhook URL, encrypted; null for webhooks. */
+  target: string | null;
 }
 
 /** A signing secret of an endpoint, encrypted; expires_at null for the current one. */
@@ -488,4 +497,34 @@ export interface IdsIpsConfigTable {
   uuid: string;
   network_id: number;
   mode: string;
+}
+
+/** An alert receiver of a company (docs/alerts.md). */
+export interface AlertReceiverTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  label: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A target of a receiver: WEBHOOK, EMAIL or SLACK, delivered through the endpoint row endpoint_id. */
+export interface AlertReceiverTargetTable {
+  id: Generated<number>;
+  uuid: string;
+  receiver_id: number;
+  company_id: number;
+  type: string;
+  endpoint_id: number;
+  created_at: string;
+}
+
+/** Which alerts of which networks (null: all) go to a receiver's targets. */
+export interface AlertReceiverRuleTable {
+  id: Generated<number>;
+  receiver_id: number;
+  company_id: number;
+  alert_type: string;
+  network_id: number | null;
 }

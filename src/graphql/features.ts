@@ -1,3 +1,4 @@
+import { ALERT_FEATURE } from '../modules/alert/alert.graphql.js';
 import { BSSID_FEATURE } from '../modules/bssid/bssid.graphql.js';
 import { CLIENT_FEATURE } from '../modules/client/client.graphql.js';
 import { COMPANY_FEATURE } from '../modules/company/company.graphql.js';
@@ -41,6 +42,7 @@ export const FEATURES = [
   IDS_IPS_FEATURE,
   SPARE_HARDWARE_FEATURE,
   WEBHOOK_FEATURE,
+  ALERT_FEATURE,
 ] as const;
 
 type RootsOf<F> = F extends { readonly roots: infer R } ? keyof R & string : never;

@@ -8,6 +8,10 @@ import type { ClaimedMessage, MessageOutcome, RecordedAttempt } from './webhook-
 import { createWebhookRepository } from './webhook.repository.js';
 import type { EndpointRow } from './webhook.repository.js';
 import { webhookHeaders } from './webhook.signing.js';
+import type { Payload } from './webhook.alerts.js';
+import { createMailer, emailOf, slackBodyOf } from './webhook.channels.js';
+import type { SmtpSettings } from './webhook.channels.js';
+import { meterSignature } from './webhook.meter.js';
 import { TargetRefused, resolveTarget } from './webhook.target.js';
 
 const SECOND = 1_000;
@@ -26,11 +30,12 @@ const MAX_RETRY_AFTER_MS = 24 * HOUR;
 /** An endpoint failing without a success for this long is disabled. */
 export const FAILING_DISABLE_MS = 5 * 24 * HOUR;
 
-/** An endpoint of a batch with its opened secrets and Authorization header. */
+/** An endpoint of a batch with its opened secrets and Authorization header (a slack channel: its opened URL). */
 interface Signer {
   readonly endpoint: EndpointRow;
   readonly secrets: readonly string[];
   readonly authorization: string | undefined;
+  readonly slackUrl: string | undefined;
 }
 
 /** One attempt of a batch, sent and waiting to be recorded. */
@@ -47,6 +52,8 @@ export interface DeliverySettings {
   readonly timeoutMs: number;
   /** The wait before each retry (WEBHOOK_RETRY_SCHEDULE); its length + 1 attempts in all. */
   readonly retryScheduleMs: readonly number[];
+  /** Where email targets' messages go (SMTP_URL, SMTP_FROM); null: they fail until it is set. */
+  readonly smtp: SmtpSettings | null;
 }
 
 /**
@@ -82,22 +89,43 @@ export function createDeliverer(store: Store, box: () => Promise<SecretBox>, set
       const endpoint = await repository.endpointById(id);
       if (endpoint === undefined) continue;
       const secrets = (await repository.validSecrets(id, at.toISOString())).map((sealed) => opened.open(sealed, secretContext(endpoint.uuid)));
-      signers.set(id, { endpoint, secrets, authorization: authorizationHeader(endpoint, opened) });
+      const slackUrl = endpoint.channel === 'slack' && endpoint.target !== null ? opened.open(endpoint.target, slackUrlContext(endpoint.uuid)) : undefined;
+      signers.set(id, { endpoint, secrets, authorization: authorizationHeader(endpoint, opened), slackUrl });
     }
     return signers;
   }
 
-  async function send(signer: Signer, message: ClaimedMessage): Promise<PostOutcome> {
-    // the receiver checks the timestamp against its own clock: wall time, whatever clock drives the schedule
-    const headers = webhookHeaders(signer.secrets, message.uuid, Math.floor(Date.now() / 1000), message.payload);
-    if (signer.authorization !== undefined) headers.authorization = signer.authorization;
+  const mailer = settings.smtp === null ? undefined : createMailer(settings.smtp, settings.timeoutMs);
+
+  /** POSTs to a URL checked against the SSRF rules on this attempt; a refused target is a failed attempt without an answer. */
+  async function post(url: string, headers: Record<string, string>, body: string): Promise<PostOutcome> {
     try {
-      const target = await resolveTarget(signer.endpoint.url, settings.allowPrivateTargets);
-      return await postWebhook(target, headers, message.payload, settings.timeoutMs);
+      const target = await resolveTarget(url, settings.allowPrivateTargets);
+      return await postWebhook(target, headers, body, settings.timeoutMs);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;
       return { status: null, durationMs: 0, response: null, error: `refused: ${error.message}`, retryAfterMs: null };
     }
+  }
+
+  /** One attempt through the endpoint's channel: a signed POST, an email, or a Slack message. */
+  async function send(signer: Signer, message: ClaimedMessage): Promise<PostOutcome> {
+    const { endpoint } = signer;
+    if (endpoint.channel === 'email') {
+      if (mailer === undefined || endpoint.target === null) return { status: null, durationMs: 0, response: null, error: 'no SMTP server: set SMTP_URL and SMTP_FROM', retryAfterMs: null };
+      return mailer.send(endpoint.target, emailOf(JSON.parse(message.payload) as Payload, message.uuid), message.uuid);
+    }
+    if (endpoint.channel === 'slack') {
+      if (signer.slackUrl === undefined) return { status: null, durationMs: 0, response: null, error: 'no Slack URL', retryAfterMs: null };
+      return post(signer.slackUrl, {}, slackBodyOf(JSON.parse(message.payload) as Payload, message.uuid));
+    }
+    // the receiver checks the timestamp against its own clock: wall time, whatever clock drives the schedule
+    const headers = webhookHeaders(signer.secrets, message.uuid, Math.floor(Date.now() / 1000), message.payload);
+    const newest = signer.secrets[0];
+    // Meter's receivers hold one secret: the newest signs (docs/alerts.md, rotation)
+    if (endpoint.payloadFormat === 'meter' && newest !== undefined) headers['x-meter-signature'] = meterSignature(newest, message.payload);
+    if (signer.authorization !== undefined) headers.authorization = signer.authorization;
+    return post(endpoint.url, headers, message.payload);
   }
 
   /** Records a batch's attempts in one transaction (one write for the batch, not one per message). */
@@ -180,6 +208,11 @@ export type Deliverer = ReturnType<typeof createDeliverer>;
 /** The context a signing secret is sealed with: its endpoint, so it opens for no other. */
 export function secretContext(endpointUuid: string): string {
   return `${endpointUuid}:signing`;
+}
+
+/** The context a slack channel's incoming-webhook URL is sealed with. */
+export function slackUrlContext(endpointUuid: string): string {
+  return `${endpointUuid}:slack`;
 }
 
 /** The context an Authorization value is sealed with. */

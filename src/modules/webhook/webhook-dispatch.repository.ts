@@ -1,11 +1,18 @@
 import type { SqlDialect } from '../../db/dialect.js';
 import type { SqlContext } from '../../db/store.js';
 import type { DispatchAuditEntry, DispatchEvent } from './webhook.alerts.js';
+import type { PayloadFormat } from './webhook.meter.js';
 
-/** A rule of an enabled endpoint, as the dispatcher matches it. */
+/**
+ * A rule of an enabled endpoint, as the dispatcher matches it: an endpoint's
+ * own rule, or an alert receiver's rule for one of its targets' endpoints.
+ */
 export interface ActiveRule {
+  /** The webhook rule's id (CLIENT_COUNT_ABOVE keeps its state by it); a receiver's rule's id otherwise. */
   readonly id: number;
   readonly endpointId: number;
+  /** The body the endpoint's messages carry. */
+  readonly format: PayloadFormat;
   readonly companyId: number;
   readonly alertType: string;
   /** null: every network of the company. */
@@ -43,7 +50,7 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
         .leftJoin('hardware_devices as h', 'h.id', 'ev.hardware_device_id')
         .select([
           'ev.id', 'ev.uuid', 'ev.company_id as companyId', 'ev.network_id as networkId', 'n.uuid as networkUuid', 'n.label as networkLabel',
-          'v.uuid as virtualDeviceUuid', 'h.serial_number as serialNumber', 'ev.type', 'ev.observed_at as observedAt', 'ev.details',
+          'v.uuid as virtualDeviceUuid', 'v.label as deviceLabel', 'v.device_type as deviceType', 'h.serial_number as serialNumber', 'ev.type', 'ev.observed_at as observedAt', 'ev.details',
         ])
         .where('ev.dispatched_at', 'is', null)
         .orderBy('ev.id')
@@ -75,19 +82,33 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
       if (ids.length > 0) await db.updateTable('audit_log').set({ dispatched_at: at }).where('id', 'in', ids).execute();
     },
 
-    /** The rules of enabled endpoints for these alerts, of these companies (all companies when `companyIds` is undefined). */
+    /**
+     * The rules of enabled endpoints for these alerts, of these companies
+     * (all companies when `companyIds` is undefined): the endpoints' own, then
+     * the alert receivers' rules, one per target of the receiver.
+     */
     async activeRules(alertTypes: readonly string[], companyIds?: readonly number[]): Promise<ActiveRule[]> {
       if (companyIds !== undefined && companyIds.length === 0) return [];
-      let query = db
+      let own = db
         .selectFrom('webhook_rules as r')
         .innerJoin('webhook_endpoints as e', 'e.id', 'r.endpoint_id')
-        .select(['r.id', 'r.endpoint_id as endpointId', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId', 'r.threshold'])
+        .select(['r.id', 'r.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId', 'r.threshold'])
         .where('e.enabled', '=', true)
         .where('r.alert_type', 'in', alertTypes);
-      if (companyIds !== undefined) query = query.where('r.company_id', 'in', companyIds);
-      const rows = await query.orderBy('r.id').execute();
+      let received = db
+        .selectFrom('alert_receiver_rules as r')
+        .innerJoin('alert_receiver_targets as t', 't.receiver_id', 'r.receiver_id')
+        .innerJoin('webhook_endpoints as e', 'e.id', 't.endpoint_id')
+        .select(['r.id', 't.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId'])
+        .where('e.enabled', '=', true)
+        .where('r.alert_type', 'in', alertTypes);
+      if (companyIds !== undefined) {
+        own = own.where('r.company_id', 'in', companyIds);
+        received = received.where('r.company_id', 'in', companyIds);
+      }
+      const rows = [...(await own.orderBy('r.id').execute()), ...(await received.orderBy('r.id').orderBy('t.id').execute()).map((row) => ({ ...row, threshold: null }))];
       return rows.map((row) => ({
-        ...row, id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId),
+        ...row, id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId), format: row.format as PayloadFormat,
         networkId: row.networkId === null ? null : Number(row.networkId),
       }));
     },

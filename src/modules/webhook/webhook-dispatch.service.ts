@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { EVENT_ALERTS, auditPayload, clientCountPayload, eventPayload, serializePayload } from './webhook.alerts.js';
 import type { Payload } from './webhook.alerts.js';
+import { meterAuditPayload, meterEventPayload, meterPayloadOf } from './webhook.meter.js';
+import type { PayloadFormat } from './webhook.meter.js';
 import { createDispatchRepository } from './webhook-dispatch.repository.js';
 import type { ActiveRule } from './webhook-dispatch.repository.js';
 import { createOutboxRepository } from './webhook-outbox.repository.js';
@@ -20,12 +22,23 @@ function matches(rule: ActiveRule, alertType: string, companyId: number, network
   return rule.alertType === alertType && rule.companyId === companyId && (rule.networkId === null || rule.networkId === networkId);
 }
 
-/** One message per endpoint whose rules match (two rules of one endpoint give one message). */
-function messagesFor(rules: readonly ActiveRule[], alertType: string, companyId: number, networkId: number | null, payload: () => Payload, createdAt: string): NewMessage[] {
-  const endpoints = new Set(rules.filter((rule) => matches(rule, alertType, companyId, networkId)).map((rule) => rule.endpointId));
-  if (endpoints.size === 0) return [];
-  const body = serializePayload(payload());
-  return [...endpoints].map((endpointId) => ({ uuid: newMessageId(), companyId, endpointId, alertType, payload: body, createdAt }));
+/** A payload in each body format, built only when an endpoint asks for that one. */
+export type PayloadOf = (format: PayloadFormat) => Payload;
+
+/**
+ * One message per endpoint whose rules match (two rules of one endpoint, or
+ * an endpoint that is also a receiver's target, give one message), with the
+ * body in the endpoint's format.
+ */
+function messagesFor(rules: readonly ActiveRule[], alertType: string, companyId: number, networkId: number | null, payload: PayloadOf, createdAt: string): NewMessage[] {
+  const endpoints = new Map(rules.filter((rule) => matches(rule, alertType, companyId, networkId)).map((rule) => [rule.endpointId, rule.format]));
+  const bodies = new Map<PayloadFormat, string>();
+  const bodyOf = (format: PayloadFormat): string => {
+    const body = bodies.get(format) ?? serializePayload(payload(format));
+    bodies.set(format, body);
+    return body;
+  };
+  return [...endpoints].map(([endpointId, format]) => ({ uuid: newMessageId(), companyId, endpointId, alertType, payload: bodyOf(format), createdAt }));
 }
 
 /**
@@ -43,7 +56,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
     table: 'events' | 'audit_log',
     take: (repository: Repository) => Promise<T[]>,
     alertTypes: readonly string[],
-    describe: (row: T) => { alertType: string; networkId: number | null; payload: () => Payload },
+    describe: (row: T) => { alertType: string; networkId: number | null; payload: PayloadOf },
     mark: (repository: Repository, ids: number[], at: string) => Promise<void>,
   ): Promise<number> {
     if (!(await createDispatchRepository(store, store.dialect).hasUndispatched(table))) return 0;
@@ -70,7 +83,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
         'events',
         (repository) => repository.takeEvents(DISPATCH_BATCH),
         EVENT_ALERTS,
-        (event) => ({ alertType: event.type, networkId: event.networkId, payload: () => eventPayload(event) }),
+        (event) => ({ alertType: event.type, networkId: event.networkId, payload: (format) => (format === 'meter' ? meterEventPayload(event) : eventPayload(event)) }),
         (repository, ids, at) => repository.markEventsDispatched(ids, at),
       ),
 
@@ -80,7 +93,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
         'audit_log',
         (repository) => repository.takeAuditEntries(DISPATCH_BATCH),
         ['AUDIT_LOG'],
-        (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: () => auditPayload(entry) }),
+        (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: (format) => (format === 'meter' ? meterAuditPayload(entry) : auditPayload(entry)) }),
         (repository, ids, at) => repository.markAuditDispatched(ids, at),
       ),
 
@@ -104,7 +117,8 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
           for (const network of counts.filter((count) => matches(rule, 'CLIENT_COUNT_ABOVE', count.companyId, count.networkId))) {
             const threshold = rule.threshold ?? 0;
             if (!(await repository.crossAbove(rule.id, network.networkId, network.clients > threshold))) continue;
-            const body = serializePayload(clientCountPayload(network, network.clients, threshold, at.toISOString()));
+            const standard = clientCountPayload(network, network.clients, threshold, at.toISOString());
+            const body = serializePayload(rule.format === 'meter' ? meterPayloadOf('CLIENT_COUNT_ABOVE', standard) : standard);
             messages.push({ uuid: newMessageId(), companyId: rule.companyId, endpointId: rule.endpointId, alertType: 'CLIENT_COUNT_ABOVE', payload: body, createdAt: at.toISOString() });
           }
         }

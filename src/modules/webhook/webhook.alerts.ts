@@ -27,6 +27,9 @@ export interface DispatchEvent {
   readonly networkUuid: string | null;
   readonly networkLabel: string | null;
   readonly virtualDeviceUuid: string | null;
+  /** The virtual device's label and type (e.g. SWITCH), for Meter's body. */
+  readonly deviceLabel: string | null;
+  readonly deviceType: string | null;
   readonly serialNumber: string | null;
   readonly type: string;
   readonly observedAt: string;

@@ -77,6 +77,7 @@ function toEndpointInput(input: MutationInput) {
     ...(input['label'] !== undefined ? { label: input['label'] as string } : {}),
     ...(input['url'] !== undefined ? { url: input['url'] as string } : {}),
     ...(input['isEnabled'] !== undefined ? { enabled: input['isEnabled'] as boolean } : {}),
+    ...(input['payloadFormat'] != null ? { payloadFormat: input['payloadFormat'] as 'STANDARD' | 'METER' } : {}),
     ...(auth !== undefined ? { authorization: auth === null ? null : ({ ...auth, kind: auth.type } as AuthorizationInput) } : {}),
     ...(input['rules'] !== undefined ? { rules: toRules(input['rules']) ?? [] } : {}),
   };
@@ -118,6 +119,17 @@ enum WebhookAlert {
   AUDIT_LOG
 }
 
+"""
+The body an endpoint's deliveries carry (docs/alerts.md). Both are signed
+with the Standard Webhooks headers; METER adds X-Meter-Signature.
+"""
+enum WebhookPayloadFormat {
+  """netgraph's body: ALERT_ names, camelCase ids in data."""
+  STANDARD
+  """Meter's body: Meter's alert names (e.g. "Device offline"), snake_case data, and X-Meter-Signature."""
+  METER
+}
+
 """The Authorization header deliveries carry."""
 enum WebhookAuthorizationType {
   NONE
@@ -151,6 +163,8 @@ type WebhookEndpoint {
   """Since when every attempt has failed; null when the last one succeeded."""
   failingSince: DateTime
   createdAt: DateTime!
+  """The body its deliveries carry."""
+  payloadFormat: WebhookPayloadFormat!
   """Which alerts of which networks go to the endpoint, ordered by alert."""
   rules: [WebhookRule!]!
 }
@@ -168,6 +182,7 @@ type WebhookRule {
 type WebhookDelivery {
   """The message's webhook-id header, the same on every attempt and replay."""
   messageId: String!
+  """The webhook endpoint's UUID, or the alert receiver target's (an EMAIL or SLACK target's messages)."""
   endpointUUID: UUID!
   endpointLabel: String!
   """The alert (TEST for a test event)."""
@@ -209,7 +224,7 @@ extend type Query {
   with UNAUTHORIZED when the endpoint is not the API key's company's.
   """
   webhookDeliveries(
-    "One endpoint's messages only."
+    "One webhook endpoint's (or alert receiver target's) messages only."
     endpointUUID: UUID
     "Messages created at or after this time only."
     since: DateTime
@@ -267,6 +282,8 @@ input CreateWebhookEndpointInput {
   isEnabled: Boolean! = true
   "None when absent or null."
   authorization: WebhookAuthorizationInput
+  "The body deliveries carry."
+  payloadFormat: WebhookPayloadFormat! = STANDARD
   "1 to 100 rules."
   rules: [WebhookRuleInput!]!
 }
@@ -280,6 +297,8 @@ input UpdateWebhookEndpointInput {
   isEnabled: Boolean
   "Replaces the Authorization; null removes it."
   authorization: WebhookAuthorizationInput
+  "The body deliveries carry from now on (messages already queued keep theirs)."
+  payloadFormat: WebhookPayloadFormat
   "Replaces every rule."
   rules: [WebhookRuleInput!]
 }
@@ -351,6 +370,7 @@ type ReplayWebhookMessagesPayload {
       disabledReason: text('disabled_reason', true),
       failingSince: nullable('failing_since', 'datetime'),
       createdAt: dateTime('created_at'),
+      payloadFormat: upper('payload_format'),
       rules: RULES_OF_ENDPOINT,
     },
     WebhookRule: {
@@ -389,7 +409,8 @@ type ReplayWebhookMessagesPayload {
       table: 'companies',
       arguments: [],
       where: (t, c) => `${t}.id = ${c.company()}`,
-      list: { kind: 'list', table: 'webhook_endpoints', join: (e, co) => `${e}.company_id = ${co}.id`, orderBy: (e) => `${e}.created_at, ${e}.id` },
+      // a receiver's email and slack channels are no webhook endpoints: the receiver shows them
+      list: { kind: 'list', table: 'webhook_endpoints', join: (e, co) => `${e}.company_id = ${co}.id AND ${e}.channel = 'webhook'`, orderBy: (e) => `${e}.created_at, ${e}.id` },
     },
     webhookDeliveries: {
       kind: 'value',
@@ -407,7 +428,7 @@ type ReplayWebhookMessagesPayload {
   },
   internalRoots: {
     // the mutations read an endpoint, or a test event's message, back through these
-    webhookEndpointByUUID: { table: 'webhook_endpoints', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
+    webhookEndpointByUUID: { table: 'webhook_endpoints', arguments: uuidArgument('UUID'), where: (t, c) => `${inCompany('uuid', 'UUID')(t, c)} AND ${t}.channel = 'webhook'` },
     webhookDeliveryById: { table: 'webhook_messages', arguments: [{ name: 'messageId', type: 'text', check: () => true, rule: 'a webhook-id' }], where: inCompany('uuid', 'messageId') },
   },
   mutations: {

@@ -1,4 +1,5 @@
 import type { SqlContext } from '../../db/store.js';
+import type { PayloadFormat } from './webhook.meter.js';
 
 /** The stored fields of an endpoint. */
 export interface EndpointValues {
@@ -9,7 +10,12 @@ export interface EndpointValues {
   /** Sealed (webhook.cipher.ts), or null. */
   readonly authValue: string | null;
   readonly disabledReason: string | null;
+  /** The body its messages carry. */
+  readonly payloadFormat: PayloadFormat;
 }
+
+/** What an endpoint row delivers through: a webhook endpoint, or an alert receiver's email or slack channel. */
+export type Channel = 'webhook' | 'email' | 'slack';
 
 /** An endpoint row as the service reads it. */
 export interface EndpointRow extends EndpointValues {
@@ -18,6 +24,9 @@ export interface EndpointRow extends EndpointValues {
   readonly companyId: number;
   readonly failingSince: string | null;
   readonly createdAt: string;
+  readonly channel: Channel;
+  /** An email channel's address; a slack channel's URL, sealed; null for a webhook endpoint. */
+  readonly target: string | null;
 }
 
 /** A rule as stored: the network's UUID when it names one. */
@@ -43,17 +52,23 @@ export function createWebhookRepository({ db }: SqlContext) {
       .selectFrom('webhook_endpoints')
       .select([
         'id', 'uuid', 'company_id as companyId', 'label', 'url', 'enabled', 'auth_kind as authKind', 'auth_value as authValue',
-        'disabled_reason as disabledReason', 'failing_since as failingSince', 'created_at as createdAt',
+        'disabled_reason as disabledReason', 'failing_since as failingSince', 'created_at as createdAt', 'payload_format as payloadFormat',
+        'channel', 'target',
       ]);
-  const toEndpoint = (row: Omit<EndpointRow, 'enabled'> & { enabled: boolean | number }): EndpointRow => ({ ...row, enabled: Boolean(row.enabled) });
+  // the API's webhook endpoints: a receiver's email and slack channels are reached through the receiver only
+  const webhookEndpoints = () => endpoints().where('channel', '=', 'webhook');
+  type Row = Omit<EndpointRow, 'enabled' | 'channel' | 'payloadFormat'> & { enabled: boolean | number; channel: string; payloadFormat: string };
+  const toEndpoint = (row: Row): EndpointRow => ({ ...row, enabled: Boolean(row.enabled), channel: row.channel as Channel, payloadFormat: row.payloadFormat as PayloadFormat });
 
   return {
-    async insertEndpoint(companyId: number, uuid: string, values: EndpointValues, createdAt: string): Promise<number> {
+    /** Inserts an endpoint row: a webhook endpoint, or (with `channel`) a receiver's email or slack channel and its target. */
+    async insertEndpoint(companyId: number, uuid: string, values: EndpointValues, createdAt: string, channel: { kind: Channel; target: string | null } = { kind: 'webhook', target: null }): Promise<number> {
       const row = await db
         .insertInto('webhook_endpoints')
         .values({
           uuid, company_id: companyId, label: values.label, url: values.url, enabled: values.enabled, auth_kind: values.authKind,
           auth_value: values.authValue, disabled_reason: values.disabledReason, failing_since: null, created_at: createdAt,
+          payload_format: values.payloadFormat, channel: channel.kind, target: channel.target,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -62,7 +77,7 @@ export function createWebhookRepository({ db }: SqlContext) {
 
     /** The company's endpoint with this UUID; undefined for another company's. */
     async findEndpoint(companyId: number, uuid: string): Promise<EndpointRow | undefined> {
-      const row = await endpoints().where('company_id', '=', companyId).where('uuid', '=', uuid).executeTakeFirst();
+      const row = await webhookEndpoints().where('company_id', '=', companyId).where('uuid', '=', uuid).executeTakeFirst();
       return row && toEndpoint(row);
     },
 
@@ -73,12 +88,12 @@ export function createWebhookRepository({ db }: SqlContext) {
 
     /** The company owning an endpoint, for the CLI (which names an endpoint by its id alone). */
     async companyOfEndpoint(uuid: string): Promise<number | undefined> {
-      const row = await db.selectFrom('webhook_endpoints').select('company_id').where('uuid', '=', uuid).executeTakeFirst();
+      const row = await db.selectFrom('webhook_endpoints').select('company_id').where('uuid', '=', uuid).where('channel', '=', 'webhook').executeTakeFirst();
       return row === undefined ? undefined : Number(row.company_id);
     },
 
     async listEndpoints(companyId: number): Promise<EndpointRow[]> {
-      return (await endpoints().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute()).map(toEndpoint);
+      return (await webhookEndpoints().where('company_id', '=', companyId).orderBy('created_at').orderBy('id').execute()).map(toEndpoint);
     },
 
     async updateEndpoint(id: number, values: EndpointValues): Promise<void> {
@@ -86,7 +101,7 @@ export function createWebhookRepository({ db }: SqlContext) {
         .updateTable('webhook_endpoints')
         .set({
           label: values.label, url: values.url, enabled: values.enabled, auth_kind: values.authKind, auth_value: values.authValue,
-          disabled_reason: values.disabledReason,
+          disabled_reason: values.disabledReason, payload_format: values.payloadFormat,
           // turned on again by a person: the failing clock starts over
           ...(values.enabled ? { failing_since: null } : {}),
         })

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.js';
 import { notFound, requireOneOf, requireText, requireUuid } from '../write/write.rules.js';
 import { ALERT_TYPES } from './webhook.alerts.js';
 import type { AlertType } from './webhook.alerts.js';
+import type { PayloadFormat } from './webhook.meter.js';
 import type { EndpointRow, RuleRow, RuleValues, WebhookRepository } from './webhook.repository.js';
 
 /** Which alerts of which networks go to an endpoint. */
@@ -41,6 +42,8 @@ export interface EndpointInfo {
   /** Since when every attempt failed; null when the last one succeeded. */
   readonly failingSince: string | null;
   readonly createdAt: string;
+  /** The body its messages carry: STANDARD or METER (Meter's names and snake_case data, X-Meter-Signature). */
+  readonly payloadFormat: 'STANDARD' | 'METER';
   readonly rules: readonly RuleInfo[];
 }
 
@@ -85,6 +88,11 @@ function checkThreshold(alert: AlertType, value: unknown, field: string): number
   throw new AppError('BAD_USER_INPUT', `${field} must be a whole number of clients from 0 to 1000000 for CLIENT_COUNT_ABOVE.`, { field });
 }
 
+/** The stored body format of a `payloadFormat` input: STANDARD or METER. */
+export function checkPayloadFormat(value: unknown): PayloadFormat {
+  return requireOneOf(value, 'payloadFormat', ['STANDARD', 'METER'] as const) === 'METER' ? 'meter' : 'standard';
+}
+
 /** The stored kind and the plain value to seal (null for none). */
 export function checkAuthorization(value: unknown): { kind: 'none' | 'basic' | 'bearer'; plain: string | null } {
   if (value === undefined || value === null) return { kind: 'none', plain: null };
@@ -121,6 +129,7 @@ export function toEndpointInfo(row: EndpointRow, rules: readonly RuleRow[]): End
     disabledReason: row.disabledReason,
     failingSince: row.failingSince,
     createdAt: row.createdAt,
+    payloadFormat: row.payloadFormat === 'meter' ? 'METER' : 'STANDARD',
     rules: [...grouped.values()],
   };
 }

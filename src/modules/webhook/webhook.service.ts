@@ -8,13 +8,14 @@ import { isGiven, notFound, requireBoolean, requireSomeChange, requireText, requ
 import type { WriteService } from '../write/write.service.js';
 import { TEST_ALERT, serializePayload, testPayload } from './webhook.alerts.js';
 import type { SecretBox } from './webhook.cipher.js';
+import { meterPayloadOf } from './webhook.meter.js';
 import { authorizationContext, secretContext } from './webhook-delivery.service.js';
 import { newMessageId } from './webhook-dispatch.service.js';
 import { createOutboxRepository } from './webhook-outbox.repository.js';
 import type { AttemptRow, MessageRow } from './webhook-outbox.repository.js';
 import { createWebhookRepository } from './webhook.repository.js';
 import type { EndpointRow, EndpointValues, WebhookRepository } from './webhook.repository.js';
-import { checkAuthorization, checkRules, toEndpointInfo } from './webhook.rules.js';
+import { checkAuthorization, checkPayloadFormat, checkRules, toEndpointInfo } from './webhook.rules.js';
 import type { AuthorizationInput, EndpointInfo, RuleInput } from './webhook.rules.js';
 import { generateSigningSecret } from './webhook.signing.js';
 import { checkEndpointUrl } from './webhook.target.js';
@@ -25,6 +26,8 @@ export interface CreateEndpointInput {
   readonly url: string;
   readonly enabled?: boolean;
   readonly authorization?: AuthorizationInput | null;
+  /** STANDARD (the default) or METER. */
+  readonly payloadFormat?: 'STANDARD' | 'METER';
   readonly rules: readonly RuleInput[];
 }
 
@@ -35,6 +38,7 @@ export interface UpdateEndpointInput {
   readonly url?: string;
   readonly enabled?: boolean;
   readonly authorization?: AuthorizationInput | null;
+  readonly payloadFormat?: 'STANDARD' | 'METER';
   readonly rules?: readonly RuleInput[];
 }
 
@@ -110,6 +114,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       authValue: auth === undefined ? (row?.authValue ?? null) : auth.plain === null ? null : box.seal(auth.plain, authorizationContext(uuid)),
       // a person turning it on (or keeping it off) clears what netgraph said about it
       disabledReason: isGiven(input, 'enabled') ? null : (row?.disabledReason ?? null),
+      payloadFormat: isGiven(input, 'payloadFormat') ? checkPayloadFormat(input.payloadFormat) : (row?.payloadFormat ?? 'standard'),
     };
   }
 
@@ -156,7 +161,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return writes.run(caller, async (tx) => {
         const repository = createWebhookRepository(tx);
         const row = await getRow(repository, caller, input.endpointId);
-        requireSomeChange(input, ['label', 'url', 'enabled', 'authorization', 'rules']);
+        requireSomeChange(input, ['label', 'url', 'enabled', 'authorization', 'payloadFormat', 'rules']);
         const before = await info(repository, row);
         await repository.updateEndpoint(row.id, values(input, row, row.uuid, box));
         if (isGiven(input, 'rules')) await repository.replaceRules(row.id, caller.companyId, await checkRules(repository, caller.companyId, input.rules));
@@ -207,7 +212,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         const row = await getRow(createWebhookRepository(tx), caller, input.endpointId);
         const at = now().toISOString();
         const uuid = newMessageId();
-        const payload = serializePayload(testPayload(row.uuid, at));
+        const standard = testPayload(row.uuid, at);
+        const payload = serializePayload(row.payloadFormat === 'meter' ? meterPayloadOf(TEST_ALERT, standard) : standard);
         await createOutboxRepository(tx, store.dialect).insertMessages([{ uuid, companyId: caller.companyId, endpointId: row.id, alertType: TEST_ALERT, payload, createdAt: at }]);
         return { result: uuid, change: buildChange('webhook.test', row.uuid, null, { messageId: uuid }) };
       });

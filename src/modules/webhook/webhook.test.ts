@@ -6,6 +6,8 @@ import { RETRY_SCHEDULE_MS, retryDelay } from './webhook-delivery.service.js';
 import { parseRetryAfter } from './webhook.http.js';
 import { generateSigningSecret, webhookHeaders } from './webhook.signing.js';
 import { isBlockedAddress } from './webhook.target.js';
+import { meterSignature, toSnakeCase } from './webhook.meter.js';
+import { emailOf, slackBodyOf } from './webhook.channels.js';
 
 describe('webhook signing', () => {
   it('signs so that the reference implementation verifies, with every valid secret', () => {
@@ -65,5 +67,36 @@ describe('webhook retries', () => {
   it('bounds a body, leaving out bulky details but keeping the ids', () => {
     const body = serializePayload({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', before: 'a'.repeat(MAX_PAYLOAD_BYTES) } });
     expect(JSON.parse(body)).toEqual({ metadata: { alert_name: 'ALERT_AUDIT_LOG', network_name: null, timestamp: 't' }, data: { objectId: 'x', truncated: true } });
+  });
+});
+
+describe("Meter's body", () => {
+  it('signs with the secret string as shown: a known vector of hmac.new(secret.encode(), body, sha256).hexdigest()', () => {
+    // python3 -c 'import hmac,hashlib; print(hmac.new(b"whsec_abc", b"{}", hashlib.sha256).hexdigest())'
+    expect(meterSignature('whsec_abc', '{}')).toBe('a7e20c39a3bd9a0d00109906483a125cba27c676f9feabcde8702361770cc020');
+  });
+
+  it('names data members in snake_case', () => {
+    expect(['networkUUID', 'virtualDeviceUUID', 'serialNumber', 'rebootReason', 'portNumber', 'clientCount', 'label'].map(toSnakeCase)).toEqual([
+      'network_uuid', 'virtual_device_uuid', 'serial_number', 'reboot_reason', 'port_number', 'client_count', 'label',
+    ]);
+  });
+});
+
+describe('alert emails and Slack messages', () => {
+  const payload = { metadata: { alert_name: 'Device offline', network_name: 'HQ\nsecond line', timestamp: '2026-11-25T09:31:30.000Z' }, data: { device_name: 'AP <1> & 2', port: { number: 1 } } };
+
+  it('writes a one-line subject and a name: value body', () => {
+    const mail = emailOf(payload, 'msg_1');
+    expect(mail.subject).toBe('[netgraph] Device offline: HQ second line');
+    expect(mail.text.split('\n')).toEqual(['Device offline: HQ', 'second line', '', 'network: HQ', 'second line', 'time: 2026-11-25T09:31:30.000Z', 'device_name: AP <1> & 2', 'port: {"number":1}', '', 'netgraph alert msg_1']);
+  });
+
+  it("takes Slack's incoming-webhook shape, with mrkdwn escaped", () => {
+    const body = JSON.parse(slackBodyOf(payload, 'msg_1')) as { text: string; blocks: { type: string; text?: { type: string; text: string } }[] };
+    expect(body.text).toBe('Device offline: HQ\nsecond line');
+    expect(body.blocks.map((b) => b.type)).toEqual(['header', 'section', 'context']);
+    expect(body.blocks[0]?.text).toEqual({ type: 'plain_text', text: 'Device offline' });
+    expect(body.blocks[1]?.text?.text).toContain('device_name: AP &lt;1&gt; &amp; 2');
   });
 });
