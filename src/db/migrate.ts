@@ -9,6 +9,7 @@ import * as meterFields from './migrations/0005-meter-fields.js';
 import * as webhooks from './migrations/0006-webhooks.js';
 import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
 import * as clientDeviceIndex from './migrations/0008-client-device-index.js';
+import * as mspFields from './migrations/0009-msp-fields.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0006-webhooks': webhooks,
   '0007-ingest-indexes': ingestIndexes,
   '0008-client-device-index': clientDeviceIndex,
+  '0009-msp-fields': mspFields,
 };
 
 /**

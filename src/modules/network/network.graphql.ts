@@ -42,11 +42,17 @@ type Network {
   ssids: [SSID!]!
 }
 
-"""Where a network is."""
+"""Where a network is. Each part is null when unknown."""
 type MailingAddress {
+  """The street address."""
+  line1: String
+  """More of the street address: a suite, floor or building."""
+  line2: String
   city: String
   """The region code, e.g. an ISO 3166-2 subdivision such as \`CA\`."""
   subdivisionCode: String
+  """The postal (ZIP) code."""
+  postalCode: String
 }
 
 extend type Query {
@@ -82,12 +88,18 @@ extend type Mutation {
   deleteNetwork("The network to delete." input: DeleteNetworkInput!): DeleteNetworkPayload
 }
 
-"""Where a network is. Each part may be null when unknown; both null means no address."""
+"""Where a network is. Each part may be null when unknown; all null means no address."""
 input MailingAddressInput {
+  "The street address, 1 to 200 characters, or null."
+  line1: String
+  "More of the street address (suite, floor, building), 1 to 200 characters, or null."
+  line2: String
   "City name, 1 to 200 characters, or null."
   city: String
   "Region code, e.g. an ISO 3166-2 subdivision such as \`CA\`: 1 to 20 characters, or null."
   subdivisionCode: String
+  "The postal (ZIP) code, 1 to 20 characters, or null."
+  postalCode: String
 }
 
 """A new network."""
@@ -155,15 +167,20 @@ type DeleteNetworkPayload {
       isActive: bool('is_active'),
       mailingAddress: {
         kind: 'embedded',
-        nullWhen: (n) => `${n}.mailing_city IS NULL AND ${n}.mailing_subdivision_code IS NULL`,
+        nullWhen: (n) =>
+          `${n}.mailing_line1 IS NULL AND ${n}.mailing_line2 IS NULL AND ${n}.mailing_city IS NULL AND ` +
+          `${n}.mailing_subdivision_code IS NULL AND ${n}.mailing_postal_code IS NULL`,
       },
       virtualDevices: DEVICES_OF_NETWORK,
       vlans: VLANS_OF_NETWORK,
       ssids: SSIDS_OF_NETWORK,
     },
     MailingAddress: {
+      line1: text('mailing_line1', true),
+      line2: text('mailing_line2', true),
       city: text('mailing_city', true),
       subdivisionCode: text('mailing_subdivision_code', true),
+      postalCode: text('mailing_postal_code', true),
     },
   },
   roots: {
