@@ -42,7 +42,7 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
   networksUplinkQualities: '{ networksUplinkQualities(networkUUIDs: ["$NETWORK"], filter: { durationSeconds: 300000, stepSeconds: 300 }) { values { timestamp value } } }',
   switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
   recentEventLogEventsPage:
-    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: ["DEVICE_BOOT"]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
+    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [DEVICE_BOOT]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
   webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
   webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
 };

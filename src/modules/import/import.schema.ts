@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import { findPrototypeKey, joinPath } from '../formats/json-input.js';
+import { SSID_ENCRYPTION_PROTOCOLS } from '../ssid/ssid.service.js';
 import { checkClientAddressing } from '../vlan/vlan.service.js';
 import type { VlanFields } from '../vlan/vlan.service.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
@@ -334,7 +335,8 @@ class Validator {
       isEnabled: this.boolean(s.isEnabled, `${path}.isEnabled`),
       isGuest: s.isGuest === undefined ? false : this.boolean(s.isGuest, `${path}.isGuest`),
       isHidden: s.isHidden === undefined ? false : this.boolean(s.isHidden, `${path}.isHidden`),
-      encryptionProtocol: this.optionalString(s.encryptionProtocol, `${path}.encryptionProtocol`, 50),
+      encryptionProtocol:
+        s.encryptionProtocol === undefined || s.encryptionProtocol === null ? null : this.oneOf(s.encryptionProtocol, `${path}.encryptionProtocol`, SSID_ENCRYPTION_PROTOCOLS),
       vlanID: this.optionalVlanNumber(s.vlanID, `${path}.vlanID`),
     };
   }

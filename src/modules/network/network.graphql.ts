@@ -1,8 +1,9 @@
-import { bool, inCompany, text, uuidArgument } from '../read/read.model.js';
+import { bool, filterField, inCompany, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { slugArgument } from '../company/company.graphql.js';
 import { SSIDS_OF_NETWORK } from '../ssid/ssid.graphql.js';
 import { VLANS_OF_NETWORK } from '../vlan/vlan.graphql.js';
+import { VIRTUAL_DEVICE_TYPES } from '../import/import.schema.js';
 import { asInput } from '../write/write.rules.js';
 import type { NetworkService } from './network.service.js';
 
@@ -12,6 +13,19 @@ const DEVICES_OF_NETWORK: ListMapping = {
   table: 'virtual_devices',
   join: (v, n) => `${v}.network_id = ${n}.id`,
   orderBy: (v) => `${v}.label, ${v}.uuid`,
+};
+
+/** GraphQL's coercion has checked the enum already; this keeps the text argument's contract. */
+const isVirtualDeviceType = (value: string): boolean => (VIRTUAL_DEVICE_TYPES as readonly string[]).includes(value);
+
+/** virtualDevicesForNetwork's devices: the network's, of filter.deviceType only when given. */
+const FILTERED_DEVICES_OF_NETWORK: ListMapping = {
+  ...DEVICES_OF_NETWORK,
+  // a flag parameter, not `arg IS NULL`: PostgreSQL cannot type an uncast text parameter there
+  join: (v, n, c) =>
+    !c.mayBeGiven('filter')
+      ? DEVICES_OF_NETWORK.join(v, n, c)
+      : `${v}.network_id = ${n}.id AND (${c.value('boolean', (args) => filterField(args, 'deviceType') == null)} OR ${v}.device_type = ${c.arg('filter.deviceType')})`,
 };
 
 const network = (uuid: string): ObjectReference => ({ root: 'networkByUUID', arg: uuid });
@@ -57,7 +71,12 @@ type MailingAddress {
 
 extend type Query {
   """The network's virtual devices, ordered by label, then UUID."""
-  virtualDevicesForNetwork("The network's UUID." networkUUID: UUID!): [VirtualDevice!]
+  virtualDevicesForNetwork(
+    "The network's UUID."
+    networkUUID: UUID!
+    "Only some of the devices."
+    filter: DevicesForNetworkFilter
+  ): [VirtualDevice!]
 
   """One network by its UUID."""
   network("The network's UUID." UUID: UUID!): Network
@@ -86,6 +105,12 @@ extend type Mutation {
   hardware goes back to the company's spare inventory.
   """
   deleteNetwork("The network to delete." input: DeleteNetworkInput!): DeleteNetworkPayload
+}
+
+"""Which of a network's virtual devices virtualDevicesForNetwork lists."""
+input DevicesForNetworkFilter {
+  "Only devices of this type; absent or null: every type."
+  deviceType: VirtualDeviceType
 }
 
 """Where a network is. Each part may be null when unknown; all null means no address."""
@@ -186,9 +211,12 @@ type DeleteNetworkPayload {
   roots: {
     virtualDevicesForNetwork: {
       table: 'networks',
-      arguments: uuidArgument('networkUUID'),
+      arguments: [
+        { name: 'networkUUID', type: 'uuid' },
+        { name: 'filter', type: 'input', fields: [{ name: 'deviceType', type: 'text', check: isVirtualDeviceType, rule: 'a VirtualDeviceType' }] },
+      ],
       where: inCompany('uuid', 'networkUUID'),
-      list: DEVICES_OF_NETWORK,
+      list: FILTERED_DEVICES_OF_NETWORK,
     },
     network: { table: 'networks', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
     networkBySlug: {
