@@ -80,23 +80,28 @@ export type UplinkMetric = 'loss_percent' | 'rx_bps' | 'tx_bps';
  */
 function uplinkSums(c: SqlContext, p: string, metrics: readonly UplinkMetric[]): string {
   const { rollup, raw } = sources(c);
-  // the series row's network, or (network_id NULL: a named series) the networks named; its port, and its device's ports, when given
+  // the series row's port, and its device's ports, when given
   const port = (t: string) =>
-    `(${t}.network_id = ${p}.network_id OR (${p}.network_id IS NULL AND ${t}.network_id IN ${seriesNetworks(c)})) ` +
-    `AND (NOT ${p}.phy_given OR (${t}.hardware_device_id = ${p}.port_device AND ${t}.port_number = ${p}.port_number)) ` +
+    `(NOT ${p}.phy_given OR (${t}.hardware_device_id = ${p}.port_device AND ${t}.port_number = ${p}.port_number)) ` +
     `AND (NOT ${p}.vd_given OR ${t}.hardware_device_id = ${p}.vd_device)`;
-  const fromRollups = () =>
+  // The series row's network; or, network_id NULL (a named series), the networks named. Two sources each rather than
+  // one OR, so each keeps a plain index condition on network_id (a correlated OR would read every network's rows).
+  type Networks = (t: string) => string;
+  const ofRow: Networks = (t) => `${t}.network_id = ${p}.network_id`;
+  const ofNames: Networks = (t) => `${p}.network_id IS NULL AND ${t}.network_id IN ${seriesNetworks(c)}`;
+  const fromRollups = (networks: Networks) =>
     `SELECT r.network_id, r.hardware_device_id, r.port_number, ${rollup.bucket('r.bucket')} AS bucket, ` +
     metrics.map((m) => `r.${m}_sum AS ${m}_s, r.${m}_count AS ${m}_n`).join(', ') +
-    ` FROM uplink_rollups r WHERE ${port('r')} AND r.bucket >= ${rollup.from()} AND r.bucket < ${rollup.to()}`;
-  const fromSamples = (source: Source) =>
+    ` FROM uplink_rollups r WHERE ${networks('r')} AND ${port('r')} AND r.bucket >= ${rollup.from()} AND r.bucket < ${rollup.to()}`;
+  const fromSamples = (source: Source, networks: Networks) =>
     `SELECT u.network_id, u.hardware_device_id, u.port_number, ${source.bucket('u.observed_at')} AS bucket, ` +
     metrics.map((m) => `coalesce(u.${m}, 0) AS ${m}_s, CASE WHEN u.${m} IS NULL THEN 0 ELSE 1 END AS ${m}_n`).join(', ') +
-    ` FROM uplink_samples u WHERE ${port('u')} AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()}`;
+    ` FROM uplink_samples u WHERE ${networks('u')} AND ${port('u')} AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()}`;
+  const all = (networks: Networks) => `${fromRollups(networks)} UNION ALL ${fromSamples(raw[0], networks)} UNION ALL ${fromSamples(raw[1], networks)}`;
   const sums = metrics.map((m) => `sum(g.${m}_s) AS ${m}_s, sum(g.${m}_n) AS ${m}_n`).join(', ');
   return (
     `(SELECT g.network_id, g.hardware_device_id, g.port_number, g.bucket, ${sums} ` +
-    `FROM (${fromRollups()} UNION ALL ${fromSamples(raw[0])} UNION ALL ${fromSamples(raw[1])}) g ` +
+    `FROM (${all(ofRow)} UNION ALL ${all(ofNames)}) g ` +
     'GROUP BY g.network_id, g.hardware_device_id, g.port_number, g.bucket)'
   );
 }
