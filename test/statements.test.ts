@@ -43,7 +43,7 @@ const SEED_QUERIES: Record<QueryRootName, string> = {
   switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
   recentEventLogEventsPage:
-    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: ["DEVICE_BOOT"]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
+    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [DEVICE_BOOT]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
   blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
   firewallRulesForNetwork: '{ firewallRulesForNetwork(networkUUID: "$NETWORK") { UUID name description action isEnabled srcPrefix dstPrefix priority } }',
   interVLANCommunicationPermittedPairs: '{ interVLANCommunicationPermittedPairs(networkUUID: "$NETWORK") { UUID networkUUID leftVLAN { vlanID } rightVLAN { vlanID } } }',

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { ColumnDataType, Expression, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 
@@ -54,6 +55,13 @@ export interface SqlDialect {
   fromEpochSeconds(expr: string): string;
   /** Like listRows, with a second column `position`: the element's 1-based place in the list. */
   orderedListRows(list: string, alias: string): string;
+  /**
+   * True when the IP address text `expr` lies from `start` to `end`
+   * (inclusive; text parameters of one family): addresses ordered as
+   * numbers, every IPv4 one before every IPv6 one (PostgreSQL's inet order;
+   * SQLite's `ip_order_key`, registered by sqlite.ts).
+   */
+  ipBetween(expr: string, start: string, end: string): string;
   /** The value a parameter of `type` is bound with on this store (SQLite: booleans as 0/1, lists as JSON text, canonical timestamps). */
   bindValue(type: ParamType, value: unknown): unknown;
   /**
@@ -178,6 +186,7 @@ const sqliteDialect: SqlDialect = {
   epochBucket: (expr, step) => `(unixepoch(${expr}) - unixepoch(${expr}) % ${step})`,
   // the stored form of timestamps: ISO 8601 UTC with milliseconds
   fromEpochSeconds: (expr) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr}, 'unixepoch')`,
+  ipBetween: (expr, start, end) => `ip_order_key(${expr}) BETWEEN ip_order_key(${start}) AND ip_order_key(${end})`,
   orderedListRows: (list, alias) => `(SELECT value, key + 1 AS position FROM json_each(${list})) AS ${alias}`,
   bindValue: (type, value) => {
     if (value === null || value === undefined) return null;
@@ -226,6 +235,7 @@ const postgresDialect: SqlDialect = {
   epochSeconds: (expr) => `extract(epoch FROM ${expr})::float8`,
   epochBucket: (expr, step) => `(floor(extract(epoch FROM ${expr}))::bigint - floor(extract(epoch FROM ${expr}))::bigint % ${step})`,
   fromEpochSeconds: (expr) => `to_timestamp(${expr})`,
+  ipBetween: (expr, start, end) => `(${expr})::inet BETWEEN (${start})::inet AND (${end})::inet`,
   orderedListRows: (list, alias) => `unnest(${list}) WITH ORDINALITY AS ${alias}(value, position)`,
   bindValue: (type, value) => (value === undefined ? null : type === 'timestamptz' ? canonicalTimestamp(value) : value),
   jsonArray: (element, fromWhere, orderBy) =>
@@ -265,4 +275,30 @@ export function getDialect(name: DialectName): SqlDialect {
 
 function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/**
+ * A text that sorts as PostgreSQL's inet sorts host addresses: `4` and the
+ * 8 hex digits of an IPv4 address, `6` and the 32 hex digits of an IPv6 one
+ * (`::` expanded, an embedded IPv4 tail as its two groups); null for
+ * anything else. SQLite's `ip_order_key` (sqlite.ts), for ipBetween.
+ */
+export function ipOrderKey(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const family = isIP(value);
+  if (family === 4) return `4${value.split('.').map((o) => Number(o).toString(16).padStart(2, '0')).join('')}`;
+  if (family !== 6) return null;
+  const [head = '', tail] = value.toLowerCase().split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':').flatMap(toHexGroups));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const zeros = Array.from({ length: 8 - left.length - right.length }, () => '0000');
+  return `6${[...left, ...zeros, ...right].join('')}`;
+}
+
+/** An IPv6 group as 4 hex digits, or an embedded dotted IPv4 address as two. */
+function toHexGroups(group: string): string[] {
+  if (!group.includes('.')) return [group.padStart(4, '0')];
+  const hex = (ipOrderKey(group) ?? '400000000').slice(1);
+  return [hex.slice(0, 4), hex.slice(4)];
 }

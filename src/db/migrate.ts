@@ -9,6 +9,7 @@ import * as meterFields from './migrations/0005-meter-fields.js';
 import * as webhooks from './migrations/0006-webhooks.js';
 import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
 import * as clientDeviceIndex from './migrations/0008-client-device-index.js';
+import * as mspFields from './migrations/0009-msp-fields.js';
 import * as networkSecurity from './migrations/0010-network-security.js';
 import * as alertReceivers from './migrations/0011-alert-receivers.js';
 import * as switchMacTable from './migrations/0012-switch-mac-table.js';
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0006-webhooks': webhooks,
   '0007-ingest-indexes': ingestIndexes,
   '0008-client-device-index': clientDeviceIndex,
+  '0009-msp-fields': mspFields,
   '0010-network-security': networkSecurity,
   '0011-alert-receivers': alertReceivers,
   '0012-switch-mac-table': switchMacTable,

@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { AppError } from '../errors.js';
-import { getDialect } from './dialect.js';
+import { getDialect, ipOrderKey } from './dialect.js';
 import { statementTimeout } from './store.js';
 import type { Row, Store, StoreStats } from './store.js';
 import type { Database } from './tables.js';
@@ -23,6 +23,8 @@ export function openSqliteStore(file: string): Store {
   useWriteAheadLog(connection);
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
+  // what PostgreSQL's inet gives the compiled reads (dialect.ipBetween)
+  connection.function('ip_order_key', { deterministic: true }, (value: unknown) => ipOrderKey(value));
 
   const stats: StoreStats = { statements: 0 };
   const db = new Kysely<Database>({

@@ -70,6 +70,9 @@ export interface NetworkTable {
   mailing_city: string | null;
   mailing_subdivision_code: string | null;
   created_at: string;
+  mailing_line1: Generated<string | null>;
+  mailing_line2: Generated<string | null>;
+  mailing_postal_code: Generated<string | null>;
 }
 
 export interface VirtualDeviceTable {
@@ -112,6 +115,10 @@ export interface VlanTable {
   is_enabled: BoolColumn;
   is_default: Generated<BoolColumn>;
   description: Generated<string | null>;
+  ipv4_client_gateway: Generated<string | null>;
+  ipv4_client_prefix_length: Generated<number | null>;
+  /** DHCP or STATIC; null when not configured. */
+  ipv4_client_assignment_protocol: Generated<string | null>;
 }
 
 export interface SsidTable {

@@ -25,7 +25,8 @@ export function planReads(
   const readIndex = plan.fields.map((field, i) => {
     const root = roots.get(field.name);
     if (root === undefined || exclude.has(i) || !field.selection) return -1;
-    reads.push({ root: field.name, selection: field.selection });
+    const argumentsGiven = new Set(field.nodes.flatMap((node) => (node.arguments ?? []).map((argument) => argument.name.value)));
+    reads.push({ root: field.name, selection: field.selection, argumentsGiven });
     return reads.length - 1;
   });
   return { reads, readIndex };

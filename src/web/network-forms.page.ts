@@ -11,7 +11,7 @@ import type { NetworkDetail } from './reads.js';
 /** The message of a member's forged POST (members see no forms). */
 export const ADMINS_ONLY = 'Only admins can change networks, VLANs and SSIDs. Ask an admin of your company.';
 
-const FORM_NAMES = ['label', 'slug', 'active', 'city', 'region'] as const;
+const FORM_NAMES = ['label', 'slug', 'active', 'line1', 'line2', 'city', 'region', 'postal'] as const;
 
 /**
  * "Add network" and a network's edit page (with its delete), for admins.
@@ -45,8 +45,11 @@ export function registerNetworkFormPages(web: FastifyInstance, ctx: WebContext):
       label: network.label,
       slug: network.slug,
       active: network.isActive ? 'on' : '',
+      line1: network.mailingAddress?.line1 ?? '',
+      line2: network.mailingAddress?.line2 ?? '',
       city: network.mailingAddress?.city ?? '',
       region: network.mailingAddress?.subdivisionCode ?? '',
+      postal: network.mailingAddress?.postalCode ?? '',
     };
     return sendEdit(ctx, request, reply, 200, network, formState(values));
   });
@@ -92,11 +95,16 @@ function readForm(body: unknown): Record<string, string> {
 }
 
 function networkInput(values: Record<string, string>): { label: string; slug: string; mailingAddress: MailingAddressFields | null } {
-  const city = optionalValue(values.city);
-  const subdivisionCode = optionalValue(values.region);
+  const address = {
+    line1: optionalValue(values.line1),
+    line2: optionalValue(values.line2),
+    city: optionalValue(values.city),
+    subdivisionCode: optionalValue(values.region),
+    postalCode: optionalValue(values.postal),
+  };
   return {
     label: values.label ?? '',
     slug: (values.slug ?? '').trim(),
-    mailingAddress: city === null && subdivisionCode === null ? null : { city, subdivisionCode },
+    mailingAddress: Object.values(address).every((part) => part === null) ? null : address,
   };
 }

@@ -12,17 +12,23 @@ export const NETWORK_FIELDS: Record<string, string> = {
   slug: 'slug',
   isActive: 'active',
   mailingAddress: 'city',
+  'mailingAddress.line1': 'line1',
+  'mailingAddress.line2': 'line2',
   'mailingAddress.city': 'city',
   'mailingAddress.subdivisionCode': 'region',
+  'mailingAddress.postalCode': 'postal',
 };
 
 function networkFields(form: FormState): SafeHtml {
   return html`${form.message ? notice('error', form.message) : ''}
   ${inputField(form, { name: 'label', label: 'Label', id: 'network-label', help: 'The name people know the site by, e.g. "Branch Bern".', extra: 'maxlength="200" required' })}
   ${inputField(form, { name: 'slug', label: 'Slug', id: 'network-slug', help: `Unique in your company; scripts find the network by it. Use ${SLUG_RULE}.`, extra: 'maxlength="63" required autocapitalize="none" spellcheck="false"' })}
+  ${inputField(form, { name: 'line1', label: 'Street address', id: 'network-line1', extra: 'maxlength="200"' })}
+  ${inputField(form, { name: 'line2', label: 'Address line 2', id: 'network-line2', help: 'Suite, floor or building; optional.', extra: 'maxlength="200"' })}
   <div class="form-row">
     ${inputField(form, { name: 'city', label: 'City', id: 'network-city', extra: 'maxlength="200"' })}
     ${inputField(form, { name: 'region', label: 'Region', id: 'network-region', help: 'e.g. BE or CA-ON; optional.', extra: 'maxlength="20"' })}
+    ${inputField(form, { name: 'postal', label: 'Postal code', id: 'network-postal', extra: 'maxlength="20"' })}
   </div>
   ${checkboxField(form, { name: 'active', label: 'Active' })}`;
 }

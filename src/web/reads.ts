@@ -31,7 +31,7 @@ const NETWORKS = /* GraphQL */ `
  */
 const NETWORK_PAGE = /* GraphQL */ `
   fragment DashboardNetwork on Network {
-    UUID label slug isActive mailingAddress { city subdivisionCode }
+    UUID label slug isActive mailingAddress { line1 line2 city subdivisionCode postalCode }
     vlans { UUID name vlanID isEnabled isDefault description }
     ssids { UUID ssid isEnabled isGuest isHidden encryptionProtocol vlan { vlanID } }
     virtualDevices {
@@ -50,7 +50,13 @@ export interface NetworkSummary {
   readonly label: string;
   readonly slug: string;
   readonly isActive: boolean;
-  readonly mailingAddress: { readonly city: string | null; readonly subdivisionCode: string | null } | null;
+  readonly mailingAddress: {
+    readonly line1?: string | null;
+    readonly line2?: string | null;
+    readonly city: string | null;
+    readonly subdivisionCode: string | null;
+    readonly postalCode?: string | null;
+  } | null;
   readonly deviceCount: number;
   readonly onlineCount: number;
 }

@@ -14,7 +14,7 @@ const NETWORK_MONITORING = /* GraphQL */ `
     quality: networkUplinkQuality(networkUUID: $network, filter: $window) { values { timestamp value phyInterfaceUUID } }
     throughput: networkUplinkThroughput(networkUUID: $network, filter: $window) { values { timestamp value direction phyInterfaceUUID } }
     activeClients(networkUUID: $network, filter: $window) { wired { timestamp value } wireless { timestamp value } }
-    offline: recentEventLogEventsPage(networkUUID: $network, limit: 100, typeFilter: ["DEVICE_OFFLINE"]) {
+    offline: recentEventLogEventsPage(networkUUID: $network, limit: 100, typeFilter: [DEVICE_OFFLINE]) {
       events { generatedAt virtualDevice { UUID } }
     }
   }`;
@@ -36,17 +36,17 @@ const DEVICE_PAGE = /* GraphQL */ `
     }
     bssids: bssidsForNetwork(networkUUID: $network, includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } }
     events: recentEventLogEventsPage(networkUUID: $network, limit: 20, virtualDeviceUUIDFilter: [$device]) {
-      total events { eventType eventTypeAPIName generatedAt details }
+      total events { eventType: eventTypeName eventTypeAPIName generatedAt details }
     }
   }`;
 
 const EVENT_LOG = /* GraphQL */ `
   query DashboardEventLog($network: UUID!, $limit: Int!, $offset: Int!, $types: [String!], $devices: [UUID!]) {
     network(UUID: $network) { UUID label virtualDevices { UUID label } }
-    page: recentEventLogEventsPage(networkUUID: $network, limit: $limit, offset: $offset, typeFilter: $types, virtualDeviceUUIDFilter: $devices) {
-      total events { eventType eventTypeAPIName generatedAt details virtualDevice { UUID label } }
+    page: recentEventLogEventsPage(networkUUID: $network, limit: $limit, offset: $offset, typeAPINameFilter: $types, virtualDeviceUUIDFilter: $devices) {
+      total events { eventType: eventTypeName eventTypeAPIName generatedAt details virtualDevice { UUID label } }
     }
-    recent: recentEventLogEventsPage(networkUUID: $network, limit: 100) { events { eventType eventTypeAPIName } }
+    recent: recentEventLogEventsPage(networkUUID: $network, limit: 100) { events { eventType: eventTypeName eventTypeAPIName } }
   }`;
 
 /** The documents, for the start-up check that they are valid against the schema. */

@@ -13,11 +13,21 @@ type BSSID {
   BSSID: MacAddress!
   """True when the radio was reported active and its access point is online."""
   isActive: Boolean!
-  """E.g. \`BAND_2_4G\`, \`BAND_5G\`."""
-  radioBand: String!
+  """The band the radio broadcasts on, as reported."""
+  radioBand: RadioBand!
   accessPointSerialNumber: String!
   """The network's SSID with the radio's reported name; null when the network has none."""
   SSID: SSID
+}
+
+"""A Wi-Fi frequency band."""
+enum RadioBand {
+  """2.4 GHz."""
+  BAND_2_4G
+  """5 GHz."""
+  BAND_5G
+  """6 GHz."""
+  BAND_6G
 }
 
 extend type Query {

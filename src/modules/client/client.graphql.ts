@@ -7,10 +7,10 @@ import {
   networkUuidOf,
   nullable,
   text,
-  uuidArgument,
 } from '../read/read.model.js';
 import type { FieldMapping, GraphQLFeature, ListMapping, SqlContext } from '../read/read.model.js';
 import { vlanByNumber } from '../vlan/vlan.graphql.js';
+import { CLIENTS_FILTER_ARGUMENT, checkClientsFilter, clientsSelected } from './client.filter.js';
 
 /**
  * True while the client aliased `cl` counts as connected: marked connected,
@@ -20,21 +20,21 @@ const isConnected = (cl: string, context: SqlContext): string =>
   `${cl}.is_connected AND (${cl}.hardware_device_id IS NULL OR ` +
   `(SELECT hw.last_seen_at FROM hardware_devices hw WHERE hw.id = ${cl}.hardware_device_id) >= ${context.onlineSince()})`;
 
-/** The connected clients of the network aliased `n`, by MAC address. */
+/** The clients of the network aliased `n` that the root's filter selects (the connected ones without), by MAC address. */
 const CLIENTS_OF_NETWORK: ListMapping = {
   kind: 'list',
   table: 'network_clients',
-  join: (cl, n, context) => `${cl}.network_id = ${n}.id AND ${isConnected(cl, context)}`,
+  join: (cl, n, context) => `${cl}.network_id = ${n}.id AND ${clientsSelected(cl, context, () => isConnected(cl, context))}`,
   orderBy: (cl) => `${cl}.mac_address`,
 };
 
-/** The connected clients of every network of the list argument networkUUIDs (of the caller's company), by MAC address, then network. */
+/** The clients the filter selects of every network of the list argument networkUUIDs (of the caller's company), by MAC address, then network. */
 const CLIENTS_OF_NETWORKS: ListMapping = {
   kind: 'list',
   table: 'network_clients',
   join: (cl, _parent, context) =>
     `${cl}.network_id IN (SELECT mn.id FROM networks mn WHERE ${context.dialect.inList('mn.uuid', context.arg('networkUUIDs'))} ` +
-    `AND mn.company_id = ${context.company()}) AND ${isConnected(cl, context)}`,
+    `AND mn.company_id = ${context.company()}) AND ${clientsSelected(cl, context, () => isConnected(cl, context))}`,
   orderBy: (cl) => `${cl}.mac_address, ${cl}.network_id`,
 };
 
@@ -78,25 +78,70 @@ type NetworkClient {
   networkUUID: UUID!
 }
 
+"""An inclusive range of IP addresses, both of one family."""
+input IPRangeInput {
+  "The first address of the range."
+  start: IP!
+  "The last address of the range (addresses are ordered as numbers)."
+  end: IP!
+}
+
+"""
+Which clients networkClients and networksClients list. With a filter, a
+client is listed when it was seen in the window of lookbackMinutes that
+ends at timestamp (or now), connected or not any more, and matches every
+other field given; the client's fields are its latest known ones.
+"""
+input NetworkClientsFilter {
+  "Leave out clients whose MAC address is one of the company's hardware devices' (as they report it), e.g. an access point on a switch port."
+  excludeMeterHardware: Boolean!
+  "Per-client latency is not supported yet: true is BAD_USER_INPUT."
+  includeLatency: Boolean!
+  "Per-client throughput is not supported yet: true is BAD_USER_INPUT."
+  includeThroughput: Boolean!
+  "The window, in minutes, 1 to 43,200 (30 days). Without timestamp: clients last listed (lastSeen) in the last lookbackMinutes. With timestamp: clients with a session on the network (a stretch a device kept listing them) that began at or before timestamp and was last listed at or after lookbackMinutes before it; imported clients have no sessions."
+  lookbackMinutes: Int!
+  "Only wireless clients that the access point with this serial number (of the company) reported last; another company's serial matches none."
+  apSerialNumber: String
+  "Only clients with an address from start to end, inclusive; IPv4 or IPv6, both ends of one family. Clients without an address are left out."
+  ipRange: IPRangeInput
+  "Only the client with this MAC address."
+  macAddress: MacAddress
+  "Only wireless clients on the SSID of exactly this name."
+  ssid: String
+  "The end of the window: clients seen around this time, from the client sessions (see lookbackMinutes); absent: now."
+  timestamp: DateTime
+  "Only clients on the VLAN with this number."
+  vlanID: Int
+}
+
 extend type Query {
   """
   The clients currently connected to the network, ordered by MAC address:
   the clients in the latest reports of its online devices, merged by MAC
   address (the latest report wins); until a device of the network first
-  reports clients, the clients as imported.
+  reports clients, the clients as imported. With a filter, the clients it
+  selects (NetworkClientsFilter), connected or not.
   """
-  networkClients("The network's UUID." networkUUID: UUID!): [NetworkClient!]
+  networkClients(
+    "The network's UUID."
+    networkUUID: UUID!
+    "Which clients to list instead of the connected ones."
+    filter: NetworkClientsFilter
+  ): [NetworkClient!]
 
   """
-  The clients currently connected to the networks (as networkClients),
-  ordered by MAC address, then network. Null with UNAUTHORIZED when the
-  company or any of the networks is not the API key's company's.
+  The clients currently connected to the networks (as networkClients), or
+  those the filter selects, ordered by MAC address, then network. Null with
+  UNAUTHORIZED when the company or any of the networks is not the API key's company's.
   """
   networksClients(
     "The company's UUID."
     companyUUID: UUID!
     "The networks' UUIDs; every one must be the company's."
     networkUUIDs: [UUID!]!
+    "Which clients to list instead of the connected ones."
+    filter: NetworkClientsFilter
   ): [NetworkClient!]
 }
 `,
@@ -118,13 +163,17 @@ extend type Query {
     },
   },
   roots: {
-    networkClients: { table: 'networks', arguments: uuidArgument('networkUUID'), where: inCompany('uuid', 'networkUUID'), list: CLIENTS_OF_NETWORK },
+    networkClients: {
+      table: 'networks',
+      arguments: [{ name: 'networkUUID', type: 'uuid' }, CLIENTS_FILTER_ARGUMENT],
+      check: checkClientsFilter,
+      where: inCompany('uuid', 'networkUUID'),
+      list: CLIENTS_OF_NETWORK,
+    },
     networksClients: {
       kind: 'value',
-      arguments: [
-        { name: 'companyUUID', type: 'uuid' },
-        { name: 'networkUUIDs', type: 'uuidList' },
-      ],
+      arguments: [{ name: 'companyUUID', type: 'uuid' }, { name: 'networkUUIDs', type: 'uuidList' }, CLIENTS_FILTER_ARGUMENT],
+      check: checkClientsFilter,
       // NULL unless the company and every network are the caller's, so nothing of its own networks answers a foreign id
       json: (c, selection) =>
         `(CASE WHEN ${isCallersCompany('companyUUID', c)} AND ${allNetworksInCompany('networkUUIDs', c)} THEN ${c.list(CLIENTS_OF_NETWORKS, selection, '')} END)`,

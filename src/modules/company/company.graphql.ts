@@ -1,7 +1,7 @@
 import { bool, isCompany, text, uuidArgument } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { CompanyWriteService } from './company.service.js';
-import type { GraphQLFeature, ListMapping, RootArgument } from '../read/read.model.js';
+import type { ArgumentValues, GraphQLFeature, ListMapping, RootArgument } from '../read/read.model.js';
 import { SLUG_RULE, isSlug } from './company.rules.js';
 
 /** Ordered by label, then UUID, as the schema says. */
@@ -10,6 +10,25 @@ const NETWORKS_OF_COMPANY: ListMapping = {
   table: 'networks',
   join: (n, c) => `${n}.company_id = ${c}.id`,
   orderBy: (n) => `${n}.label, ${n}.uuid`,
+};
+
+/**
+ * networksForCompany's networks: the company's, only those of
+ * filter.networkUUIDs when that is a non-empty list. The list travels as one
+ * comma-joined text parameter matched with LIKE (a UUID holds no comma, `%`
+ * or `_`), not as a list parameter, which would cost the statement its batch
+ * form (docs/ARCHITECTURE.md) for every call, filter or not.
+ */
+const FILTERED_NETWORKS_OF_COMPANY: ListMapping = {
+  ...NETWORKS_OF_COMPANY,
+  join: (n, c, context) => {
+    if (!context.mayBeGiven('filter')) return NETWORKS_OF_COMPANY.join(n, c, context);
+    const uuids = (args: ArgumentValues) => (args.filter as { networkUUIDs?: readonly string[] | null } | null | undefined)?.networkUUIDs ?? [];
+    // two parameters, each placed once (SQLite's are positional)
+    const all = context.value('boolean', (args) => uuids(args).length === 0);
+    const list = context.value('text', (args) => uuids(args).join(','));
+    return `${n}.company_id = ${c}.id AND (${all} OR (',' || ${list} || ',') LIKE ('%,' || ${n}.uuid || ',%'))`;
+  },
 };
 
 /** A slug argument (a company's or a network's): checked by the slug rule before the database. */
@@ -45,6 +64,12 @@ input UpdateCompanyInput {
   websiteDomain: String
 }
 
+"""Which of a company's networks networksForCompany lists."""
+input CompanyNetworksFilterInput {
+  "Only the networks with these UUIDs (others, and other companies' UUIDs, are left out); absent, null or empty: every network."
+  networkUUIDs: [UUID!]
+}
+
 """The result of updateCompany."""
 type UpdateCompanyPayload {
   """The company as changed."""
@@ -56,6 +81,8 @@ extend type Query {
   networksForCompany(
     "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
     companySlug: String!
+    "Only some of the networks."
+    filter: CompanyNetworksFilterInput
   ): [Network!]
 
   """One company with everything below it."""
@@ -76,7 +103,12 @@ extend type Query {
     },
   },
   roots: {
-    networksForCompany: { table: 'companies', arguments: [slugArgument('companySlug')], where: isCompany('slug', 'companySlug'), list: NETWORKS_OF_COMPANY },
+    networksForCompany: {
+      table: 'companies',
+      arguments: [slugArgument('companySlug'), { name: 'filter', type: 'input', fields: [{ name: 'networkUUIDs', type: 'uuidList' }] }],
+      where: isCompany('slug', 'companySlug'),
+      list: FILTERED_NETWORKS_OF_COMPANY,
+    },
     companyBySlug: { table: 'companies', arguments: [slugArgument('slug')], where: isCompany('slug', 'slug') },
   },
   internalRoots: {

@@ -40,3 +40,46 @@ export function eventTypeNameSql(column: string): string {
     .join(' ');
   return `(CASE ${column} ${cases} ELSE substr(${column}, 1, 1) || replace(lower(substr(${column}, 2)), '_', ' ') END)`;
 }
+
+/**
+ * Meter's EventType values (EventLogEvent.eventType, typeFilter), UNSPECIFIED
+ * aside: an event whose API name is one of these answers it as its
+ * eventType; any other answers UNSPECIFIED (its own name stays in eventTypeAPIName).
+ */
+export const METER_EVENT_TYPES = [
+  'ACCESS_POINT_CONNECTION',
+  'ACCESS_POINT_DFS_CHANNEL_RESET',
+  'ACCESS_POINT_INVALID_VLAN_CONNECTION',
+  'ACCESS_POINT_RADAR_HIT_DETECTED',
+  'CALIBRATION_JOB_CHANNEL_RESET_FAILED',
+  'CALIBRATION_JOB_COMPLETED',
+  'COS_HA_FAILOVER',
+  'COS_HA_MULTIPLE_ACTIVE',
+  'COS_HA_RECOVERY',
+  'DEVICE_BOOT',
+  'DEVICE_OFFLINE',
+  'DEVICE_ONLINE',
+  'FIRMWARE_UPGRADE_COMPLETED',
+  'FIRMWARE_UPGRADE_PENDING',
+  'FIRMWARE_UPGRADE_SCHEDULED',
+  'HONEYPOT_ACCESS_POINT_DETECTED',
+  'HONEYPOT_ACCESS_POINT_NO_LONGER_DETECTED',
+  'IPSEC_TUNNEL_STATUS_CHANGE',
+  'MANAGEMENT_CONNECTION_STATUS_CHANGED',
+  'PDU_OUTLET_STATUS_CHANGED',
+  'PORT_BLOCKED',
+  'PORT_UNBLOCKED',
+  'ROGUE_ACCESS_POINT_DETECTED',
+  'ROGUE_ACCESS_POINT_NO_LONGER_DETECTED',
+  'STP_ERROR_PORT_BLOCKED',
+  'STP_ERROR_PORT_UNBLOCKED',
+  'WAN_DOWN',
+  'WAN_STATUS_CHANGE',
+  'WAN_UP',
+] as const;
+
+/** SQL of an event's EventType for the API name column `column`: the name when it is one of Meter's, else UNSPECIFIED. */
+export function meterEventTypeSql(column: string): string {
+  // constants of this file, without quotes
+  return `(CASE WHEN ${column} IN (${METER_EVENT_TYPES.map((t) => `'${t}'`).join(', ')}) THEN ${column} ELSE 'UNSPECIFIED' END)`;
+}

@@ -1,6 +1,6 @@
 import { dateTime, inCompany, text } from '../read/read.model.js';
 import type { GraphQLFeature, SqlContext } from '../read/read.model.js';
-import { eventTypeNameSql } from './event-types.js';
+import { METER_EVENT_TYPES, eventTypeNameSql, meterEventTypeSql } from './event-types.js';
 
 /** The most events one page holds. */
 export const MAX_EVENT_PAGE = 100;
@@ -9,15 +9,16 @@ const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.leng
 
 /**
  * The filters of recentEventLogEventsPage for the event row aliased `e`:
- * startTime inclusive, endTime exclusive, types by API name, virtual
- * devices by UUID (an absent or empty list filters nothing out).
+ * startTime inclusive, endTime exclusive, types by EventType and by API
+ * name, virtual devices by UUID (an absent or empty list filters nothing out).
  */
 function eventFilters(c: SqlContext, e: string): string {
   const d = c.dialect;
   return (
     `(${c.arg('startTime')} IS NULL OR ${e}.observed_at >= ${c.arg('startTime')}) ` +
     `AND (${c.arg('endTime')} IS NULL OR ${e}.observed_at < ${c.arg('endTime')}) ` +
-    `AND (${c.value('boolean', (args) => !nonEmpty(args.typeFilter))} OR ${d.inList(`${e}.type`, c.arg('typeFilter'))}) ` +
+    `AND (${c.value('boolean', (args) => !nonEmpty(args.typeFilter))} OR ${d.inList(meterEventTypeSql(`${e}.type`), c.arg('typeFilter'))}) ` +
+    (c.mayBeGiven('typeAPINameFilter') ? `AND (${c.value('boolean', (args) => !nonEmpty(args.typeAPINameFilter))} OR ${d.inList(`${e}.type`, c.arg('typeAPINameFilter'))}) ` : '') +
     `AND (${c.value('boolean', (args) => !nonEmpty(args.virtualDeviceUUIDFilter))} OR ${e}.virtual_device_id IN ` +
     `(SELECT fv.id FROM virtual_devices fv WHERE ${d.inList('fv.uuid', c.arg('virtualDeviceUUIDFilter'))}))`
   );
@@ -34,12 +35,23 @@ type EventLogPage {
   events: [EventLogEvent!]!
 }
 
+"""
+The type of an event of the log, as Meter names it. An event whose
+eventTypeAPIName is one of these values has it as its eventType; any other
+(e.g. \`WAN_FAILOVER\`, \`PORT_DOWN\`, a device's own type) has UNSPECIFIED.
+"""
+enum EventType {
+${['UNSPECIFIED', ...METER_EVENT_TYPES].sort().map((t) => `  ${t}`).join('\n')}
+}
+
 """An event of a network's log: reported by a device, or recorded by netgraph (DEVICE_ONLINE, DEVICE_OFFLINE)."""
 type EventLogEvent {
-  """A short human-readable name of the type, e.g. \`Device booted\` (docs/schema.md lists them; other types: derived from the API name, \`TEST_EVENT\` -> \`Test event\`)."""
-  eventType: String!
-  """The type's stable upper-case name, e.g. \`DEVICE_BOOT\`: what typeFilter matches."""
+  """The type as Meter names it: eventTypeAPIName when that is one of EventType's values, else UNSPECIFIED. What typeFilter matches."""
+  eventType: EventType!
+  """The type's stable upper-case name as reported or recorded, e.g. \`DEVICE_BOOT\` or \`WAN_FAILOVER\`: what typeAPINameFilter matches."""
   eventTypeAPIName: String!
+  """A short human-readable name of the type, e.g. \`Device booted\` (docs/schema.md lists them; other types: derived from the API name, \`TEST_EVENT\` -> \`Test event\`)."""
+  eventTypeName: String!
   """When the event happened (the device's observedAt)."""
   generatedAt: DateTime!
   networkUUID: UUID!
@@ -65,10 +77,12 @@ extend type Query {
     startTime: DateTime
     "Only events before this time."
     endTime: DateTime
-    "Only events of these types (eventTypeAPIName); absent or empty: every type."
-    typeFilter: [String!]
+    "Only events of these types (eventType: UNSPECIFIED matches every type Meter does not name); absent or empty: every type."
+    typeFilter: [EventType!]
     "Only events of these virtual devices; absent or empty: every event."
     virtualDeviceUUIDFilter: [UUID!]
+    "Only events with these API names (eventTypeAPIName), e.g. \`WAN_FAILOVER\`; absent or empty: every type. With typeFilter, an event must match both."
+    typeAPINameFilter: [String!]
   ): EventLogPage
 }
 `,
@@ -85,8 +99,9 @@ extend type Query {
       },
     },
     EventLogEvent: {
-      eventType: { kind: 'computed', type: 'string', sql: (e) => eventTypeNameSql(`${e}.type`) },
+      eventType: { kind: 'computed', type: 'string', sql: (e) => meterEventTypeSql(`${e}.type`) },
       eventTypeAPIName: text('type'),
+      eventTypeName: { kind: 'computed', type: 'string', sql: (e) => eventTypeNameSql(`${e}.type`) },
       generatedAt: dateTime('observed_at'),
       networkUUID: { kind: 'computed', type: 'string', sql: (e) => `(SELECT en.uuid FROM networks en WHERE en.id = ${e}.network_id)` },
       virtualDevice: { kind: 'object', table: 'virtual_devices', join: (v, e) => `${v}.id = ${e}.virtual_device_id` },
@@ -104,6 +119,7 @@ extend type Query {
         { name: 'endTime', type: 'datetime' },
         { name: 'typeFilter', type: 'textList' },
         { name: 'virtualDeviceUUIDFilter', type: 'uuidList' },
+        { name: 'typeAPINameFilter', type: 'textList' },
       ],
       check: (args) => {
         const limit = args.limit as number;

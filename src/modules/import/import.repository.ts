@@ -254,6 +254,9 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
           is_enabled: item.isEnabled,
           is_default: item.isDefault ?? false,
           description: item.description ?? null,
+          ipv4_client_gateway: item.ipV4ClientGateway ?? null,
+          ipv4_client_prefix_length: item.ipV4ClientPrefixLength ?? null,
+          ipv4_client_assignment_protocol: item.ipV4ClientAssignmentProtocol ?? null,
         })),
       )
       .returning(['id', 'network_id', 'vlan_id'])
@@ -298,8 +301,11 @@ function networkRow(n: ImportNetwork, companyId: number, now: string) {
     slug: n.slug,
     label: n.label,
     is_active: n.isActive,
+    mailing_line1: n.mailingAddress?.line1 ?? null,
+    mailing_line2: n.mailingAddress?.line2 ?? null,
     mailing_city: n.mailingAddress?.city ?? null,
     mailing_subdivision_code: n.mailingAddress?.subdivisionCode ?? null,
+    mailing_postal_code: n.mailingAddress?.postalCode ?? null,
     created_at: now,
   };
 }

@@ -1,4 +1,8 @@
+import { AppError } from '../../errors.js';
 import { findPrototypeKey, joinPath } from '../formats/json-input.js';
+import { SSID_ENCRYPTION_PROTOCOLS } from '../ssid/ssid.service.js';
+import { checkClientAddressing } from '../vlan/vlan.service.js';
+import type { VlanFields } from '../vlan/vlan.service.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
 import { DOMAIN_RULE, SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug, isWebsiteDomain } from '../company/company.rules.js';
 import { validateNetworkSecurity } from './import.security.js';
@@ -49,7 +53,14 @@ export interface ImportNetwork extends ImportNetworkSecurity {
   label: string;
   slug: string;
   isActive: boolean;
-  mailingAddress?: { city: string | null; subdivisionCode: string | null } | null;
+  /** Absent parts are null; null, or every part null, is no address. */
+  mailingAddress?: {
+    line1?: string | null;
+    line2?: string | null;
+    city: string | null;
+    subdivisionCode: string | null;
+    postalCode?: string | null;
+  } | null;
   virtualDevices: ImportVirtualDevice[];
   vlans: ImportVlan[];
   ssids: ImportSsid[];
@@ -78,6 +89,12 @@ export interface ImportVlan {
   isDefault?: boolean;
   /** Defaults to null. */
   description?: string | null;
+  /** The clients' IPv4 gateway, with ipV4ClientPrefixLength (the rules of createVLAN); defaults to null. */
+  ipV4ClientGateway?: string | null;
+  /** 0 to 32, with ipV4ClientGateway; defaults to null. */
+  ipV4ClientPrefixLength?: number | null;
+  /** DHCP or STATIC; defaults to null. */
+  ipV4ClientAssignmentProtocol?: 'DHCP' | 'STATIC' | null;
 }
 export interface ImportSsid {
   UUID?: string;
@@ -228,8 +245,11 @@ class Validator {
     if (n.mailingAddress !== undefined && n.mailingAddress !== null) {
       const a = this.object(n.mailingAddress, `${path}.mailingAddress`) ?? {};
       mailingAddress = {
+        line1: this.optionalString(a.line1, `${path}.mailingAddress.line1`, 200),
+        line2: this.optionalString(a.line2, `${path}.mailingAddress.line2`, 200),
         city: this.optionalString(a.city, `${path}.mailingAddress.city`, 200),
         subdivisionCode: this.optionalString(a.subdivisionCode, `${path}.mailingAddress.subdivisionCode`, 20),
+        postalCode: this.optionalString(a.postalCode, `${path}.mailingAddress.postalCode`, 20),
       };
     }
     const vlanIds = new Set<string>();
@@ -316,7 +336,21 @@ class Validator {
       isEnabled: this.boolean(l.isEnabled, `${path}.isEnabled`),
       isDefault: l.isDefault === undefined ? false : this.boolean(l.isDefault, `${path}.isDefault`),
       description: this.optionalString(l.description, `${path}.description`, 500),
+      ...this.vlanAddressing(l, path),
     };
+  }
+
+  /** A VLAN's client addressing, by createVLAN's rules (a problem at the field they name). */
+  vlanAddressing(l: Json, path: string): Pick<ImportVlan, 'ipV4ClientGateway' | 'ipV4ClientPrefixLength' | 'ipV4ClientAssignmentProtocol'> {
+    try {
+      return checkClientAddressing(l as Partial<VlanFields>, `${path}.`);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      // the rule's message starts with the field, which the problem's path already names
+      const field = typeof error.details.field === 'string' ? error.details.field : path;
+      this.fail(field, error.message.startsWith(field) ? error.message.slice(field.length).trimStart() : error.message);
+      return {};
+    }
   }
 
   ssid(value: unknown, path: string, seen: Seen, names: Set<string>): ImportSsid {
@@ -336,7 +370,8 @@ class Validator {
       isEnabled: this.boolean(s.isEnabled, `${path}.isEnabled`),
       isGuest: s.isGuest === undefined ? false : this.boolean(s.isGuest, `${path}.isGuest`),
       isHidden: s.isHidden === undefined ? false : this.boolean(s.isHidden, `${path}.isHidden`),
-      encryptionProtocol: this.optionalString(s.encryptionProtocol, `${path}.encryptionProtocol`, 50),
+      encryptionProtocol:
+        s.encryptionProtocol === undefined || s.encryptionProtocol === null ? null : this.oneOf(s.encryptionProtocol, `${path}.encryptionProtocol`, SSID_ENCRYPTION_PROTOCOLS),
       vlanID: this.optionalVlanNumber(s.vlanID, `${path}.vlanID`),
     };
   }

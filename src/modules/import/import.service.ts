@@ -2,6 +2,7 @@ import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
 import type { Actor, AuditService } from '../audit/audit.service.js';
+import { addressOf } from '../network/network.service.js';
 import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';
 import type { ImportCounts, ImportRepository } from './import.repository.js';
@@ -89,10 +90,13 @@ export function createImportService(store: Store, audit: AuditService) {
             label: n.label,
             slug: n.slug,
             isActive: Boolean(n.is_active),
-            mailingAddress:
-              n.mailing_city === null && n.mailing_subdivision_code === null
-                ? null
-                : { city: n.mailing_city, subdivisionCode: n.mailing_subdivision_code },
+            mailingAddress: addressOf({
+              mailingLine1: n.mailing_line1,
+              mailingLine2: n.mailing_line2,
+              mailingCity: n.mailing_city,
+              mailingSubdivisionCode: n.mailing_subdivision_code,
+              mailingPostalCode: n.mailing_postal_code,
+            }),
             virtualDevices: (devices.get(n.id) ?? []).map((d) => {
               const h = hardwareByDevice.get(d.id);
               return {
@@ -161,7 +165,18 @@ export type ImportService = ReturnType<typeof createImportService>;
 
 /** A VLAN row in the import format, with every field, so a round trip loses nothing. */
 function exportVlan(l: CompanyRows['vlans'][number]): ImportVlan {
-  return { UUID: l.uuid, name: l.name, vlanID: l.vlan_id, isEnabled: Boolean(l.is_enabled), isDefault: Boolean(l.is_default), description: l.description };
+  return {
+    UUID: l.uuid,
+    name: l.name,
+    vlanID: l.vlan_id,
+    isEnabled: Boolean(l.is_enabled),
+    isDefault: Boolean(l.is_default),
+    description: l.description,
+    ipV4ClientGateway: l.ipv4_client_gateway,
+    ipV4ClientPrefixLength: l.ipv4_client_prefix_length,
+    // written only through createVLAN's rules or the import's
+    ipV4ClientAssignmentProtocol: l.ipv4_client_assignment_protocol as ImportVlan['ipV4ClientAssignmentProtocol'],
+  };
 }
 
 /** An SSID row in the import format, with every field. */

@@ -1,6 +1,6 @@
 import { integer, text } from '../read/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument, SqlContext } from '../read/read.model.js';
-import { clientCounts, namedNetworksAreCallers, qualitySeries, seriesRows, throughputSeries } from './metrics.sql.js';
+import { clientCounts, isNamed, namedNetworks, namedNetworksAreCallers, qualitySeries, seriesNetworks, seriesRows, throughputSeries } from './metrics.sql.js';
 import { BUCKETS_PER_COST_ELEMENT, checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
 
 /** The most networks networksUplinkQualities takes (its complexity prices this many when they are variables). */
@@ -42,36 +42,77 @@ const UPLINK_VALUE = {
   networkUUID: { kind: 'computed', type: 'string', sql: (v) => `(SELECT mn.uuid FROM networks mn WHERE mn.id = ${v}.network_id)` },
 } satisfies Record<string, FieldMapping>;
 
-/** The series row of one network, optionally one of its ports (named by phyInterfaceUUID, null when no port of the network has it). */
-function oneNetwork(c: SqlContext): string {
+/**
+ * The series row of networkUplinkQuality and networkUplinkThroughput:
+ * network_id NULL (the series read the networks of `seriesNetworks`), the
+ * port named by phyInterfaceUUID among those networks' ports, and the
+ * hardware of the device named by virtualDeviceUUID in the caller's company.
+ */
+function namedSeriesRow(c: SqlContext): string {
+  const phyGiven = c.value('boolean', (args) => args.phyInterfaceUUID != null);
+  const vdGiven = c.value('boolean', (args) => args.virtualDeviceUUID != null);
   return (
-    `(SELECT n.id AS network_id, ${c.value('boolean', (args) => args.phyInterfaceUUID != null)} AS phy_given, ` +
-    'dp.hardware_device_id AS port_device, dp.port_number AS port_number FROM networks n ' +
+    `(SELECT CAST(NULL AS bigint) AS network_id, ${phyGiven} AS phy_given, dp.hardware_device_id AS port_device, dp.port_number AS port_number, ` +
+    `${vdGiven} AS vd_given, vv.id AS vd_id, (SELECT vh.id FROM hardware_devices vh WHERE vh.virtual_device_id = vv.id) AS vd_device FROM (SELECT 1 AS one) o ` +
     `LEFT JOIN device_ports dp ON dp.uuid = ${c.arg('phyInterfaceUUID')} AND dp.hardware_device_id IN ` +
-    '(SELECT h.id FROM hardware_devices h JOIN virtual_devices hv ON hv.id = h.virtual_device_id WHERE hv.network_id = n.id) ' +
-    `WHERE n.uuid = ${c.arg('networkUUID')} AND n.company_id = ${c.company()})`
+    `(SELECT h.id FROM hardware_devices h JOIN virtual_devices hv ON hv.id = h.virtual_device_id WHERE hv.network_id IN ${seriesNetworks(c)}) ` +
+    `LEFT JOIN virtual_devices vv ON vv.uuid = ${c.arg('virtualDeviceUUID')} AND vv.company_id = ${c.company()})`
   );
 }
 
-/** A root answering one network's series; null (UNAUTHORIZED) for a network, or a port, that is not the caller's. */
-const oneNetworkSeries = (series: (c: SqlContext, p: string) => string) => ({
+/** True when every network named (networkUUID, networkUUIDs) is the caller's (none named holds). */
+function namedAreCallers(c: SqlContext): string {
+  return `(SELECT count(*) FROM networks an WHERE an.company_id = ${c.company()} AND ${isNamed(c, 'an.uuid')}) = ${c.value('integer', (args) => namedNetworks(args).length)}`;
+}
+
+/**
+ * A root answering one series over the networks named, or the network of a
+ * virtual device, optionally one port or one device's ports; null
+ * (UNAUTHORIZED) when a network or the device is not the caller's, or no
+ * port of the networks is phyInterfaceUUID.
+ */
+const namedSeries = (series: (c: SqlContext, p: string) => string) => ({
   kind: 'value' as const,
-  arguments: [{ name: 'networkUUID', type: 'uuid' }, FILTER_ARGUMENT, { name: 'phyInterfaceUUID', type: 'uuid' }] satisfies RootArgument[],
-  check: checkSeries,
+  arguments: [
+    { name: 'networkUUID', type: 'uuid' },
+    { name: 'networkUUIDs', type: 'uuidList' },
+    FILTER_ARGUMENT,
+    { name: 'phyInterfaceUUID', type: 'uuid' },
+    { name: 'virtualDeviceUUID', type: 'uuid' },
+  ] satisfies RootArgument[],
+  check: (args: ArgumentValues, settings: ReadSettings) => {
+    if (namedNetworks(args).length === 0 && args.virtualDeviceUUID == null) {
+      return { argument: 'networkUUID', message: 'give networkUUID, a non-empty networkUUIDs or virtualDeviceUUID: the networks to read.' };
+    }
+    if (namedNetworks(args).length > MAX_SERIES_NETWORKS) {
+      return { argument: 'networkUUIDs', message: `names ${namedNetworks(args).length} networks; at most ${MAX_SERIES_NETWORKS}: ask in several requests.` };
+    }
+    return checkSeries(args, settings);
+  },
   json: (c: SqlContext, selection: Parameters<SqlContext['object']>[0]) => {
     const p = c.alias();
+    // in text order: the condition, the object, the rows
+    const callers = namedAreCallers(c);
     const object = c.object(selection, p);
-    return `(SELECT CASE WHEN NOT ${p}.phy_given OR ${p}.port_device IS NOT NULL THEN ${object} END FROM ${seriesRows(c, () => oneNetwork(c), series)} ${p})`;
+    const rows = seriesRows(c, () => namedSeriesRow(c), series);
+    return (
+      `(SELECT CASE WHEN (NOT ${p}.phy_given OR ${p}.port_device IS NOT NULL) AND (NOT ${p}.vd_given OR ${p}.vd_id IS NOT NULL) ` +
+      `AND ${callers} THEN ${object} END FROM ${rows} ${p})`
+    );
   },
 });
 
-/** The arguments of the series roots of one network, in SDL. */
-const ONE_NETWORK_SERIES_ARGUMENTS = `    "The network's UUID."
-    networkUUID: UUID!
+/** The arguments of the named series roots, in SDL. */
+const NAMED_SERIES_ARGUMENTS = `    "A network to read."
+    networkUUID: UUID
+    "Networks to read, together (with networkUUID: all of them); at most 50."
+    networkUUIDs: [UUID!]
     "The window and step."
     filter: MetricsFilterInput!
-    "Only this uplink port (PhyInterface.UUID) of the network; null with UNAUTHORIZED when no port of the network has it."
-    phyInterfaceUUID: UUID`;
+    "Only this uplink port (PhyInterface.UUID) of the networks; null with UNAUTHORIZED when no port of the networks has it."
+    phyInterfaceUUID: UUID
+    "Only the uplink ports of this virtual device's hardware; without networkUUID and networkUUIDs, the networks read are its network. Null with UNAUTHORIZED when it is not the key's company's."
+    virtualDeviceUUID: UUID`;
 
 /** One kind of ActiveClientsMetrics' counts, by bucket. */
 const clientCountsOf = (wireless: boolean): ListMapping => ({
@@ -146,6 +187,12 @@ type ThroughputSeries {
   values: [ThroughputValue!]!
 }
 
+"""What activeClients counts besides the clients."""
+input ActiveClientsInput {
+  "Also count clients whose MAC address is one of the company's hardware devices' (as they report it): an access point on a switch port, say. Absent, null or false: leave them out."
+  includeMeterHardware: Boolean
+}
+
 """A count in one bucket."""
 type CountValue {
   """The bucket's start."""
@@ -165,9 +212,11 @@ type ActiveClientsMetrics {
 extend type Query {
   """
   Distinct clients (by MAC address) the devices of the networks listed in
-  their reports, per bucket, wired and wireless apart. Takes networkUUID or
-  networkUUIDs (both: all the networks named); null with UNAUTHORIZED when any
-  network named is not the key's company's.
+  their reports, per bucket, wired and wireless apart; the company's own
+  hardware (by its reported MAC address) left out unless
+  input.includeMeterHardware. Takes networkUUID or networkUUIDs (both: all
+  the networks named); null with UNAUTHORIZED when any network named is not
+  the key's company's.
   """
   activeClients(
     "A network to count over."
@@ -176,20 +225,27 @@ extend type Query {
     networkUUIDs: [UUID!]
     "The window and step."
     filter: MetricsFilterInput!
+    "Whether to count the company's own hardware as clients."
+    input: ActiveClientsInput
   ): ActiveClientsMetrics
 
   """
-  The network's uplink quality: per bucket and uplink port, the share of
+  The uplink quality of the networks named (networkUUID, networkUUIDs, else
+  the network of virtualDeviceUUID): per bucket and uplink port, the share of
   probes that got through, 1 - lossPercent / 100, averaged over the bucket's
-  samples (between 0 and 1).
+  samples (between 0 and 1). Null with UNAUTHORIZED when a network or the
+  device named is not the key's company's.
   """
   networkUplinkQuality(
-${ONE_NETWORK_SERIES_ARGUMENTS}
+${NAMED_SERIES_ARGUMENTS}
   ): MetricsSeries
 
-  """The network's uplink throughput: per bucket, uplink port and direction, the average bits per second."""
+  """
+  The uplink throughput of the networks named (as networkUplinkQuality): per
+  bucket, uplink port and direction, the average bits per second.
+  """
   networkUplinkThroughput(
-${ONE_NETWORK_SERIES_ARGUMENTS}
+${NAMED_SERIES_ARGUMENTS}
   ): ThroughputSeries
 
   """
@@ -222,7 +278,12 @@ ${ONE_NETWORK_SERIES_ARGUMENTS}
   roots: {
     activeClients: {
       kind: 'value',
-      arguments: [{ name: 'networkUUID', type: 'uuid' }, { name: 'networkUUIDs', type: 'uuidList' }, FILTER_ARGUMENT],
+      arguments: [
+        { name: 'networkUUID', type: 'uuid' },
+        { name: 'networkUUIDs', type: 'uuidList' },
+        FILTER_ARGUMENT,
+        { name: 'input', type: 'input', fields: [{ name: 'includeMeterHardware', type: 'boolean' }] },
+      ],
       check: (args, settings) => {
         const list = args.networkUUIDs as readonly string[] | null | undefined;
         if (args.networkUUID == null && (list == null || list.length === 0)) {
@@ -235,8 +296,8 @@ ${ONE_NETWORK_SERIES_ARGUMENTS}
         return `(SELECT CASE WHEN ${callers} THEN ${c.object(selection, 'ac')} END FROM (SELECT 1 AS one) ac)`;
       },
     },
-    networkUplinkQuality: oneNetworkSeries(qualitySeries),
-    networkUplinkThroughput: oneNetworkSeries(throughputSeries),
+    networkUplinkQuality: namedSeries(qualitySeries),
+    networkUplinkThroughput: namedSeries(throughputSeries),
     networksUplinkQualities: {
       kind: 'value',
       arguments: [{ name: 'networkUUIDs', type: 'uuidList' }, FILTER_ARGUMENT],
@@ -249,7 +310,8 @@ ${ONE_NETWORK_SERIES_ARGUMENTS}
         const p = c.alias();
         const element = c.object(selection, p);
         const base = () =>
-          `(SELECT n.id AS network_id, l.position AS position, FALSE AS phy_given, CAST(NULL AS bigint) AS port_device, CAST(NULL AS integer) AS port_number ` +
+          `(SELECT n.id AS network_id, l.position AS position, FALSE AS phy_given, CAST(NULL AS bigint) AS port_device, CAST(NULL AS integer) AS port_number, ` +
+          'FALSE AS vd_given, CAST(NULL AS bigint) AS vd_id, CAST(NULL AS bigint) AS vd_device ' +
           `FROM ${c.dialect.orderedListRows(c.arg('networkUUIDs'), 'l')} JOIN networks n ON n.uuid = l.value WHERE n.company_id = ${c.company()})`;
         const array = c.dialect.jsonArray(element, `${seriesRows(c, base, qualitySeries)} ${p}`, `${p}.position`);
         return `(SELECT CASE WHEN ${callers} THEN coalesce(${array}, '[]') END)`;

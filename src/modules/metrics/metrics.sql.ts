@@ -1,4 +1,4 @@
-import type { SqlContext } from '../read/read.model.js';
+import type { ArgumentValues, SqlContext } from '../read/read.model.js';
 import { filterOf, seriesRanges } from './metrics.window.js';
 
 /**
@@ -41,6 +41,35 @@ function sources(c: SqlContext): { readonly rollup: Source; readonly raw: readon
   };
 }
 
+/** The UUIDs networkUUID and networkUUIDs name, distinct; empty when neither names one. */
+export const namedNetworks = (args: ArgumentValues): string[] => [
+  ...new Set([...(args.networkUUID == null ? [] : [args.networkUUID as string]), ...((args.networkUUIDs as readonly string[] | null | undefined) ?? [])]),
+];
+
+/**
+ * True when the UUID expression `uuid` is one networkUUID or networkUUIDs
+ * names. The names travel as one comma-joined text parameter matched with
+ * LIKE (a UUID holds no comma, `%` or `_`): a list parameter would cost the
+ * statement its batch form (docs/ARCHITECTURE.md).
+ */
+export function isNamed(c: SqlContext, uuid: string): string {
+  return `(',' || ${c.value('text', (args) => namedNetworks(args).join(','))} || ',') LIKE ('%,' || ${uuid} || ',%')`;
+}
+
+/**
+ * The ids of the networks a named series (networkUplinkQuality,
+ * networkUplinkThroughput) reads: those networkUUID and networkUUIDs name, of
+ * the caller's company, else the network of virtualDeviceUUID.
+ */
+export function seriesNetworks(c: SqlContext): string {
+  // parameters in text order (SQLite's are positional)
+  return (
+    `(SELECT sn.id FROM networks sn WHERE sn.company_id = ${c.company()} AND (${isNamed(c, 'sn.uuid')} OR ` +
+    `(${c.value('boolean', (args) => namedNetworks(args).length === 0)} AND sn.id = ` +
+    `(SELECT dv.network_id FROM virtual_devices dv WHERE dv.uuid = ${c.value('uuid', (args) => args.virtualDeviceUUID ?? null)} AND dv.company_id = ${c.company()}))))`
+  );
+}
+
 /** The uplink metrics a series averages, as the column prefixes of uplink_rollups and the columns of uplink_samples. */
 export type UplinkMetric = 'loss_percent' | 'rx_bps' | 'tx_bps';
 
@@ -51,19 +80,28 @@ export type UplinkMetric = 'loss_percent' | 'rx_bps' | 'tx_bps';
  */
 function uplinkSums(c: SqlContext, p: string, metrics: readonly UplinkMetric[]): string {
   const { rollup, raw } = sources(c);
-  const port = (t: string) => `(NOT ${p}.phy_given OR (${t}.hardware_device_id = ${p}.port_device AND ${t}.port_number = ${p}.port_number))`;
-  const fromRollups = () =>
+  // the series row's port, and its device's ports, when given
+  const port = (t: string) =>
+    `(NOT ${p}.phy_given OR (${t}.hardware_device_id = ${p}.port_device AND ${t}.port_number = ${p}.port_number)) ` +
+    `AND (NOT ${p}.vd_given OR ${t}.hardware_device_id = ${p}.vd_device)`;
+  // The series row's network; or, network_id NULL (a named series), the networks named. Two sources each rather than
+  // one OR, so each keeps a plain index condition on network_id (a correlated OR would read every network's rows).
+  type Networks = (t: string) => string;
+  const ofRow: Networks = (t) => `${t}.network_id = ${p}.network_id`;
+  const ofNames: Networks = (t) => `${p}.network_id IS NULL AND ${t}.network_id IN ${seriesNetworks(c)}`;
+  const fromRollups = (networks: Networks) =>
     `SELECT r.network_id, r.hardware_device_id, r.port_number, ${rollup.bucket('r.bucket')} AS bucket, ` +
     metrics.map((m) => `r.${m}_sum AS ${m}_s, r.${m}_count AS ${m}_n`).join(', ') +
-    ` FROM uplink_rollups r WHERE r.network_id = ${p}.network_id AND ${port('r')} AND r.bucket >= ${rollup.from()} AND r.bucket < ${rollup.to()}`;
-  const fromSamples = (source: Source) =>
+    ` FROM uplink_rollups r WHERE ${networks('r')} AND ${port('r')} AND r.bucket >= ${rollup.from()} AND r.bucket < ${rollup.to()}`;
+  const fromSamples = (source: Source, networks: Networks) =>
     `SELECT u.network_id, u.hardware_device_id, u.port_number, ${source.bucket('u.observed_at')} AS bucket, ` +
     metrics.map((m) => `coalesce(u.${m}, 0) AS ${m}_s, CASE WHEN u.${m} IS NULL THEN 0 ELSE 1 END AS ${m}_n`).join(', ') +
-    ` FROM uplink_samples u WHERE u.network_id = ${p}.network_id AND ${port('u')} AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()}`;
+    ` FROM uplink_samples u WHERE ${networks('u')} AND ${port('u')} AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()}`;
+  const all = (networks: Networks) => `${fromRollups(networks)} UNION ALL ${fromSamples(raw[0], networks)} UNION ALL ${fromSamples(raw[1], networks)}`;
   const sums = metrics.map((m) => `sum(g.${m}_s) AS ${m}_s, sum(g.${m}_n) AS ${m}_n`).join(', ');
   return (
     `(SELECT g.network_id, g.hardware_device_id, g.port_number, g.bucket, ${sums} ` +
-    `FROM (${fromRollups()} UNION ALL ${fromSamples(raw[0])} UNION ALL ${fromSamples(raw[1])}) g ` +
+    `FROM (${all(ofRow)} UNION ALL ${all(ofNames)}) g ` +
     'GROUP BY g.network_id, g.hardware_device_id, g.port_number, g.bucket)'
   );
 }
@@ -110,9 +148,21 @@ function countedNetworks(c: SqlContext): string {
 }
 
 /**
+ * Whether the client row aliased `cb` counts: always with
+ * input.includeMeterHardware, else only when its MAC address is no hardware
+ * device's of the caller's company (a device as reported, e.g. an access
+ * point listed as a wired client of its switch).
+ */
+function meterHardwareCounted(c: SqlContext, cb: string): string {
+  const include = c.value('boolean', (args) => (args.input as { includeMeterHardware?: boolean | null } | null | undefined)?.includeMeterHardware === true);
+  return `(${include} OR ${cb}.mac_address NOT IN (SELECT hm.mac_address FROM hardware_devices hm WHERE hm.company_id = ${c.company()} AND hm.mac_address IS NOT NULL))`;
+}
+
+/**
  * The active-clients counts of one kind: every bucket that holds a report of
  * a device of the networks, with the number of distinct client MAC
- * addresses of that kind their reports listed in it (0 when none).
+ * addresses of that kind their reports listed in it (0 when none), the
+ * company's hardware left out unless input.includeMeterHardware.
  */
 export function clientCounts(c: SqlContext, wireless: boolean): string {
   const { rollup, raw } = sources(c);
@@ -132,7 +182,8 @@ export function clientCounts(c: SqlContext, wireless: boolean): string {
     `AND ${kind('cp')} AND cp.bucket >= ${rollup.from()} AND cp.bucket < ${rollup.to()} UNION ALL ${clientsRaw(raw[0])} UNION ALL ${clientsRaw(raw[1])}`;
   return (
     `(SELECT b.bucket, coalesce(k.value, 0) AS value FROM (SELECT DISTINCT rb.bucket FROM (${reports}) rb) b ` +
-    `LEFT JOIN (SELECT cb.bucket, count(DISTINCT cb.mac_address) AS value FROM (${clients}) cb GROUP BY cb.bucket) k ON k.bucket = b.bucket)`
+    `LEFT JOIN (SELECT cb.bucket, count(DISTINCT cb.mac_address) AS value FROM (${clients}) cb WHERE ${meterHardwareCounted(c, 'cb')} ` +
+    'GROUP BY cb.bucket) k ON k.bucket = b.bucket)'
   );
 }
 

@@ -1,8 +1,9 @@
-import { bool, inCompany, text, uuidArgument } from '../read/read.model.js';
+import { bool, filterField, inCompany, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { slugArgument } from '../company/company.graphql.js';
 import { SSIDS_OF_NETWORK } from '../ssid/ssid.graphql.js';
 import { VLANS_OF_NETWORK } from '../vlan/vlan.graphql.js';
+import { VIRTUAL_DEVICE_TYPES } from '../import/import.schema.js';
 import { asInput } from '../write/write.rules.js';
 import type { NetworkService } from './network.service.js';
 
@@ -12,6 +13,19 @@ const DEVICES_OF_NETWORK: ListMapping = {
   table: 'virtual_devices',
   join: (v, n) => `${v}.network_id = ${n}.id`,
   orderBy: (v) => `${v}.label, ${v}.uuid`,
+};
+
+/** GraphQL's coercion has checked the enum already; this keeps the text argument's contract. */
+const isVirtualDeviceType = (value: string): boolean => (VIRTUAL_DEVICE_TYPES as readonly string[]).includes(value);
+
+/** virtualDevicesForNetwork's devices: the network's, of filter.deviceType only when given. */
+const FILTERED_DEVICES_OF_NETWORK: ListMapping = {
+  ...DEVICES_OF_NETWORK,
+  // a flag parameter, not `arg IS NULL`: PostgreSQL cannot type an uncast text parameter there
+  join: (v, n, c) =>
+    !c.mayBeGiven('filter')
+      ? DEVICES_OF_NETWORK.join(v, n, c)
+      : `${v}.network_id = ${n}.id AND (${c.value('boolean', (args) => filterField(args, 'deviceType') == null)} OR ${v}.device_type = ${c.arg('filter.deviceType')})`,
 };
 
 const network = (uuid: string): ObjectReference => ({ root: 'networkByUUID', arg: uuid });
@@ -42,16 +56,27 @@ type Network {
   ssids: [SSID!]!
 }
 
-"""Where a network is."""
+"""Where a network is. Each part is null when unknown."""
 type MailingAddress {
+  """The street address."""
+  line1: String
+  """More of the street address: a suite, floor or building."""
+  line2: String
   city: String
   """The region code, e.g. an ISO 3166-2 subdivision such as \`CA\`."""
   subdivisionCode: String
+  """The postal (ZIP) code."""
+  postalCode: String
 }
 
 extend type Query {
   """The network's virtual devices, ordered by label, then UUID."""
-  virtualDevicesForNetwork("The network's UUID." networkUUID: UUID!): [VirtualDevice!]
+  virtualDevicesForNetwork(
+    "The network's UUID."
+    networkUUID: UUID!
+    "Only some of the devices."
+    filter: DevicesForNetworkFilter
+  ): [VirtualDevice!]
 
   """One network by its UUID."""
   network("The network's UUID." UUID: UUID!): Network
@@ -82,12 +107,24 @@ extend type Mutation {
   deleteNetwork("The network to delete." input: DeleteNetworkInput!): DeleteNetworkPayload
 }
 
-"""Where a network is. Each part may be null when unknown; both null means no address."""
+"""Which of a network's virtual devices virtualDevicesForNetwork lists."""
+input DevicesForNetworkFilter {
+  "Only devices of this type; absent or null: every type."
+  deviceType: VirtualDeviceType
+}
+
+"""Where a network is. Each part may be null when unknown; all null means no address."""
 input MailingAddressInput {
+  "The street address, 1 to 200 characters, or null."
+  line1: String
+  "More of the street address (suite, floor, building), 1 to 200 characters, or null."
+  line2: String
   "City name, 1 to 200 characters, or null."
   city: String
   "Region code, e.g. an ISO 3166-2 subdivision such as \`CA\`: 1 to 20 characters, or null."
   subdivisionCode: String
+  "The postal (ZIP) code, 1 to 20 characters, or null."
+  postalCode: String
 }
 
 """A new network."""
@@ -155,23 +192,31 @@ type DeleteNetworkPayload {
       isActive: bool('is_active'),
       mailingAddress: {
         kind: 'embedded',
-        nullWhen: (n) => `${n}.mailing_city IS NULL AND ${n}.mailing_subdivision_code IS NULL`,
+        nullWhen: (n) =>
+          `${n}.mailing_line1 IS NULL AND ${n}.mailing_line2 IS NULL AND ${n}.mailing_city IS NULL AND ` +
+          `${n}.mailing_subdivision_code IS NULL AND ${n}.mailing_postal_code IS NULL`,
       },
       virtualDevices: DEVICES_OF_NETWORK,
       vlans: VLANS_OF_NETWORK,
       ssids: SSIDS_OF_NETWORK,
     },
     MailingAddress: {
+      line1: text('mailing_line1', true),
+      line2: text('mailing_line2', true),
       city: text('mailing_city', true),
       subdivisionCode: text('mailing_subdivision_code', true),
+      postalCode: text('mailing_postal_code', true),
     },
   },
   roots: {
     virtualDevicesForNetwork: {
       table: 'networks',
-      arguments: uuidArgument('networkUUID'),
+      arguments: [
+        { name: 'networkUUID', type: 'uuid' },
+        { name: 'filter', type: 'input', fields: [{ name: 'deviceType', type: 'text', check: isVirtualDeviceType, rule: 'a VirtualDeviceType' }] },
+      ],
       where: inCompany('uuid', 'networkUUID'),
-      list: DEVICES_OF_NETWORK,
+      list: FILTERED_DEVICES_OF_NETWORK,
     },
     network: { table: 'networks', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
     networkBySlug: {

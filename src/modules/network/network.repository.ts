@@ -8,8 +8,11 @@ export interface NetworkRow {
   readonly slug: string;
   readonly label: string;
   readonly isActive: boolean;
+  readonly mailingLine1: string | null;
+  readonly mailingLine2: string | null;
   readonly mailingCity: string | null;
   readonly mailingSubdivisionCode: string | null;
+  readonly mailingPostalCode: string | null;
 }
 
 /** The columns a network write sets. */
@@ -17,8 +20,11 @@ export interface NetworkValues {
   readonly slug: string;
   readonly label: string;
   readonly isActive: boolean;
+  readonly mailingLine1: string | null;
+  readonly mailingLine2: string | null;
   readonly mailingCity: string | null;
   readonly mailingSubdivisionCode: string | null;
+  readonly mailingPostalCode: string | null;
 }
 
 /** SQL of networks. */
@@ -35,8 +41,11 @@ export function createNetworkRepository({ db }: SqlContext) {
           'slug',
           'label',
           'is_active as isActive',
+          'mailing_line1 as mailingLine1',
+          'mailing_line2 as mailingLine2',
           'mailing_city as mailingCity',
           'mailing_subdivision_code as mailingSubdivisionCode',
+          'mailing_postal_code as mailingPostalCode',
         ])
         .where('company_id', '=', companyId)
         .where('uuid', '=', uuid)
@@ -92,7 +101,10 @@ function columns(values: NetworkValues) {
     slug: values.slug,
     label: values.label,
     is_active: values.isActive,
+    mailing_line1: values.mailingLine1,
+    mailing_line2: values.mailingLine2,
     mailing_city: values.mailingCity,
     mailing_subdivision_code: values.mailingSubdivisionCode,
+    mailing_postal_code: values.mailingPostalCode,
   };
 }

@@ -18,8 +18,20 @@ import type { NetworkRow, NetworkValues } from './network.repository.js';
 
 /** A postal address; null parts are unknown. */
 export interface MailingAddressFields {
+  readonly line1?: string | null;
+  readonly line2?: string | null;
   readonly city?: string | null;
   readonly subdivisionCode?: string | null;
+  readonly postalCode?: string | null;
+}
+
+/** A stored address as the API and the audit log show it: every part, null when unknown. */
+export interface MailingAddressSnapshot {
+  readonly line1: string | null;
+  readonly line2: string | null;
+  readonly city: string | null;
+  readonly subdivisionCode: string | null;
+  readonly postalCode: string | null;
 }
 
 /** The fields of a new network, optionally with its first VLANs and SSIDs. `isActive` defaults to true. */
@@ -47,7 +59,7 @@ export interface NetworkSnapshot {
   readonly label: string;
   readonly slug: string;
   readonly isActive: boolean;
-  readonly mailingAddress: { readonly city: string | null; readonly subdivisionCode: string | null } | null;
+  readonly mailingAddress: MailingAddressSnapshot | null;
 }
 
 const UPDATABLE = ['label', 'slug', 'isActive', 'mailingAddress'] as const;
@@ -157,14 +169,19 @@ function checkNetwork(input: Omit<UpdateNetworkFields, 'networkUUID'>): NetworkV
   }
   const address = input.mailingAddress;
   if (address !== null && address !== undefined && (typeof address !== 'object' || Array.isArray(address))) {
-    throw new AppError('BAD_USER_INPUT', 'mailingAddress must be an object with city and subdivisionCode, or null.', { field: 'mailingAddress' });
+    throw new AppError('BAD_USER_INPUT', 'mailingAddress must be an object with line1, line2, city, subdivisionCode and postalCode, or null.', {
+      field: 'mailingAddress',
+    });
   }
   return {
     label: requireText(input.label, 'label', 200),
     slug: input.slug,
     isActive: requireBoolean(input.isActive, 'isActive'),
+    mailingLine1: optionalText(address?.line1, 'mailingAddress.line1', 200),
+    mailingLine2: optionalText(address?.line2, 'mailingAddress.line2', 200),
     mailingCity: optionalText(address?.city, 'mailingAddress.city', 200),
     mailingSubdivisionCode: optionalText(address?.subdivisionCode, 'mailingAddress.subdivisionCode', 20),
+    mailingPostalCode: optionalText(address?.postalCode, 'mailingAddress.postalCode', 20),
   };
 }
 
@@ -185,15 +202,20 @@ async function inOrder<T, R>(items: readonly T[], fn: (item: T, index: number) =
   return out;
 }
 
-function toSnapshot(uuid: string, values: NetworkValues): NetworkSnapshot {
-  const hasAddress = values.mailingCity !== null || values.mailingSubdivisionCode !== null;
-  return {
-    UUID: uuid,
-    label: values.label,
-    slug: values.slug,
-    isActive: values.isActive,
-    mailingAddress: hasAddress ? { city: values.mailingCity, subdivisionCode: values.mailingSubdivisionCode } : null,
+/** The address of stored network values; null when every part is (no address). */
+export function addressOf(values: Omit<NetworkValues, 'slug' | 'label' | 'isActive'>): MailingAddressSnapshot | null {
+  const address = {
+    line1: values.mailingLine1,
+    line2: values.mailingLine2,
+    city: values.mailingCity,
+    subdivisionCode: values.mailingSubdivisionCode,
+    postalCode: values.mailingPostalCode,
   };
+  return Object.values(address).every((part) => part === null) ? null : address;
+}
+
+function toSnapshot(uuid: string, values: NetworkValues): NetworkSnapshot {
+  return { UUID: uuid, label: values.label, slug: values.slug, isActive: values.isActive, mailingAddress: addressOf(values) };
 }
 
 function rowSnapshot(row: NetworkRow): NetworkSnapshot {

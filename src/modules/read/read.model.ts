@@ -25,10 +25,15 @@ export interface SelectedField {
   readonly selection?: Selection;
 }
 
-/** One root to read: which root (a Query field's, or an internal one's name), and what to select below it. */
+/**
+ * One root to read: which root (a Query field's, or an internal one's name),
+ * what to select below it, and the names of the arguments the document
+ * passes it (literals or variables; absent: any may be given).
+ */
 export interface RootRead {
   readonly root: string;
   readonly selection: Selection;
+  readonly argumentsGiven?: ReadonlySet<string>;
 }
 
 /**
@@ -62,6 +67,12 @@ export interface SqlContext {
    * dialect.inList or read with dialect.listRows). NULL when absent and without default.
    */
   arg(path: string): string;
+  /**
+   * False when the document passes the root no argument `name` at all, so
+   * the text is compiled for its absence (an optional filter's SQL can be
+   * left out); true when it does, even as a variable that may be null.
+   */
+  mayBeGiven(name: string): boolean;
   /** The caller's company id (a bigint parameter). */
   company(): string;
   /** The time of the request (a timestamp parameter, cast on PostgreSQL). */
@@ -264,6 +275,12 @@ export const hardwareIdsOfNetwork = (prefix: string, n: string): string =>
 
 /** The UUID of a network by the id expression `networkId`. */
 export const networkUuidOf = (networkId: string): string => `(SELECT nn.uuid FROM networks nn WHERE nn.id = ${networkId})`;
+
+/** A field of a root's input-object argument `filter` (undefined when the argument or the field is absent). */
+export const filterField = (args: ArgumentValues, field: string): unknown => {
+  const filter = args.filter;
+  return typeof filter === 'object' && filter !== null ? (filter as Record<string, unknown>)[field] : undefined;
+};
 
 /** A nullable column of `type`. */
 export const nullable = (column: string, type: ScalarType): FieldMapping => ({ kind: 'scalar', column, type, nullable: true });

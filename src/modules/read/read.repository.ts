@@ -72,7 +72,7 @@ export interface ReadResult {
 class ReadCompiler implements SqlContext {
   private aliasCount = 0;
   /** The root being compiled: the one whose arguments `arg` and `value` read. */
-  private current: { readonly index: number; readonly root: RootDefinition } | undefined;
+  private current: { readonly index: number; readonly root: RootDefinition; readonly given?: ReadonlySet<string> } | undefined;
   readonly slots: ParamSlot[] = [];
 
   constructor(
@@ -92,6 +92,11 @@ class ReadCompiler implements SqlContext {
 
   onlineSince(): string {
     return this.param({ kind: 'onlineSince', type: 'timestamptz' });
+  }
+
+  mayBeGiven(name: string): boolean {
+    const given = this.currentRoot().given;
+    return given === undefined || given.has(name);
   }
 
   company(): string {
@@ -115,14 +120,14 @@ class ReadCompiler implements SqlContext {
     return this.dialect.typed(this.param({ kind: 'value', root: this.currentRoot().index, type, compute }), type);
   }
 
-  private currentRoot(): { readonly index: number; readonly root: RootDefinition } {
+  private currentRoot(): { readonly index: number; readonly root: RootDefinition; readonly given?: ReadonlySet<string> } {
     invariant(this.current !== undefined, 'read-argument-outside-root');
     return this.current;
   }
 
   root(read: RootRead, index: number): string {
     const root = rootOf(this.model, read);
-    this.current = { index, root };
+    this.current = { index, root, ...(read.argumentsGiven === undefined ? {} : { given: read.argumentsGiven }) };
     try {
       if (root.kind === 'value') return root.json(this, read.selection);
       const t = this.alias();

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
-import { isGiven, notFound, optionalText, requireBoolean, requireSomeChange, requireUuid } from '../write/write.rules.js';
+import { isGiven, notFound, requireBoolean, requireOneOf, requireSomeChange, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
 import { createSsidRepository } from './ssid.repository.js';
 import type { SsidRow, SsidValues } from './ssid.repository.js';
@@ -35,6 +35,19 @@ const UPDATABLE = ['ssid', 'isEnabled', 'isGuest', 'isHidden', 'encryptionProtoc
 /** The 802.11 limit on an SSID, in bytes of UTF-8. */
 const MAX_SSID_BYTES = 32;
 
+/** Meter's SSIDEncryptionProtocol values: what an SSID's encryptionProtocol may be (or null). */
+export const SSID_ENCRYPTION_PROTOCOLS = [
+  'OPEN_MAC_AUTH_RADIUS',
+  'WPA2',
+  'WPA2_ENTERPRISE',
+  'WPA2_IPSK',
+  'WPA2_MPSK',
+  'WPA3',
+  'WPA3_ENTERPRISE',
+  'WPA3_OWE',
+  'WPA3_TRANSITION',
+] as const;
+
 /** Checks an SSID's fields; `path` prefixes the field names in errors (e.g. `ssids[0].`). */
 export function checkSsidFields(input: Partial<SsidFields>, path = ''): SsidValues {
   const ssid = input.ssid;
@@ -47,7 +60,10 @@ export function checkSsidFields(input: Partial<SsidFields>, path = ''): SsidValu
     isEnabled: flag(input.isEnabled, 'isEnabled', true),
     isGuest: flag(input.isGuest, 'isGuest', false),
     isHidden: flag(input.isHidden, 'isHidden', false),
-    encryptionProtocol: optionalText(input.encryptionProtocol, `${path}encryptionProtocol`, 50),
+    encryptionProtocol:
+      input.encryptionProtocol === null || input.encryptionProtocol === undefined
+        ? null
+        : requireOneOf(input.encryptionProtocol, `${path}encryptionProtocol`, SSID_ENCRYPTION_PROTOCOLS),
     vlanId: optionalVlanNumber(input.vlanID, `${path}vlanID`),
   };
 }

@@ -1,4 +1,4 @@
-import { bool, inCompany, inNetworkOfCompany, integer, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
+import { bool, inCompany, inNetworkOfCompany, integer, networkUuidOf, nullable, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { VlanService } from './vlan.service.js';
@@ -28,6 +28,20 @@ type VLAN {
   description: String
   """The network the VLAN belongs to."""
   networkUUID: UUID!
+  """The IPv4 gateway of the VLAN's clients; null when not configured."""
+  ipV4ClientGateway: IP
+  """The prefix length of the clients' IPv4 subnet (0 to 32), which holds the gateway; null when not configured."""
+  ipV4ClientPrefixLength: Int
+  """How the VLAN's clients get their IPv4 addresses; null when not configured."""
+  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol
+}
+
+"""How the clients of a VLAN get their IP addresses."""
+enum ClientAssignmentProtocol {
+  """From a DHCP server."""
+  DHCP
+  """Configured on each client."""
+  STATIC
 }
 
 extend type Query {
@@ -61,6 +75,12 @@ input NewVLANInput {
   isDefault: Boolean! = false
   "Free text, up to 500 characters, or null."
   description: String
+  "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
+  ipV4ClientGateway: IP
+  "The prefix length of the clients' subnet, 0 to 32, given with ipV4ClientGateway."
+  ipV4ClientPrefixLength: Int
+  "How the clients get their IPv4 addresses."
+  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol
 }
 
 """A new VLAN on an existing network."""
@@ -77,6 +97,12 @@ input CreateVLANInput {
   isDefault: Boolean! = false
   "Free text, up to 500 characters, or null."
   description: String
+  "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
+  ipV4ClientGateway: IP
+  "The prefix length of the clients' subnet, 0 to 32, given with ipV4ClientGateway."
+  ipV4ClientPrefixLength: Int
+  "How the clients get their IPv4 addresses."
+  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol
 }
 
 """Changes to a VLAN: absent fields stay as they are."""
@@ -93,6 +119,12 @@ input UpdateVLANInput {
   isDefault: Boolean
   "New description, up to 500 characters; null removes it."
   description: String
+  "New clients' IPv4 gateway; null removes it (and needs ipV4ClientPrefixLength null too). The result is checked as on create."
+  ipV4ClientGateway: IP
+  "New prefix length, 0 to 32; null removes it."
+  ipV4ClientPrefixLength: Int
+  "New assignment protocol; null removes it."
+  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol
 }
 
 """The VLAN to delete."""
@@ -128,6 +160,9 @@ type DeleteVLANPayload {
       isDefault: bool('is_default'),
       description: text('description', true),
       networkUUID: { kind: 'computed', type: 'string', sql: (l) => networkUuidOf(`${l}.network_id`) },
+      ipV4ClientGateway: text('ipv4_client_gateway', true),
+      ipV4ClientPrefixLength: nullable('ipv4_client_prefix_length', 'integer'),
+      ipV4ClientAssignmentProtocol: text('ipv4_client_assignment_protocol', true),
     },
   },
   roots: {

@@ -11,7 +11,13 @@ export interface VlanRow {
   readonly isEnabled: boolean;
   readonly isDefault: boolean;
   readonly description: string | null;
+  readonly ipV4ClientGateway: string | null;
+  readonly ipV4ClientPrefixLength: number | null;
+  readonly ipV4ClientAssignmentProtocol: ClientAssignmentProtocol | null;
 }
+
+/** How a VLAN's clients get their IPv4 addresses. */
+export type ClientAssignmentProtocol = 'DHCP' | 'STATIC';
 
 /** The columns a VLAN write sets. */
 export interface VlanValues {
@@ -20,6 +26,9 @@ export interface VlanValues {
   readonly isEnabled: boolean;
   readonly isDefault: boolean;
   readonly description: string | null;
+  readonly ipV4ClientGateway: string | null;
+  readonly ipV4ClientPrefixLength: number | null;
+  readonly ipV4ClientAssignmentProtocol: ClientAssignmentProtocol | null;
 }
 
 /** The columns of VLAN values. */
@@ -29,6 +38,9 @@ const columnsOf = (values: VlanValues) => ({
   is_enabled: values.isEnabled,
   is_default: values.isDefault,
   description: values.description,
+  ipv4_client_gateway: values.ipV4ClientGateway,
+  ipv4_client_prefix_length: values.ipV4ClientPrefixLength,
+  ipv4_client_assignment_protocol: values.ipV4ClientAssignmentProtocol,
 });
 
 /** SQL of VLANs. A VLAN belongs to a company through its network. */
@@ -47,8 +59,17 @@ export function createVlanRepository({ db }: SqlContext) {
         'l.is_enabled as isEnabled',
         'l.is_default as isDefault',
         'l.description',
+        'l.ipv4_client_gateway as ipV4ClientGateway',
+        'l.ipv4_client_prefix_length as ipV4ClientPrefixLength',
+        'l.ipv4_client_assignment_protocol as ipV4ClientAssignmentProtocol',
       ]);
-  const toRow = <R extends { isEnabled: unknown; isDefault: unknown }>(row: R) => ({ ...row, isEnabled: Boolean(row.isEnabled), isDefault: Boolean(row.isDefault) });
+  const toRow = <R extends { isEnabled: unknown; isDefault: unknown; ipV4ClientAssignmentProtocol: string | null }>(row: R) => ({
+    ...row,
+    isEnabled: Boolean(row.isEnabled),
+    isDefault: Boolean(row.isDefault),
+    // only the service writes it, with one of these values
+    ipV4ClientAssignmentProtocol: row.ipV4ClientAssignmentProtocol as ClientAssignmentProtocol | null,
+  });
 
   return {
     /** The VLAN with this UUID on a network of the company; undefined for another company's, as for a missing one. */

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import type { Caller } from '../api-key/api-key.service.js';
 import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
-import { isGiven, notFound, optionalText, requireBoolean, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
+import { isGiven, notFound, optionalText, requireBoolean, requireOneOf, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
 import { createVlanRepository } from './vlan.repository.js';
-import type { VlanRow, VlanValues } from './vlan.repository.js';
+import type { ClientAssignmentProtocol, VlanRow, VlanValues } from './vlan.repository.js';
 
 /** The fields of a new VLAN. `isEnabled` defaults to true. */
 export interface VlanFields {
@@ -16,6 +17,9 @@ export interface VlanFields {
   readonly isEnabled?: boolean;
   readonly isDefault?: boolean;
   readonly description?: string | null;
+  readonly ipV4ClientGateway?: string | null;
+  readonly ipV4ClientPrefixLength?: number | null;
+  readonly ipV4ClientAssignmentProtocol?: ClientAssignmentProtocol | null;
 }
 
 /** A VLAN as the API and the audit log show it. */
@@ -27,9 +31,15 @@ export interface VlanSnapshot {
   readonly isEnabled: boolean;
   readonly isDefault: boolean;
   readonly description: string | null;
+  readonly ipV4ClientGateway: string | null;
+  readonly ipV4ClientPrefixLength: number | null;
+  readonly ipV4ClientAssignmentProtocol: ClientAssignmentProtocol | null;
 }
 
-const UPDATABLE = ['name', 'vlanID', 'isEnabled', 'isDefault', 'description'] as const;
+/** The client addressing fields: each may be changed alone, and the result is checked as a whole. */
+const ADDRESSING = ['ipV4ClientGateway', 'ipV4ClientPrefixLength', 'ipV4ClientAssignmentProtocol'] as const;
+
+const UPDATABLE = ['name', 'vlanID', 'isEnabled', 'isDefault', 'description', ...ADDRESSING] as const;
 
 /** Checks a VLAN's fields; `path` prefixes the field names in errors (e.g. `vlans[1].`). */
 export function checkVlanFields(input: Partial<VlanFields>, path = ''): VlanValues {
@@ -43,7 +53,44 @@ export function checkVlanFields(input: Partial<VlanFields>, path = ''): VlanValu
     isEnabled: input.isEnabled === undefined ? true : requireBoolean(input.isEnabled, `${path}isEnabled`),
     isDefault: input.isDefault === undefined ? false : requireBoolean(input.isDefault, `${path}isDefault`),
     description: input.description === undefined ? null : optionalText(input.description, `${path}description`, 500),
+    ...checkClientAddressing(input, path),
   };
+}
+
+/**
+ * Checks a VLAN's IPv4 client addressing: the gateway an IPv4 address and
+ * the prefix length 0 to 32, given together or not at all; with a prefix of
+ * 30 or less the gateway is a host of its subnet (neither the subnet's
+ * address nor its broadcast address). The protocol is DHCP or STATIC.
+ */
+export function checkClientAddressing(input: Partial<VlanFields>, path = ''): Pick<VlanValues, (typeof ADDRESSING)[number]> {
+  const gateway = input.ipV4ClientGateway ?? null;
+  const prefix = input.ipV4ClientPrefixLength ?? null;
+  const protocol = input.ipV4ClientAssignmentProtocol ?? null;
+  const bad = (field: string, message: string) => new AppError('BAD_USER_INPUT', `${path}${field} ${message}`, { field: `${path}${field}` });
+  if (gateway !== null && (typeof gateway !== 'string' || !isIPv4(gateway))) throw bad('ipV4ClientGateway', 'must be an IPv4 address, e.g. 10.0.1.1.');
+  if (prefix !== null && (typeof prefix !== 'number' || !Number.isInteger(prefix) || prefix < 0 || prefix > 32)) {
+    throw bad('ipV4ClientPrefixLength', 'must be a whole number from 0 to 32.');
+  }
+  if (gateway !== null && prefix === null) throw bad('ipV4ClientPrefixLength', 'must be given with ipV4ClientGateway: the subnet of the gateway.');
+  if (gateway === null && prefix !== null) throw bad('ipV4ClientGateway', 'must be given with ipV4ClientPrefixLength: the subnet\'s gateway.');
+  if (gateway !== null && prefix !== null && !isHostOf(gateway, prefix)) {
+    throw bad('ipV4ClientGateway', `${gateway} is the address or the broadcast address of its /${prefix} subnet: use a host address.`);
+  }
+  return {
+    ipV4ClientGateway: gateway,
+    ipV4ClientPrefixLength: prefix,
+    ipV4ClientAssignmentProtocol: protocol === null ? null : requireOneOf(protocol, `${path}ipV4ClientAssignmentProtocol`, ['DHCP', 'STATIC'] as const),
+  };
+}
+
+/** True when `address` is neither the first nor the last address of its /prefix subnet (any address of a /31 or /32). */
+function isHostOf(address: string, prefix: number): boolean {
+  if (prefix > 30) return true;
+  const value = address.split('.').reduce((sum, octet) => sum * 256 + Number(octet), 0);
+  const size = 2 ** (32 - prefix);
+  const offset = value % size;
+  return offset !== 0 && offset !== size - 1;
 }
 
 /** CONFLICT for a VLAN id that another VLAN of the network uses. */
@@ -97,6 +144,7 @@ export function createVlanService(writes: WriteService) {
           isEnabled: isGiven(input, 'isEnabled') ? requireBoolean(input.isEnabled, 'isEnabled') : row.isEnabled,
           isDefault: isGiven(input, 'isDefault') ? requireBoolean(input.isDefault, 'isDefault') : row.isDefault,
           description: isGiven(input, 'description') ? input.description : row.description,
+          ...Object.fromEntries(ADDRESSING.map((field) => [field, isGiven(input, field) ? input[field] : row[field]])),
         });
         const conflict = () => vlanIdConflict(values.vlanId, 'vlanID');
         if (await vlans.isVlanIdTaken(row.networkId, values.vlanId, row.id)) throw conflict();
@@ -129,6 +177,17 @@ export function toSnapshot(row: VlanRow): VlanSnapshot {
 }
 
 function snapshotOf(uuid: string, networkUuid: string, values: VlanValues): VlanSnapshot {
-  const { name, vlanId, isEnabled, isDefault, description } = values;
-  return { UUID: uuid, networkUUID: networkUuid, name, vlanID: vlanId, isEnabled, isDefault, description };
+  const { name, vlanId, isEnabled, isDefault, description, ipV4ClientGateway, ipV4ClientPrefixLength, ipV4ClientAssignmentProtocol } = values;
+  return {
+    UUID: uuid,
+    networkUUID: networkUuid,
+    name,
+    vlanID: vlanId,
+    isEnabled,
+    isDefault,
+    description,
+    ipV4ClientGateway,
+    ipV4ClientPrefixLength,
+    ipV4ClientAssignmentProtocol,
+  };
 }
