@@ -170,7 +170,8 @@ async function fuzz(app: TestApp, kind: string, seed: number, count: number, gen
         if (problem) failures.push(`#${index} ${request.method} ${request.path.slice(0, 60)}: ${problem}\n  body sent: ${JSON.stringify(request.body.subarray(0, 300).toString('utf8'))}\n  answer: ${response.body.subarray(0, 300).toString('utf8')}`);
       } catch (error) {
         outcome = 'no answer';
-        failures.push(`#${index}: ${error instanceof Error ? error.message : String(error)}`);
+        const headers = request.headers.map(([name, value]) => `${name}: ${value.slice(0, 40)}`).join(', ');
+        failures.push(`#${index} ${request.method} ${request.path.slice(0, 60)} (${headers}; ${request.body.length} bytes): ${error instanceof Error ? error.message : String(error)}`);
       }
       byStatus.set(outcome, (byStatus.get(outcome) ?? 0) + 1);
     }

@@ -55,7 +55,12 @@ function discardBody(request: IncomingMessage, socket: Socket): () => void {
     socket.destroy();
   };
   // a bound passed: close now, whether or not the answer is out (a client this slow or this insistent gets no more)
-  const idle = setTimeout(close, LINGER_IDLE_MS);
+  const idle = setTimeout(() => {
+    // after the event loop stalled (a busy process), this timer runs before the data that waited in the
+    // meantime is read: look again once the loop has read it, and close only when nothing came
+    const seen = discarded;
+    setImmediate(() => (discarded === seen ? close() : idle.refresh()));
+  }, LINGER_IDLE_MS);
   const deadline = setTimeout(close, LINGER_TIME_MS);
   const onBodyEnd = () => {
     bodyDone = true;
