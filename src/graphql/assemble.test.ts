@@ -39,6 +39,7 @@ describe('assembling the features', () => {
       'networkUplinkThroughput',
       'networksUplinkQualities',
       'switchPortStats',
+      'switchMACTable',
       'recentEventLogEventsPage',
       'blockedClientsForNetwork',
       'firewallRulesForNetwork',
