@@ -16,6 +16,7 @@ import { generateDataset } from '../src/demo/dataset.js';
 import type { QueryRootName } from '../src/graphql/features.js';
 import { createSchema } from '../src/graphql/schema.js';
 import { startTestApp } from './helpers/app.js';
+import { ROOT_QUERIES as SHARED_ROOT_QUERIES } from './helpers/root-queries.js';
 import type { TestApp } from './helpers/app.js';
 import { runNetgraph } from './helpers/cli.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
@@ -36,46 +37,10 @@ const ROWS_PER_SCAN = 2 * Math.max(SCALE.networksPerCompany, SCALE.clientsPerNet
 /** The tables an import loads: it leaves statistics of each, and no read may scan one whole. */
 const LOADED = ['companies', 'networks', 'virtual_devices', 'hardware_devices', 'vlans', 'ssids', 'network_clients'];
 
-/** A query of every Query root, with what a read of one company, network or device selects. */
+/** A query of every Query root (the statement test's), the network's devices with their hardware too. */
 const ROOT_QUERIES: Record<QueryRootName, string> = {
-  virtualDevice: '{ virtualDevice(UUID: "$DEVICE") { UUID label isOnline } }',
-  hardwareDevice: '{ hardwareDevice(serialNumber: "$SERIAL") { serialNumber deviceType deviceModel isConnectedToBackend } }',
-  networksForCompany: '{ networksForCompany(companySlug: "$SLUG") { UUID label slug } }',
+  ...SHARED_ROOT_QUERIES,
   virtualDevicesForNetwork: '{ virtualDevicesForNetwork(networkUUID: "$NETWORK") { UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber } } }',
-  networkClients: '{ networkClients(networkUUID: "$NETWORK") { macAddress ip lastSeen } }',
-  companyBySlug: `{ companyBySlug(slug: "$SLUG") { name networks { UUID label isActive mailingAddress { city subdivisionCode }
-    virtualDevices { label deviceType hardwareDevice { serialNumber isConnectedToBackend } } vlans { name vlanID isEnabled } ssids { ssid isEnabled } } } }`,
-  network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive } }',
-  networkBySlug: '{ networkBySlug(companySlug: "$SLUG", networkSlug: "$NETSLUG") { UUID label } }',
-  vlans: '{ vlans(networkUUID: "$NETWORK") { UUID name vlanID isDefault description networkUUID } }',
-  vlan: '{ vlan(UUID: "$VLAN") { UUID name vlanID isDefault } }',
-  ssidsForNetwork: '{ ssidsForNetwork(networkUUID: "$NETWORK") { UUID ssid isGuest isHidden encryptionProtocol vlan { vlanID } networkUUID } }',
-  ssid: '{ ssid(UUID: "$SSID") { UUID ssid isEnabled } }',
-  networksClients:
-    '{ networksClients(companyUUID: "$COMPANY", networkUUIDs: ["$NETWORK"]) { macAddress ip clientName isWireless signal connectedVLAN { name } connectedSSID { ssid } accessPoint { UUID } networkUUID } }',
-  uplinkPhyInterfacesForNetwork: '{ uplinkPhyInterfacesForNetwork(networkUUID: "$NETWORK") { UUID portNumber isUplink isUplinkActive portSpeedMbps virtualDeviceUUID } }',
-  phyInterfacesForVirtualDevice:
-    '{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "$DEVICE") { UUID portNumber isEnabled isConnected nativeVLAN { vlanID } connectedDevices { portNumber client { macAddress } } } }',
-  bssidsForNetwork: '{ bssidsForNetwork(networkUUID: "$NETWORK", includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } } }',
-  activeClients: '{ activeClients(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 300 }) { wired { timestamp value } wireless { timestamp value } } }',
-  networkUplinkQuality:
-    '{ networkUplinkQuality(networkUUID: "$NETWORK", filter: { durationSeconds: 3600, stepSeconds: 60 }) { metadata { minValue maxValue } values { timestamp value phyInterfaceUUID networkUUID } } }',
-  networkUplinkThroughput:
-    '{ networkUplinkThroughput(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 900 }) { metadata { maxValue } values { timestamp value direction phyInterfaceUUID } } }',
-  networksUplinkQualities: '{ networksUplinkQualities(networkUUIDs: ["$NETWORK"], filter: { durationSeconds: 300000, stepSeconds: 300 }) { values { timestamp value } } }',
-  switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
-  switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
-  recentEventLogEventsPage:
-    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20) { total events { eventType generatedAt networkUUID virtualDevice { UUID } details } } }',
-  blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
-  firewallRulesForNetwork: '{ firewallRulesForNetwork(networkUUID: "$NETWORK") { UUID name description action isEnabled srcPrefix dstPrefix priority } }',
-  interVLANCommunicationPermittedPairs: '{ interVLANCommunicationPermittedPairs(networkUUID: "$NETWORK") { UUID networkUUID leftVLAN { vlanID } rightVLAN { vlanID } } }',
-  spareHardwareDevicesForNetwork:
-    '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
-  webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
-  webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
-  alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
-  alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
 };
 
 /** The Query roots whose answer is a list, or an object holding one: those this test is about first. */

@@ -4,56 +4,15 @@ import type { DialectName } from '../src/db/dialect.js';
 import { generateDataset } from '../src/demo/dataset.js';
 import { compileDocument } from '../src/graphql/compile.js';
 import { FEATURES } from '../src/graphql/features.js';
-import type { QueryRootName } from '../src/graphql/features.js';
 import { createSchema } from '../src/graphql/schema.js';
 import type { CompiledRead } from '../src/modules/read/read.repository.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
+import { NESTED_COMPANY_QUERY, ROOT_QUERIES } from './helpers/root-queries.js';
 import { storeKinds } from './helpers/stores.js';
 
-const NESTED = `{ companyBySlug(slug: "$SLUG") { name networks { UUID label isActive mailingAddress { city subdivisionCode }
-  virtualDevices { label deviceType hardwareDevice { serialNumber isConnectedToBackend } } vlans { name vlanID isEnabled } ssids { ssid isEnabled } } } }`;
-
-/** A query of every root: the six of the spec with the selections the spec shows, and the Meter API's with their fields. */
-const SEED_QUERIES: Record<QueryRootName, string> = {
-  virtualDevice: '{ virtualDevice(UUID: "$DEVICE") { UUID label isOnline } }',
-  hardwareDevice: '{ hardwareDevice(serialNumber: "$SERIAL") { serialNumber deviceType deviceModel isConnectedToBackend } }',
-  networksForCompany: '{ networksForCompany(companySlug: "$SLUG") { UUID label slug } }',
-  virtualDevicesForNetwork: '{ virtualDevicesForNetwork(networkUUID: "$NETWORK") { UUID label deviceType deviceModel isOnline } }',
-  networkClients: '{ networkClients(networkUUID: "$NETWORK") { macAddress ip lastSeen } }',
-  companyBySlug: NESTED,
-  network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive idsIPSConfig { UUID networkUUID mode } } }',
-  networkBySlug: '{ networkBySlug(companySlug: "$SLUG", networkSlug: "$NETSLUG") { UUID label } }',
-  vlans: '{ vlans(networkUUID: "$NETWORK") { UUID name vlanID isDefault description networkUUID } }',
-  vlan: '{ vlan(UUID: "$VLAN") { UUID name vlanID isDefault } }',
-  ssidsForNetwork: '{ ssidsForNetwork(networkUUID: "$NETWORK") { UUID ssid isGuest isHidden encryptionProtocol vlan { vlanID } networkUUID } }',
-  ssid: '{ ssid(UUID: "$SSID") { UUID ssid isEnabled } }',
-  networksClients:
-    '{ networksClients(companyUUID: "$COMPANY", networkUUIDs: ["$NETWORK"]) { macAddress ip clientName isWireless signal connectedVLAN { name } connectedSSID { ssid } accessPoint { UUID } networkUUID } }',
-  uplinkPhyInterfacesForNetwork: '{ uplinkPhyInterfacesForNetwork(networkUUID: "$NETWORK") { UUID portNumber isUplink isUplinkActive portSpeedMbps virtualDeviceUUID } }',
-  phyInterfacesForVirtualDevice:
-    '{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "$DEVICE") { UUID portNumber isEnabled isConnected nativeVLAN { vlanID } connectedDevices { portNumber client { macAddress } } } }',
-  bssidsForNetwork: '{ bssidsForNetwork(networkUUID: "$NETWORK", includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } } }',
-  activeClients: '{ activeClients(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 300 }) { wired { timestamp value } wireless { timestamp value } } }',
-  networkUplinkQuality:
-    '{ networkUplinkQuality(networkUUID: "$NETWORK", filter: { durationSeconds: 3600, stepSeconds: 60 }) { metadata { minValue maxValue } values { timestamp value phyInterfaceUUID networkUUID } } }',
-  networkUplinkThroughput:
-    '{ networkUplinkThroughput(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 900 }) { metadata { maxValue } values { timestamp value direction phyInterfaceUUID } } }',
-  networksUplinkQualities: '{ networksUplinkQualities(networkUUIDs: ["$NETWORK"], filter: { durationSeconds: 300000, stepSeconds: 300 }) { values { timestamp value } } }',
-  switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
-  switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
-  recentEventLogEventsPage:
-    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [DEVICE_BOOT]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
-  blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
-  firewallRulesForNetwork: '{ firewallRulesForNetwork(networkUUID: "$NETWORK") { UUID name description action isEnabled srcPrefix dstPrefix priority } }',
-  interVLANCommunicationPermittedPairs: '{ interVLANCommunicationPermittedPairs(networkUUID: "$NETWORK") { UUID networkUUID leftVLAN { vlanID } rightVLAN { vlanID } } }',
-  spareHardwareDevicesForNetwork:
-    '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
-  webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
-  webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
-  alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
-  alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
-};
+const NESTED = NESTED_COMPANY_QUERY;
+const SEED_QUERIES = ROOT_QUERIES;
 
 describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
   let app: TestApp;

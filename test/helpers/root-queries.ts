@@ -1,0 +1,49 @@
+import type { QueryRootName } from '../../src/graphql/features.js';
+
+// One query of every Query root, shared by the statement counts (statements.test.ts) and the query plans
+// (query-plans.test.ts); $SLUG, $NETWORK, $DEVICE and the like are filled in by each test.
+
+/** The spec's nested companyBySlug query. */
+export const NESTED_COMPANY_QUERY = `{ companyBySlug(slug: "$SLUG") { name networks { UUID label isActive mailingAddress { city subdivisionCode }
+  virtualDevices { label deviceType hardwareDevice { serialNumber isConnectedToBackend } } vlans { name vlanID isEnabled } ssids { ssid isEnabled } } } }`;
+
+/** A query of every root: the six of the spec with the selections the spec shows, and the Meter API's with their fields. */
+export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
+  virtualDevice: '{ virtualDevice(UUID: "$DEVICE") { UUID label isOnline } }',
+  hardwareDevice: '{ hardwareDevice(serialNumber: "$SERIAL") { serialNumber deviceType deviceModel isConnectedToBackend } }',
+  networksForCompany: '{ networksForCompany(companySlug: "$SLUG") { UUID label slug } }',
+  virtualDevicesForNetwork: '{ virtualDevicesForNetwork(networkUUID: "$NETWORK") { UUID label deviceType deviceModel isOnline } }',
+  networkClients: '{ networkClients(networkUUID: "$NETWORK") { macAddress ip lastSeen } }',
+  companyBySlug: NESTED_COMPANY_QUERY,
+  network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive idsIPSConfig { UUID networkUUID mode } } }',
+  networkBySlug: '{ networkBySlug(companySlug: "$SLUG", networkSlug: "$NETSLUG") { UUID label } }',
+  vlans: '{ vlans(networkUUID: "$NETWORK") { UUID name vlanID isDefault description networkUUID } }',
+  vlan: '{ vlan(UUID: "$VLAN") { UUID name vlanID isDefault } }',
+  ssidsForNetwork: '{ ssidsForNetwork(networkUUID: "$NETWORK") { UUID ssid isGuest isHidden encryptionProtocol vlan { vlanID } networkUUID } }',
+  ssid: '{ ssid(UUID: "$SSID") { UUID ssid isEnabled } }',
+  networksClients:
+    '{ networksClients(companyUUID: "$COMPANY", networkUUIDs: ["$NETWORK"]) { macAddress ip clientName isWireless signal connectedVLAN { name } connectedSSID { ssid } accessPoint { UUID } networkUUID } }',
+  uplinkPhyInterfacesForNetwork: '{ uplinkPhyInterfacesForNetwork(networkUUID: "$NETWORK") { UUID portNumber isUplink isUplinkActive portSpeedMbps virtualDeviceUUID } }',
+  phyInterfacesForVirtualDevice:
+    '{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "$DEVICE") { UUID portNumber isEnabled isConnected nativeVLAN { vlanID } connectedDevices { portNumber client { macAddress } } } }',
+  bssidsForNetwork: '{ bssidsForNetwork(networkUUID: "$NETWORK", includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } } }',
+  activeClients: '{ activeClients(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 300 }) { wired { timestamp value } wireless { timestamp value } } }',
+  networkUplinkQuality:
+    '{ networkUplinkQuality(networkUUID: "$NETWORK", filter: { durationSeconds: 3600, stepSeconds: 60 }) { metadata { minValue maxValue } values { timestamp value phyInterfaceUUID networkUUID } } }',
+  networkUplinkThroughput:
+    '{ networkUplinkThroughput(networkUUID: "$NETWORK", filter: { durationSeconds: 86400, stepSeconds: 900 }) { metadata { maxValue } values { timestamp value direction phyInterfaceUUID } } }',
+  networksUplinkQualities: '{ networksUplinkQualities(networkUUIDs: ["$NETWORK"], filter: { durationSeconds: 300000, stepSeconds: 300 }) { values { timestamp value } } }',
+  switchPortStats: '{ switchPortStats(virtualDeviceUUID: "$DEVICE") { portNumber totalRxBytes totalTxBytes errorRxPackets } }',
+  switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
+  recentEventLogEventsPage:
+    '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [DEVICE_BOOT]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
+  blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
+  firewallRulesForNetwork: '{ firewallRulesForNetwork(networkUUID: "$NETWORK") { UUID name description action isEnabled srcPrefix dstPrefix priority } }',
+  interVLANCommunicationPermittedPairs: '{ interVLANCommunicationPermittedPairs(networkUUID: "$NETWORK") { UUID networkUUID leftVLAN { vlanID } rightVLAN { vlanID } } }',
+  spareHardwareDevicesForNetwork:
+    '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
+  webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
+  webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
+  alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
+  alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
+};
