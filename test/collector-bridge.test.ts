@@ -25,7 +25,7 @@ describe.skipIf(!AVAILABLE)("netgraph collector reads a bridge's MAC table", () 
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-bridge-'));
-    network = buildBridgeNetwork(30 + (process.pid % 200));
+    network = buildBridgeNetwork();
     await network.learnClients();
     agent = await startAgent(network.device, network.deviceAddress, [`pass_persist .1.3.6.1.2.1.17 ${FIXTURE}`]);
   });

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { JsonTree, TestApp } from './helpers/app.js';
 import { runNetgraph, startNetgraph } from './helpers/cli.js';
+import type { CliResult } from './helpers/cli.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { TEST_V3_USER, buildTestNetwork, canBuildNetworks, linksOf, startAgent, waitForAgentCounter } from './helpers/netns.js';
 import type { TestAgent, TestNetwork } from './helpers/netns.js';
@@ -17,6 +19,23 @@ import { storeKinds } from './helpers/stores.js';
 // elsewhere, without them, the file is skipped, and in CI that is a failure.
 const AVAILABLE = canBuildNetworks();
 if (!AVAILABLE && process.env.CI === 'true') throw new Error('CI must run the collector tests: they need root, iproute2, snmpd and snmpget (.ci/run installs them)');
+
+/** SIGTERM, then what the collector printed once it exited; SIGKILL and an error with its output when it has not exited within 15 s. */
+async function stop(child: ChildProcess, result: Promise<CliResult>): Promise<CliResult> {
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      void result.then((r) => reject(new Error(`the collector did not stop within 15 s of SIGTERM; it printed:\n${r.stderr.slice(-3000)}`)));
+    }, 15_000);
+  });
+  try {
+    return await Promise.race([result, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 interface PortReport {
   portNumber: number;
@@ -41,7 +60,7 @@ describe.skipIf(!AVAILABLE)('netgraph collector against a real SNMP agent', () =
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-collector-'));
-    network = buildTestNetwork(20 + (process.pid % 200));
+    network = buildTestNetwork();
     agent = await startAgent(network.device, network.deviceAddress);
     await network.sendClientTraffic();
     const lan = linksOf(network.device).find((l) => l.ifname === network.lanInterface);
@@ -138,8 +157,7 @@ describe.skipIf(!AVAILABLE)('netgraph collector against a real SNMP agent', () =
         child.kill('SIGKILL');
         throw error;
       }
-      child.kill('SIGTERM');
-      const finished = await result;
+      const finished = await stop(child, result);
       expect(finished.code).toBe(0);
       expect(finished.stderr).toContain('"msg":"polled"');
       expect(finished.stderr).not.toContain(ingestKey);
@@ -165,8 +183,7 @@ describe.skipIf(!AVAILABLE)('netgraph collector against a real SNMP agent', () =
       const back = writeConfig(`back-${kind}`, { server: app.url, apiKey: ingestKey, spoolDir, devices });
       const second = startNetgraph(['collector', '--config', back], {});
       await until('the spool to empty', async () => spooled(spoolDir).length === 0);
-      second.child.kill('SIGTERM');
-      expect((await second.result).code).toBe(0);
+      expect((await stop(second.child, second.result)).code).toBe(0);
       const receipts = await app.server.store.db.selectFrom('report_receipts').select('report_id').where('report_id', 'in', reportIds).execute();
       expect(receipts.map((r) => r.report_id).sort()).toEqual([...reportIds].sort());
     }, 60_000);

@@ -42,6 +42,61 @@ export function linksOf(namespace: string): LinkInfo[] {
   return JSON.parse(ip('-n', namespace, '-j', '-s', 'link', 'show')) as LinkInfo[];
 }
 
+const SUBNET_LOCKS = path.join(os.tmpdir(), 'netgraph-test-subnets');
+
+/**
+ * A /24 of 198.18.0.0/16 (198.18.N.0) that no other test network on this
+ * machine uses: its management veth's address in this namespace must be
+ * unique, or two networks' routes collide and one collector polls nothing.
+ * Claimed with an atomic mkdir holding the owner's pid, so concurrent test
+ * processes (and CI runs) never share one; a claim of a process that is
+ * gone is taken over. Returns N and how to give the subnet back.
+ */
+function claimSubnet(): { n: number; release: () => void } {
+  fs.mkdirSync(SUBNET_LOCKS, { recursive: true });
+  const used = new Set((ip('-4', '-j', 'addr', 'show').match(/"198\.18\.(\d+)\.\d+"/g) ?? []).map((m) => Number(/\.18\.(\d+)\./.exec(m)?.[1])));
+  for (let k = 0; k < 256; k += 1) {
+    const n = (process.pid + k) % 256;
+    if (used.has(n)) continue;
+    const lock = path.join(SUBNET_LOCKS, String(n));
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      const owner = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
+      // an empty pid file: another process has just made the lock and not yet written its pid
+      if (!(owner > 0) || isAlive(owner)) continue;
+    }
+    fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
+    return { n, release: () => fs.rmSync(lock, { recursive: true, force: true }) };
+  }
+  throw new Error('no free 198.18.N.0/24 for a test network');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Deletes a test network's namespaces and the veth end it left in this one, whichever of them exist. */
+function removeNetwork(namespaces: readonly string[], localLink: string): void {
+  for (const namespace of namespaces) {
+    try {
+      ip('netns', 'del', namespace);
+    } catch {
+      // already gone
+    }
+  }
+  try {
+    ip('link', 'del', localLink);
+  } catch {
+    // deleted with its peer's namespace
+  }
+}
+
 /**
  * A device namespace reached from the test's own namespace over a veth pair
  * (`mgmt`: 198.18.N.1 here, 198.18.N.2 there), with a LAN veth to a client
@@ -59,8 +114,10 @@ export interface TestNetwork {
   destroy(): void;
 }
 
-/** Builds the device and client namespaces; `n` (0 to 255) keeps the addresses of concurrent files apart. */
-export function buildTestNetwork(n: number): TestNetwork {
+/** Builds the device and client namespaces, on a subnet of their own. */
+export function buildTestNetwork(): TestNetwork {
+  const subnet = claimSubnet();
+  const { n } = subnet;
   const tag = `${process.pid % 100000}`;
   const device = `ngd${tag}`;
   const client = `ngc${tag}`;
@@ -71,20 +128,10 @@ export function buildTestNetwork(n: number): TestNetwork {
   const deviceAddress = `198.18.${n}.2`;
   const clientAddress = `198.19.${n}.2`;
   const destroy = () => {
-    for (const namespace of [device, client]) {
-      try {
-        ip('netns', 'del', namespace);
-      } catch {
-        // already gone
-      }
-    }
-    try {
-      ip('link', 'del', mgmtHere);
-    } catch {
-      // deleted with its peer's namespace
-    }
+    removeNetwork([device, client], mgmtHere);
+    subnet.release();
   };
-  destroy();
+  removeNetwork([device, client], mgmtHere);
   ip('netns', 'add', device);
   ip('netns', 'add', client);
   ip('link', 'add', mgmtHere, 'type', 'veth', 'peer', 'name', mgmtThere);
@@ -216,7 +263,9 @@ export interface BridgeNetwork {
 }
 
 /** Builds the switch and its two clients; `n` (0 to 255) keeps the addresses of concurrent files apart. */
-export function buildBridgeNetwork(n: number): BridgeNetwork {
+export function buildBridgeNetwork(): BridgeNetwork {
+  const subnet = claimSubnet();
+  const { n } = subnet;
   const tag = `${process.pid % 100000}`;
   const device = `ngbd${tag}`;
   const clients = [`ngb1${tag}`, `ngb2${tag}`];
@@ -224,20 +273,10 @@ export function buildBridgeNetwork(n: number): BridgeNetwork {
   const ports = [`ngbp${tag}a`, `ngbp${tag}b`];
   const deviceAddress = `198.18.${n}.2`;
   const destroy = () => {
-    for (const namespace of [device, ...clients]) {
-      try {
-        ip('netns', 'del', namespace);
-      } catch {
-        // already gone
-      }
-    }
-    try {
-      ip('link', 'del', mgmtHere);
-    } catch {
-      // deleted with its peer's namespace
-    }
+    removeNetwork([device, ...clients], mgmtHere);
+    subnet.release();
   };
-  destroy();
+  removeNetwork([device, ...clients], mgmtHere);
   for (const namespace of [device, ...clients]) ip('netns', 'add', namespace);
   ip('link', 'add', mgmtHere, 'type', 'veth', 'peer', 'name', 'mgmt0', 'netns', device);
   ip('addr', 'add', `198.18.${n}.1/24`, 'dev', mgmtHere);
