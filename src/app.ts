@@ -86,7 +86,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     // a URL that does not decode (e.g. "/%ZZ") never reaches a route
-    frameworkErrors: (_error, _request, reply) => {
+    frameworkErrors: (_error, request, reply) => {
+      // answered outside the routes, whose onSend hook lingers: a body still arriving is read and thrown away here too
+      lingerOnUnreadBody(request.raw, reply.raw);
       // the reply's generics are those of a route that does not exist; it is an ordinary reply
       void sendAnswer(reply as unknown as FastifyReply, answerForAppError(new AppError('BAD_REQUEST', 'The URL is not valid: it does not decode.')));
     },

@@ -153,6 +153,13 @@ describe.each(storeKinds())('an early answer while the body still arrives, on %s
     }, 120_000);
   });
 
+  describe('answers before any route', () => {
+    // the fuzz's find: a URL that does not decode is answered by Fastify's frameworkErrors, outside the routes' hooks
+    it('answers 400 to a URL that does not decode with 6 MiB on the way, and the client reads it', async () => {
+      await expectEveryAnswerRead(graphql(6 * MIB, { path: '/%ZZ' }), 400, 'BAD_REQUEST');
+    }, 120_000);
+  });
+
   describe('the bounds', () => {
     it(`closes the connection of a client that goes on sending past ${LINGER_MAX_BYTES / MIB} MiB`, async () => {
       const outcome = await sendStreamed(host, port, reports(4 * LINGER_MAX_BYTES, { chunked: true, writeBytes: 1024 * 1024 }));
