@@ -145,8 +145,8 @@ const TOTALS_DESCRIPTION = `per port the device's hardware reported inside the l
   UNAUTHORIZED for a virtual device that is not the key's company's; [] when
   it has no hardware.`;
 
-const RATES_DESCRIPTION = `per bucket of the filter and port of the device's hardware, each counter's
-  rate per second: the growth between consecutive readings whose later one
+const RATES_DESCRIPTION = `per bucket of the filter and port the device's latest report lists, each
+  counter's rate per second: the growth between consecutive readings whose later one
   falls in the bucket (reboots counted as in switchPortStats), divided by
   the seconds between them; each port's last reading before the window
   precedes its first inside it. Only buckets with readings have values.

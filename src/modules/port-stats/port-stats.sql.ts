@@ -80,21 +80,25 @@ export function portTotals(c: SqlContext, v: string): string {
 }
 
 /**
+ * The ports a rate series reads, as a condition on device_ports `bp`: those
+ * the latest report of the hardware of the virtual device aliased `v` lists,
+ * only portNumber when given. Each source joins its readings to them,
+ * so it reads one index range per port (hardware, port, time) rather than
+ * every reading the device ever sent.
+ */
+const ratePorts = (c: SqlContext, v: string): string => `bp.hardware_device_id = ${hardwareOf(v)} AND ${portFilter(c, 'bp')}`;
+
+/**
  * Each port's last reading before the rate window's start, from the raw
  * readings and from the 5-minute rollups (whichever is later precedes the
- * window's first reading): one index lookup per port the device reports.
+ * window's first reading): one index lookup per port.
  */
 function baselines(c: SqlContext, v: string, start: () => string): string {
-  const ports = () => `FROM device_ports bp WHERE bp.hardware_device_id = ${hardwareOf(v)} AND ${portFilter(c, 'bp')}`;
-  const raw =
-    `SELECT ${COLUMNS} FROM (SELECT bp.hardware_device_id, bp.port_number, (SELECT max(pb.observed_at) FROM port_counters pb ` +
-    `WHERE pb.hardware_device_id = bp.hardware_device_id AND pb.port_number = bp.port_number AND pb.observed_at < ${start()}) AS at ${ports()}) b ` +
-    'JOIN port_counters pr ON pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number AND pr.observed_at = b.at';
-  const rollup =
-    `SELECT ${COLUMNS} FROM (SELECT bp.hardware_device_id, bp.port_number, (SELECT max(pb.bucket) FROM port_counter_rollups pb ` +
-    `WHERE pb.hardware_device_id = bp.hardware_device_id AND pb.port_number = bp.port_number AND pb.observed_at < ${start()}) AS bucket ${ports()}) b ` +
-    'JOIN port_counter_rollups pr ON pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number AND pr.bucket = b.bucket';
-  return `${raw} UNION ALL ${rollup}`;
+  const last = (table: string, column: string) =>
+    `SELECT ${COLUMNS} FROM (SELECT bp.hardware_device_id, bp.port_number, (SELECT max(pb.${column}) FROM ${table} pb ` +
+    `WHERE pb.hardware_device_id = bp.hardware_device_id AND pb.port_number = bp.port_number AND pb.observed_at < ${start()}) AS last ` +
+    `FROM device_ports bp WHERE ${ratePorts(c, v)}) b JOIN ${table} pr ON pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number AND pr.${column} = b.last`;
+  return `${last('port_counters', 'observed_at')} UNION ALL ${last('port_counter_rollups', 'bucket')}`;
 }
 
 /**
@@ -115,13 +119,15 @@ export function portRates(c: SqlContext, v: string): string {
   const start = () => c.value('timestamptz', (args, now) => ranges(args, now).raw[0][0]);
   // in text order: the bucket's step, the readings, the window's start
   const bucket = c.dialect.epochBucket('i.observed_at', c.arg('filter.stepSeconds'));
+  const of = (table: string) =>
+    `SELECT ${COLUMNS} FROM device_ports bp JOIN ${table} pr ON pr.hardware_device_id = bp.hardware_device_id AND pr.port_number = bp.port_number ` +
+    `WHERE ${ratePorts(c, v)}`;
   const raw = (n: 0 | 1) =>
-    `SELECT ${COLUMNS} FROM port_counters pr WHERE pr.hardware_device_id = ${hardwareOf(v)} AND ${portFilter(c, 'pr')} ` +
-    `AND pr.observed_at >= ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][0])} ` +
+    `${of('port_counters')} AND pr.observed_at >= ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][0])} ` +
     `AND pr.observed_at < ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][1])}`;
   const rollups = () =>
-    `SELECT ${COLUMNS} FROM port_counter_rollups pr WHERE pr.hardware_device_id = ${hardwareOf(v)} AND ${portFilter(c, 'pr')} ` +
-    `AND pr.bucket >= ${c.value('bigint', (args, now) => ranges(args, now).rollupFrom)} AND pr.bucket < ${c.value('bigint', (args, now) => ranges(args, now).rollupTo)}`;
+    `${of('port_counter_rollups')} AND pr.bucket >= ${c.value('bigint', (args, now) => ranges(args, now).rollupFrom)} ` +
+    `AND pr.bucket < ${c.value('bigint', (args, now) => ranges(args, now).rollupTo)}`;
   const readings = `${baselines(c, v, start)} UNION ALL ${rollups()} UNION ALL ${raw(0)} UNION ALL ${raw(1)}`;
   const seconds = `${c.dialect.epochSeconds('i.observed_at')} - ${c.dialect.epochSeconds('i.p_at')}`;
   const rates = COUNTERS.map(([column]) => `1.0 * sum(g.${column}) / sum(g.seconds) AS ${column}`).join(', ');
