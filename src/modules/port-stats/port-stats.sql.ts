@@ -84,7 +84,8 @@ export function portTotals(c: SqlContext, v: string): string {
  * the latest report of the hardware of the virtual device aliased `v` lists,
  * only portNumber when given. Each source joins its readings to them,
  * so it reads one index range per port (hardware, port, time) rather than
- * every reading the device ever sent.
+ * every reading the device ever sent: `device_ports bp CROSS JOIN <readings>`,
+ * as SQLite keeps a CROSS JOIN's order (PostgreSQL plans it as any join).
  */
 const ratePorts = (c: SqlContext, v: string): string => `bp.hardware_device_id = ${hardwareOf(v)} AND ${portFilter(c, 'bp')}`;
 
@@ -94,11 +95,15 @@ const ratePorts = (c: SqlContext, v: string): string => `bp.hardware_device_id =
  * window's first reading): one index lookup per port.
  */
 function baselines(c: SqlContext, v: string, start: () => string): string {
-  const last = (table: string, column: string) =>
-    `SELECT ${COLUMNS} FROM (SELECT bp.hardware_device_id, bp.port_number, (SELECT max(pb.${column}) FROM ${table} pb ` +
-    `WHERE pb.hardware_device_id = bp.hardware_device_id AND pb.port_number = bp.port_number AND pb.observed_at < ${start()}) AS last ` +
-    `FROM device_ports bp WHERE ${ratePorts(c, v)}) b JOIN ${table} pr ON pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number AND pr.${column} = b.last`;
-  return `${last('port_counters', 'observed_at')} UNION ALL ${last('port_counter_rollups', 'bucket')}`;
+  // the latest by the index's last column, so each lookup reads backwards from the window's start and stops at the
+  // first row that qualifies; a rollup read before the start has its bucket before it too
+  const startBucket = () => c.value('bigint', (args, now) => Math.floor(Date.parse(seriesRanges(filterOf(args), now).raw[0][0]) / 1000));
+  const last = (table: string, column: string, bound: () => string) =>
+    `SELECT ${COLUMNS} FROM (SELECT bp.hardware_device_id, bp.port_number, (SELECT pb.${column} FROM ${table} pb ` +
+    `WHERE pb.hardware_device_id = bp.hardware_device_id AND pb.port_number = bp.port_number${bound()} AND pb.observed_at < ${start()} ` +
+    `ORDER BY pb.${column} DESC LIMIT 1) AS last FROM device_ports bp WHERE ${ratePorts(c, v)}) b ` +
+    `CROSS JOIN ${table} pr WHERE pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number AND pr.${column} = b.last`;
+  return `${last('port_counters', 'observed_at', () => '')} UNION ALL ${last('port_counter_rollups', 'bucket', () => ` AND pb.bucket <= ${startBucket()}`)}`;
 }
 
 /**
@@ -120,8 +125,8 @@ export function portRates(c: SqlContext, v: string): string {
   // in text order: the bucket's step, the readings, the window's start
   const bucket = c.dialect.epochBucket('i.observed_at', c.arg('filter.stepSeconds'));
   const of = (table: string) =>
-    `SELECT ${COLUMNS} FROM device_ports bp JOIN ${table} pr ON pr.hardware_device_id = bp.hardware_device_id AND pr.port_number = bp.port_number ` +
-    `WHERE ${ratePorts(c, v)}`;
+    `SELECT ${COLUMNS} FROM device_ports bp CROSS JOIN ${table} pr WHERE ${ratePorts(c, v)} ` +
+    'AND pr.hardware_device_id = bp.hardware_device_id AND pr.port_number = bp.port_number';
   const raw = (n: 0 | 1) =>
     `${of('port_counters')} AND pr.observed_at >= ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][0])} ` +
     `AND pr.observed_at < ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][1])}`;
