@@ -105,7 +105,18 @@ describe.each(storeKinds())('port counter rates and controller totals on %s', (k
     expect(await rates({ durationSeconds: 3600, stepSeconds: 300, endTime: at(-3600) })).toEqual({ values: [] });
   });
 
-  it("answers Meter's SDK call unchanged", async () => {
+  it("answers Meter's SDK call unchanged, and prices the SDK's recommended window of every port within a refresh", async () => {
+    // 4 hours of 5-minute buckets: 49 buckets × 52 ports / 50 = 51 elements of 4 fields, + 2 + 1
+    const sdk = `{ switchPortMetricsRate(virtualDeviceUUID: "${IDS.acmeSwitch}", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { portNumber timestamp totalRxBytes totalTxBytes } } }`;
+    const priced = await app.request('/api/v1/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await app.createKey('acme')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: sdk, extensions: { cost: true } }),
+    });
+    expect(priced.body.extensions.cost).toMatchObject({ requested: 1 + 2 + 51 * 4, actual: 1 + 2 + 1 * 4 });
+    // a day of 5-minute buckets of every port is refused before it runs; of one port it is cheap
+    const day = await app.graphql(sdk.replace('14400', '86400'));
+    expect([day.status, day.body.errors[0].extensions.code]).toEqual([422, 'COMPLEXITY_LIMIT_EXCEEDED']);
     const body = await query(`{ switchPortMetricsRate(virtualDeviceUUID: "${IDS.acmeSwitch}", filter: { durationSeconds: 3600, stepSeconds: 300 }, portNumber: 1) { values { portNumber timestamp totalRxBytes totalTxBytes } } }`);
     expect(body).toEqual({
       data: { switchPortMetricsRate: { values: [0, 300, 900].map((s, i) => ({ portNumber: 1, timestamp: at(s), totalRxBytes: [10, 10, 20][i], totalTxBytes: [5, 5, 10][i] })) } },
@@ -157,15 +168,17 @@ describe.each(storeKinds())('port counter rates and controller totals on %s', (k
     expect(await refused(rate('{ durationSeconds: 3600, stepSeconds: 30 }'))).toEqual([
       'BAD_USER_INPUT', 'filter.stepSeconds', 'Argument "filter.stepSeconds" of "controllerPortMetricsRate" is not accepted: must be at least 60 (seconds): ask for a longer step.',
     ]);
-    expect((await refused(rate('{ durationSeconds: 60060, stepSeconds: 60 }'))).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.durationSeconds']);
-    expect((await refused(rate('{ durationSeconds: 200000, stepSeconds: 240 }')))[2]).toContain('must be at most 172800: steps that are not a multiple of 300 s read the raw samples');
+    // one port: over every port, these windows would be refused first for their cost
+    expect((await refused(rate('{ durationSeconds: 60060, stepSeconds: 60 }', ', portNumber: 1'))).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.durationSeconds']);
+    expect((await refused(rate('{ durationSeconds: 200000, stepSeconds: 240 }', ', portNumber: 1')))[2]).toContain('must be at most 172800: steps that are not a multiple of 300 s read the raw samples');
     expect(await refused(rate('{ durationSeconds: 3600, stepSeconds: 60 }', ', portNumber: -1'))).toEqual([
       'BAD_USER_INPUT', 'portNumber', 'Argument "portNumber" of "controllerPortMetricsRate" is not accepted: must be 0 to 65535: ports are numbered as the device reports them.',
     ]);
     expect((await refused(`switchPortMetricsRate(virtualDeviceUUID: "${IDS.acmeSwitch}", filter: { durationSeconds: 3600, stepSeconds: 300 }, portNumber: 65536) { values { timestamp } }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'portNumber']);
     expect((await refused(`controllerPortStats(virtualDeviceUUID: "${CONTROLLER}", lookbackHours: 0) { portNumber }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'lookbackHours']);
-    // GraphQL's own validation: a missing filter, a wrong type
-    const missing = await app.graphql(`{ switchPortMetricsRate(virtualDeviceUUID: "${IDS.acmeSwitch}") { values { timestamp } } }`);
+    // GraphQL's own validation: a missing argument, a wrong type (a rate series without its filter is priced at its
+    // largest before validation, so it is refused for its cost first)
+    const missing = await app.graphql('{ controllerPortStats(portNumber: 1) { portNumber } }');
     expect(missing.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const wrongType = await app.graphql(`{ controllerPortStats(virtualDeviceUUID: "${CONTROLLER}", portNumber: "1") { portNumber } }`);
     expect(wrongType.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -189,8 +202,8 @@ describe.each(storeKinds())('port counter rates and controller totals on %s', (k
     });
     expect(app.server.store.stats.statements - before).toBe(1);
     expect(response.body.data.s.values).toHaveLength(6);
-    // requested: 13 buckets × 52 ports / 100 = 7 elements of 2 fields (+ 2 + 1), 13 / 100 = 1 element for one port, 2 + 5 for the totals
-    expect(response.body.extensions.cost.requested).toBe(1 + 2 + 7 * 2 + (1 + 2 + 1 * 2) + (2 + 5 * 1));
+    // requested: 13 buckets × 52 ports / 50 = 14 elements of 2 fields (+ 2 + 1), 13 / 50 = 1 element for one port, 2 + 5 for the totals
+    expect(response.body.extensions.cost.requested).toBe(1 + 2 + 14 * 2 + (1 + 2 + 1 * 2) + (2 + 5 * 1));
     // actual: 6 values, 2 values and 1 port
     expect(response.body.extensions.cost.actual).toBe(1 + 2 + 1 * 2 + (1 + 2 + 1 * 2) + (2 + 1 * 1));
   });
