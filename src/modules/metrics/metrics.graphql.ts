@@ -1,20 +1,10 @@
 import { integer, text } from '../read/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument, SqlContext } from '../read/read.model.js';
 import { clientCounts, isNamed, namedNetworks, namedNetworksAreCallers, qualitySeries, seriesNetworks, seriesRows, throughputSeries } from './metrics.sql.js';
-import { BUCKETS_PER_COST_ELEMENT, checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
+import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT as FILTER_ARGUMENT, checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
 
 /** The most networks networksUplinkQualities takes (its complexity prices this many when they are variables). */
 export const MAX_SERIES_NETWORKS = 50;
-
-const FILTER_ARGUMENT: RootArgument = {
-  name: 'filter',
-  type: 'input',
-  fields: [
-    { name: 'durationSeconds', type: 'int' },
-    { name: 'stepSeconds', type: 'int' },
-    { name: 'endTime', type: 'datetime' },
-  ],
-};
 
 const checkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings);
 

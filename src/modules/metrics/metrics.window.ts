@@ -1,4 +1,4 @@
-import type { ArgumentProblem, ArgumentValues, ReadSettings } from '../read/read.model.js';
+import type { ArgumentProblem, ArgumentValues, ReadSettings, RootArgument } from '../read/read.model.js';
 
 /** A series' window as the API takes it (MetricsFilterInput). */
 export interface MetricsFilter {
@@ -20,6 +20,17 @@ export const MAX_STEPS = 1000;
  * builds and serialises within the one statement, with no lookup of its own.
  */
 export const BUCKETS_PER_COST_ELEMENT = 10;
+
+/** The `filter: MetricsFilterInput!` argument of every series root. */
+export const METRICS_FILTER_ARGUMENT: RootArgument = {
+  name: 'filter',
+  type: 'input',
+  fields: [
+    { name: 'durationSeconds', type: 'int' },
+    { name: 'stepSeconds', type: 'int' },
+    { name: 'endTime', type: 'datetime' },
+  ],
+};
 
 /** The filter of a root's arguments (`filter`). */
 export const filterOf = (args: ArgumentValues): MetricsFilter => args.filter as MetricsFilter;
