@@ -45,6 +45,15 @@ const RenameVlan = graphql(`
   mutation RenameVlan($vlan: UUID!, $name: String!) { updateVLAN(input: { vlanUUID: $vlan, name: $name }) { vlan { UUID name } } }
 `);
 
+/** The rename with every field of the VLAN: costs 19. */
+const RenameVlanFully = graphql(`
+  mutation RenameVlanFully($vlan: UUID!, $name: String!) {
+    updateVLAN(input: { vlanUUID: $vlan, name: $name }) {
+      vlan { UUID name vlanID isEnabled isDefault networkUUID ipV4ClientGateway ipV4ClientPrefixLength }
+    }
+  }
+`);
+
 /** A fetch that keeps the status of every answer the client got: the real fetch, watched. */
 function watchedFetch(): { fetch: typeof fetch; statuses: number[] } {
   const statuses: number[] = [];
@@ -166,11 +175,15 @@ describe('the typed client and the limits', () => {
     expect(result.status).toBe(200);
     expect(watched.statuses.slice(-2)).toEqual([429, 200]);
     expect(waits.map((w) => w.reason)).toContain('throttled');
-    // a mutation throttled did not run, so the client sends it again: it runs once
+    // a mutation throttled did not run, so the client sends it again, and it runs once
     await client.request(SEVEN_DEVICES, { uuid: IDS.acmeAp });
-    const renamed = await client.request(RenameVlan, { vlan: IDS.acmeVlan, name: 'Guest 2' });
+    const before = (await app.server.services.audit.list({ companySlug: 'acme' })).filter((e) => e.objectId === IDS.acmeVlan).length;
+    // 10 + 1 + 8 = 19 points, with about 12 left: a 429 unless 350 ms passed since the last answer
+    const renamed = await client.request(RenameVlanFully, { vlan: IDS.acmeVlan, name: 'Guest 2' });
+    expect(watched.statuses.slice(-2)).toEqual([429, 200]);
     expect(renamed.errors).toEqual([]);
     expect(renamed.data?.updateVLAN?.vlan?.name).toBe('Guest 2');
+    expect((await app.server.services.audit.list({ companySlug: 'acme' })).filter((e) => e.objectId === IDS.acmeVlan)).toHaveLength(before + 1);
   });
 
   it('never sees a 429 when it paces from the headers, looping over both limits', async () => {

@@ -12,9 +12,10 @@
 export interface Pacer {
   /**
    * Either reserves a request of the document `key` (a request and its
-   * known cost) and returns 0, or returns how long to wait before asking again.
+   * known cost) and returns 0, or returns how long to wait before asking
+   * again; with `force` it reserves at once (a client that does not pace).
    */
-  admit(key: string): number;
+  admit(key: string, force?: boolean): number;
   /** Gives back what admit() reserved, and learns from the answer's headers and reported cost. */
   settle(key: string, answer: AnswerFacts | undefined): void;
   /** After a 429 of the request limit: no request before `retryAt` (local ms). */
@@ -48,23 +49,19 @@ export function createPacer(now: () => number): Pacer {
   const budgetNow = (t: number) => (budget ? Math.min(budget.capacity, budget.level + (t - budget.at) * budget.perMs) : Infinity);
 
   return {
-    admit(key) {
-      const t = now();
-      if (requests && t < requests.resetAt && requests.remaining - inFlight.requests <= 0) return requests.resetAt - t;
+    admit(key, force = false) {
       const cost = costs.get(key) ?? 0;
-      if (budget && budget.perMs > 0 && cost > 0 && cost <= budget.capacity) {
-        const available = budgetNow(t) - inFlight.points;
-        if (available < cost) return Math.ceil((cost - available) / budget.perMs);
-      }
+      const wait = force ? 0 : waitFor(cost, now());
+      if (wait > 0) return wait;
       inFlight.requests += 1;
       inFlight.points += cost;
       reserved.set(key, [...(reserved.get(key) ?? []), cost]);
       return 0;
     },
     settle(key, answer) {
-      const costs_ = reserved.get(key) ?? [];
-      const cost = costs_.shift() ?? 0;
-      if (costs_.length === 0) reserved.delete(key);
+      const pending = reserved.get(key) ?? [];
+      const cost = pending.shift() ?? 0;
+      if (pending.length === 0) reserved.delete(key);
       inFlight.requests -= 1;
       inFlight.points -= cost;
       if (!answer) return;
@@ -81,6 +78,14 @@ export function createPacer(now: () => number): Pacer {
       if (budget && remaining !== undefined) budget = { ...budget, level: remaining, at: now() };
     },
   };
+
+  /** How long until the window and the budget both allow a request of `cost` points, counting those in flight. */
+  function waitFor(cost: number, t: number): number {
+    if (requests && t < requests.resetAt && requests.remaining - inFlight.requests <= 0) return requests.resetAt - t;
+    if (!budget || budget.perMs <= 0 || cost <= 0 || cost > budget.capacity) return 0;
+    const available = budgetNow(t) - inFlight.points;
+    return available < cost ? Math.ceil((cost - available) / budget.perMs) : 0;
+  }
 
   function rememberCost(key: string, cost: number): void {
     if (!costs.has(key) && costs.size >= MAX_KNOWN_COSTS) costs.delete(costs.keys().next().value as string);

@@ -157,7 +157,7 @@ export function createClient(options: ClientOptions): NetgraphClient {
     for (;;) {
       if (options.pace !== false) {
         for (let ms = pacer.admit(text); ms > 0; ms = pacer.admit(text)) await wait('pace', ms);
-      } else pacer.admit(text);
+      } else pacer.admit(text, true);
       const answer = await send(body, requestOptions.signal).catch((error: unknown) => {
         pacer.settle(text, undefined);
         if (requestOptions.signal?.aborted) throw error;
