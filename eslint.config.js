@@ -41,6 +41,23 @@ export default tseslint.config(
     files: ['src/**/*.repository.ts', 'src/db/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
+  // netgraph/client ships to browsers and other people's programs: it imports its own folder, the generated
+  // schema types and gql.tada, never the server's code or Node.js (tsconfig.client.json checks the types too)
+  {
+    files: ['src/client/**/*.ts'],
+    ignores: ['src/client/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'The client runs in browsers too: use fetch and the web platform, not Node.js.' },
+            { regex: '^\\.\\./(?!\\.\\./graphql-env\\.js$)', message: 'The client is self-contained: it imports only src/client/, graphql-env.d.ts and gql.tada.' },
+          ],
+        },
+      ],
+    },
+  },
   // Layers point one way: adapters (cli, web, graphql, http) -> features (modules) -> db. No cycles.
   {
     files: ['src/**/*.ts'],
