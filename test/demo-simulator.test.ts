@@ -3,6 +3,8 @@ import { loadConfig } from '../src/config.js';
 import { tryTakeSessionLock } from '../src/db/session-lock.js';
 import { DEMO_BACKFILL_SECONDS, DEMO_COMPANY_SLUG, DEMO_SIMULATOR_LOCK } from '../src/demo/demo-simulator.js';
 import { openRuntime } from '../src/runtime.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../src/db/tables.js';
 import type { Services } from '../src/services.js';
 import { fleetNetworksOf } from '../src/modules/simulator/simulator.fleet.js';
 import { startTestApp } from './helpers/app.js';
@@ -11,6 +13,7 @@ import { createTestClock } from './helpers/clock.js';
 import { startServerProcess } from './helpers/processes.js';
 import { REPORT_EPOCH } from './helpers/reports.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
+import { storedReports } from './helpers/stored-reports.js';
 import type { TestDatabase } from './helpers/stores.js';
 
 /** Half an hour between reports: a day of history is 48 ticks, and the test moves the clock one tick at a time. */
@@ -31,20 +34,20 @@ async function demoFleet(services: Services): Promise<DemoFleet> {
 }
 
 /** The newest report time (ms) of any demo device, from the devices' state; undefined when none has reported. */
-async function latestReport(services: Services, fleet: DemoFleet): Promise<number | undefined> {
+async function latestReport(db: Kysely<Database>, fleet: DemoFleet): Promise<number | undefined> {
   let latest: number | undefined;
   for (const serial of fleet.serials) {
-    const seen = (await services.reports.deviceState(fleet.companyId, serial))?.lastSeenAt;
+    const seen = (await storedReports(db).deviceState(fleet.companyId, serial))?.lastSeenAt;
     if (seen != null) latest = Math.max(latest ?? 0, Date.parse(seen));
   }
   return latest;
 }
 
 /** Every time (ms) at which some demo device reported, from the stored port counters. */
-async function reportTimes(services: Services, fleet: DemoFleet): Promise<number[]> {
+async function reportTimes(db: Kysely<Database>, fleet: DemoFleet): Promise<number[]> {
   const times = new Set<number>();
   for (const serial of fleet.serials) {
-    for (const row of (await services.reports.deviceTelemetry(fleet.companyId, serial)).portCounters) times.add(Date.parse(row.observed_at));
+    for (const row of (await storedReports(db).deviceTelemetry(fleet.companyId, serial)).portCounters) times.add(Date.parse(row.observed_at));
   }
   return [...times].sort((a, b) => a - b);
 }
@@ -77,14 +80,14 @@ describe.each(storeKinds())('the live demo network on %s', (kind) => {
     const fleet = await demoFleet(services);
     expect(fleet.serials.length).toBeGreaterThan(10);
 
-    await until('the backfill reached now', async () => (await latestReport(services, fleet)) === REPORT_EPOCH);
+    await until('the backfill reached now', async () => (await latestReport(first.server.store.db, fleet)) === REPORT_EPOCH);
     const backfillTicks = DEMO_BACKFILL_SECONDS / INTERVAL_S;
     const firstTick = REPORT_EPOCH - (backfillTicks - 1) * INTERVAL_S * 1000;
     // a report at every tick of the last 24 hours, the first 23.5 hours ago
-    expect(await reportTimes(services, fleet)).toEqual(ticks(firstTick, backfillTicks));
+    expect(await reportTimes(first.server.store.db, fleet)).toEqual(ticks(firstTick, backfillTicks));
 
     clock.advance(INTERVAL_S * 1000);
-    await until('a live report arrived', async () => (await latestReport(services, fleet)) === REPORT_EPOCH + INTERVAL_S * 1000);
+    await until('a live report arrived', async () => (await latestReport(first.server.store.db, fleet)) === REPORT_EPOCH + INTERVAL_S * 1000);
     const target = loadConfig({ DATABASE_URL: database.url }).database;
     // PostgreSQL: the running simulator holds its lock, so no other process starts a second one
     if (kind === 'postgres') expect(await tryTakeSessionLock(target, DEMO_SIMULATOR_LOCK)).toBeUndefined();
@@ -99,16 +102,16 @@ describe.each(storeKinds())('the live demo network on %s', (kind) => {
     try {
       // a simulator left running would report the three ticks the clock moved past
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await latestReport(reader.services, fleet)).toBe(REPORT_EPOCH + INTERVAL_S * 1000);
+      expect(await latestReport(reader.store.db, fleet)).toBe(REPORT_EPOCH + INTERVAL_S * 1000);
     } finally {
       await reader.close();
     }
 
     const second = await startTestApp(kind, { database, env: DEMO_ENV, clock: clock.now, demoSimulator: DEMO_OPTIONS });
     apps.push(second);
-    await until('the restarted simulator caught up', async () => (await latestReport(second.server.services, fleet)) === REPORT_EPOCH + 4 * INTERVAL_S * 1000);
+    await until('the restarted simulator caught up', async () => (await latestReport(second.server.store.db, fleet)) === REPORT_EPOCH + 4 * INTERVAL_S * 1000);
     // the history has no gap: the ticks missed while the server was down were sent as history
-    expect(await reportTimes(second.server.services, fleet)).toEqual(ticks(firstTick, backfillTicks + 4));
+    expect(await reportTimes(second.server.store.db, fleet)).toEqual(ticks(firstTick, backfillTicks + 4));
   });
 
   it('sends nothing with DEMO_SIMULATOR=off', async () => {
@@ -120,7 +123,7 @@ describe.each(storeKinds())('the live demo network on %s', (kind) => {
       clock.advance(INTERVAL_S * 1000);
       // with the simulator on, its first reports are stored within a few polls
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(await latestReport(app.server.services, fleet)).toBeUndefined();
+      expect(await latestReport(app.server.store.db, fleet)).toBeUndefined();
     } finally {
       await app.close();
     }

@@ -7,6 +7,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { REPORT_EPOCH } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
+import { storedReports } from './helpers/stored-reports.js';
 
 // issue 32: scripts written for Meter's API, at the scale of the demo data and the documented limits, are never THROTTLED.
 
@@ -42,7 +43,8 @@ async function untilReported(app: TestApp, at: number): Promise<void> {
   const serials = fleetNetworksOf(company).flatMap((network) => network.devices.map((device) => device.serialNumber));
   const companyId = (await services.companies.getBySlug(DEMO_COMPANY_SLUG)).id;
   for (let attempt = 0; attempt < 1200; attempt++) {
-    const seen = await Promise.all(serials.map(async (serial) => (await services.reports.deviceState(companyId, serial))?.lastSeenAt));
+    const stored = storedReports(app.server.store.db);
+    const seen = await Promise.all(serials.map(async (serial) => (await stored.deviceState(companyId, serial))?.lastSeenAt));
     if (seen.every((lastSeen) => lastSeen != null && Date.parse(lastSeen) === at)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

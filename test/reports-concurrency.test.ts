@@ -10,6 +10,7 @@ import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
+import { storedReports } from './helpers/stored-reports.js';
 
 describe.each(storeKinds())('concurrent reports and checkers on %s', (kind) => {
   let app: TestApp;
@@ -41,7 +42,7 @@ describe.each(storeKinds())('concurrent reports and checkers on %s', (kind) => {
     const answers = await Promise.all(batches.map((batch) => postReports(app, key, batch)));
     expect(answers.map((a) => a.status)).toEqual(batches.map(() => 200));
     expect(answers.reduce((sum, a) => sum + (a.body.accepted as number), 0)).toBe(108);
-    const counts = await app.server.services.reports.networkTelemetry(companyId, IDS.acmeHq);
+    const counts = await storedReports(app.server.store.db).networkTelemetry(companyId, IDS.acmeHq);
     expect(counts.clientObservations).toHaveLength(72);
   });
 
@@ -52,7 +53,7 @@ describe.each(storeKinds())('concurrent reports and checkers on %s', (kind) => {
     // two SQLite connections in one process cannot wait for each other (the driver blocks the event loop): there, one after another
     if (kind === 'postgres') await Promise.all(checks.map((check) => check()));
     else for (const check of checks) await check();
-    const events = await app.server.services.reports.events(companyId, IDS.acmeHq, { limit: 100, types: ['DEVICE_OFFLINE'] });
+    const events = await storedReports(app.server.store.db).events(companyId, IDS.acmeHq, { limit: 100, types: ['DEVICE_OFFLINE'] });
     expect(events.events.map((e) => e.serialNumber).sort()).toEqual([SERIALS.acmeSwitch, SERIALS.acmeAp].sort());
   });
 });

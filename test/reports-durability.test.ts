@@ -3,6 +3,7 @@ import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openRuntime } from '../src/runtime.js';
 import { startTestApp } from './helpers/app.js';
+import { connectedClients, isConnectedToBackend, storedReports } from './helpers/stored-reports.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
@@ -99,16 +100,22 @@ describe.each(storeKinds())('acknowledged reports survive SIGKILL on %s', (kind)
   });
 });
 
-/** Everything the fixture's acme devices' reports stored, as the report service reads it. */
+/** Everything the fixture's acme devices' reports stored, and the clients the API lists as connected. */
 async function storedRows(app: TestApp, companyId: number) {
-  const reports = app.server.services.reports;
+  const reports = storedReports(app.server.store.db);
   const networks = [IDS.acmeHq, IDS.acmeLab];
   return {
     telemetry: await Promise.all(networks.map((n) => reports.networkTelemetry(companyId, n))),
     events: await Promise.all(networks.map((n) => reports.events(companyId, n, { limit: 10_000 }))),
-    clients: await Promise.all(networks.map((n) => reports.connectedClients(companyId, n))),
+    clients: await Promise.all(networks.map((n) => connectedClients(app, companyId, n))),
     sessions: await Promise.all(networks.map((n) => reports.clientSessions(companyId, n))),
-    devices: await Promise.all(SERIAL_LIST.map(async (s) => ({ state: await reports.deviceState(companyId, s), counters: await reports.deviceTelemetry(companyId, s) }))),
+    devices: await Promise.all(
+      SERIAL_LIST.map(async (s) => ({
+        // as stored, with whether the API says it is connected
+        state: { ...(await reports.deviceState(companyId, s)), isConnectedToBackend: await isConnectedToBackend(app, s) },
+        counters: await reports.deviceTelemetry(companyId, s),
+      })),
+    ),
   };
 }
 

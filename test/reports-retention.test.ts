@@ -10,6 +10,7 @@ import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
+import { storedReports } from './helpers/stored-reports.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -20,10 +21,11 @@ describe.each(storeKinds())('retention on %s', (kind) => {
   let companyId: number;
   const reports = () => app.server.services.reports;
   const counts = async () => {
-    const network = await reports().networkTelemetry(companyId, IDS.acmeHq);
-    const device = await reports().deviceTelemetry(companyId, SERIALS.acmeSwitch);
-    const events = await reports().events(companyId, IDS.acmeHq, { limit: 100 });
-    const sessions = await reports().clientSessions(companyId, IDS.acmeHq);
+    const stored = storedReports(app.server.store.db);
+    const network = await stored.networkTelemetry(companyId, IDS.acmeHq);
+    const device = await stored.deviceTelemetry(companyId, SERIALS.acmeSwitch);
+    const events = await stored.events(companyId, IDS.acmeHq, { limit: 100 });
+    const sessions = await stored.clientSessions(companyId, IDS.acmeHq);
     return {
       samples: network.uplinkSamples.length,
       observations: network.clientObservations.length,

@@ -5,6 +5,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
+import { connectedClients, isConnectedToBackend, storedReports } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 describe.each(storeKinds())('report rules on %s', (kind) => {
@@ -13,10 +14,11 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
   let key: string;
   let companyId: number;
   const reports = () => app.server.services.reports;
+  const stored = () => storedReports(app.server.store.db);
   /** The clock's current time plus `seconds`, as ISO. */
   const now = (seconds = 0) => new Date(clock.now() + seconds * 1000).toISOString();
   const eventTypes = async (network: string = IDS.acmeHq) =>
-    (await reports().events(companyId, network, { limit: 100 })).events.map((e) => `${e.type} ${e.serialNumber} ${e.observedAt}`);
+    (await stored().events(companyId, network, { limit: 100 })).events.map((e) => `${e.type} ${e.serialNumber} ${e.observedAt}`);
 
   beforeAll(async () => {
     clock = createTestClock(REPORT_EPOCH);
@@ -69,8 +71,8 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     expect(response.body.rejected[5].message).toBe(response.body.rejected[6].message);
     for (const r of response.body.rejected) expect(typeof r.message).toBe('string');
     // nothing of the refused reports was stored: the first one's valid client is not there
-    expect(await reports().connectedClients(companyId, IDS.acmeLab)).toEqual([]);
-    expect((await reports().deviceState(companyId, SERIALS.acmeLabAp))?.lastSeenAt).toBe(now());
+    expect(await connectedClients(app, companyId, IDS.acmeLab)).toEqual([]);
+    expect((await stored().deviceState(companyId, SERIALS.acmeLabAp))?.lastSeenAt).toBe(now());
   });
 
   it('records DEVICE_ONLINE for a device imported offline, nothing for one imported online, DEVICE_OFFLINE once when silent', async () => {
@@ -81,9 +83,9 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
 
     clock.advance(89_000);
     await reports().checkOffline();
-    expect((await reports().deviceState(companyId, SERIALS.acmeAp))?.isConnectedToBackend).toBe(true);
+    expect(await isConnectedToBackend(app, SERIALS.acmeAp)).toBe(true);
     clock.advance(2_000);
-    expect((await reports().deviceState(companyId, SERIALS.acmeAp))?.isConnectedToBackend).toBe(false);
+    expect(await isConnectedToBackend(app, SERIALS.acmeAp)).toBe(false);
     await reports().checkOffline();
     await reports().checkOffline();
     const offlineAt = new Date(Date.parse(t0) + 90_000).toISOString();
@@ -95,12 +97,12 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
 
     // a stale report (older than the window) changes no online state
     expect((await postReports(app, key, [report(SERIALS.acmeAp, now(-95))])).body.accepted).toBe(1);
-    expect((await reports().deviceState(companyId, SERIALS.acmeAp))?.isConnectedToBackend).toBe(false);
+    expect(await isConnectedToBackend(app, SERIALS.acmeAp)).toBe(false);
     expect(await eventTypes()).toHaveLength(3);
 
     const t1 = now();
     await postReports(app, key, [report(SERIALS.acmeAp, t1)]);
-    expect((await reports().deviceState(companyId, SERIALS.acmeAp))?.isConnectedToBackend).toBe(true);
+    expect(await isConnectedToBackend(app, SERIALS.acmeAp)).toBe(true);
     expect((await eventTypes())[0]).toBe(`DEVICE_ONLINE ${SERIALS.acmeAp} ${t1}`);
   });
 
@@ -125,7 +127,7 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     const phone = { macAddress: 'aa:00:00:00:00:02', ip: '10.0.0.2', isWireless: true, signal: -60, ssid: 'Acme-Corp' };
     const printer = { macAddress: 'aa:00:00:00:00:03', ip: '10.0.0.3', isWireless: false, portNumber: 7, vlanID: 10 };
     await postReports(app, key, [report(SERIALS.acmeAp, t0, { clients: [laptop, phone] }), report(SERIALS.acmeSwitch, t0, { clients: [printer] })]);
-    const connected = async () => (await reports().connectedClients(companyId, IDS.acmeHq)).map((c) => `${c.macAddress} ${c.serialNumber} ${c.lastSeen}`);
+    const connected = async () => (await connectedClients(app, companyId, IDS.acmeHq)).map((c) => `${c.macAddress} ${c.serialNumber} ${c.lastSeen}`);
     expect(await connected()).toEqual([`aa:00:00:00:00:01 ${SERIALS.acmeAp} ${t0}`, `aa:00:00:00:00:02 ${SERIALS.acmeAp} ${t0}`, `aa:00:00:00:00:03 ${SERIALS.acmeSwitch} ${t0}`]);
 
     // the laptop roams to the switch's side (as if a second AP), the phone leaves
@@ -140,7 +142,7 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     clock.advance(40_000);
     expect(await connected()).toEqual([]);
 
-    const history = (await reports().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress.startsWith('aa:00'));
+    const history = (await stored().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress.startsWith('aa:00'));
     expect(history.map((s) => `${s.macAddress} ${s.serialNumber} ${s.firstSeen} ${s.lastSeen} ${s.endedAt}`)).toEqual([
       `aa:00:00:00:00:01 ${SERIALS.acmeAp} ${t0} ${t0} ${t1}`,
       `aa:00:00:00:00:02 ${SERIALS.acmeAp} ${t0} ${t0} ${t1}`,
@@ -153,9 +155,9 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     clock.advance(1000 * 1000);
     const tablet = { macAddress: 'ab:00:00:00:00:01', isWireless: true, signal: -50, ssid: 'Acme-Corp' };
     const connected = async () =>
-      (await reports().connectedClients(companyId, IDS.acmeHq)).filter((c) => c.macAddress === tablet.macAddress).map((c) => `${c.serialNumber} ${c.lastSeen}`);
+      (await connectedClients(app, companyId, IDS.acmeHq)).filter((c) => c.macAddress === tablet.macAddress).map((c) => `${c.serialNumber} ${c.lastSeen}`);
     const open = async () =>
-      (await reports().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === tablet.macAddress && s.endedAt === null).map((s) => `${s.serialNumber} ${s.lastSeen}`);
+      (await stored().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === tablet.macAddress && s.endedAt === null).map((s) => `${s.serialNumber} ${s.lastSeen}`);
     for (const [older, newer] of [
       [SERIALS.acmeAp, SERIALS.acmeSwitch],
       [SERIALS.acmeSwitch, SERIALS.acmeAp],
@@ -171,7 +173,7 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
 
   it('ends a session that one batch both drops and lists on another device at whichever came first, in either order of the batch', async () => {
     const history = async (mac: string) =>
-      (await reports().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === mac).map((s) => `${s.serialNumber} ${s.firstSeen} ${s.lastSeen} ${s.endedAt}`);
+      (await stored().clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === mac).map((s) => `${s.serialNumber} ${s.firstSeen} ${s.lastSeen} ${s.endedAt}`);
     const cases = [
       { dropFirst: true, roamBeforeDrop: true },
       { dropFirst: false, roamBeforeDrop: true },
@@ -208,17 +210,17 @@ describe.each(storeKinds())('report rules on %s', (kind) => {
     });
     await postReports(app, key, [newer]);
     await postReports(app, key, [older]);
-    const state = await reports().deviceState(companyId, SERIALS.acmeLabAp);
+    const state = await stored().deviceState(companyId, SERIALS.acmeLabAp);
     expect(state).toMatchObject({ uptimeSeconds: 200, macAddress: '0c:8d:db:00:00:09', lastSeenAt: t1, stateObservedAt: t1 });
     expect(state?.radios.map((r) => r.bssid)).toEqual(['0c:8d:db:00:09:01']);
-    expect(await reports().connectedClients(companyId, IDS.acmeLab)).toEqual([]);
-    const samples = (await reports().networkTelemetry(companyId, IDS.acmeLab)).uplinkSamples;
+    expect(await connectedClients(app, companyId, IDS.acmeLab)).toEqual([]);
+    const samples = (await stored().networkTelemetry(companyId, IDS.acmeLab)).uplinkSamples;
     expect(samples.map((s) => `${s.observed_at} ${s.latency_ms}`)).toEqual([`${t0} 3`]);
     // within one batch too: sections come from the newest report that has them
     const t2 = now(-5);
     const t3 = now();
     await postReports(app, key, [report(SERIALS.acmeLabAp, t3, { uptimeSeconds: 5 }), report(SERIALS.acmeLabAp, t2, { uptimeSeconds: 4, clients: [{ macAddress: 'bb:00:00:00:00:02' }] })]);
-    expect(await reports().deviceState(companyId, SERIALS.acmeLabAp)).toMatchObject({ uptimeSeconds: 5, stateObservedAt: t3 });
-    expect((await reports().connectedClients(companyId, IDS.acmeLab)).map((c) => c.macAddress)).toEqual(['bb:00:00:00:00:02']);
+    expect(await stored().deviceState(companyId, SERIALS.acmeLabAp)).toMatchObject({ uptimeSeconds: 5, stateObservedAt: t3 });
+    expect((await connectedClients(app, companyId, IDS.acmeLab)).map((c) => c.macAddress)).toEqual(['bb:00:00:00:00:02']);
   });
 });

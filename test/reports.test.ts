@@ -6,6 +6,7 @@ import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
+import { isConnectedToBackend, storedReports } from './helpers/stored-reports.js';
 
 const FULL_REPORT = {
   reportId: '8d7e0c1a-5b7f-4c38-9a43-0d1f6a2b9c11',
@@ -38,7 +39,7 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
   let clock: TestClock;
   let ingestKey: string;
   let companyId: number;
-  const reports = () => app.server.services.reports;
+  const stored = () => storedReports(app.server.store.db);
 
   beforeAll(async () => {
     clock = createTestClock(REPORT_EPOCH);
@@ -56,8 +57,9 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
     expect(response.body).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
 
     // the times of the latest report, which the API does not publish
-    const state = await reports().deviceState(companyId, SERIALS.acmeSwitch);
-    expect(state).toMatchObject({ isConnectedToBackend: true, lastSeenAt: '2026-11-24T10:00:00.000Z', stateObservedAt: '2026-11-24T10:00:00.000Z' });
+    const state = await stored().deviceState(companyId, SERIALS.acmeSwitch);
+    expect(state).toMatchObject({ lastSeenAt: '2026-11-24T10:00:00.000Z', stateObservedAt: '2026-11-24T10:00:00.000Z' });
+    expect(await isConnectedToBackend(app, SERIALS.acmeSwitch)).toBe(true);
     // what the API publishes of the latest state: ports, radios and connected clients through GraphQL
     const published = await app.graphql(
       `{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "${IDS.acmeSwitch}") { label portNumber portType isEnabled isConnected isUplink isUplinkActive isTrunkPort portSpeedMbps nativeVLAN { vlanID } connectedDevices { client { macAddress } } } ` +
@@ -87,7 +89,7 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
       { BSSID: '0c:8d:db:00:01:10', radioBand: 'BAND_5G', isActive: true, accessPointSerialNumber: SERIALS.acmeSwitch, SSID: { ssid: 'Acme-Corp' } },
     ]);
 
-    const log = await reports().events(companyId, IDS.acmeHq, { limit: 10 });
+    const log = await stored().events(companyId, IDS.acmeHq, { limit: 10 });
     expect(log.total).toBe(2);
     expect(log.events).toMatchObject([
       // imported offline, reporting now: online
@@ -95,7 +97,7 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
       { type: 'DEVICE_BOOT', observedAt: '2026-11-24T09:58:00.000Z', details: '{"rebootReason":"power"}', source: 'device', serialNumber: SERIALS.acmeSwitch },
     ]);
 
-    const series = await reports().networkTelemetry(companyId, IDS.acmeHq);
+    const series = await stored().networkTelemetry(companyId, IDS.acmeHq);
     expect(series.uplinkSamples).toMatchObject([
       { port_number: 1, observed_at: '2026-11-24T09:59:30.000Z', latency_ms: 12.5, jitter_ms: 1.2, loss_percent: 0, rx_bps: 1234567, tx_bps: 234567 },
       { port_number: 1, observed_at: '2026-11-24T09:59:50.000Z', latency_ms: 7.5, jitter_ms: 0.8, loss_percent: 10, rx_bps: 1000, tx_bps: 2000 },
@@ -111,13 +113,13 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
     expect(series.clientPresence).toHaveLength(2);
     expect(series.reportCounts).toMatchObject([{ bucket: REPORT_EPOCH / 1000, report_count: 1 }]);
 
-    const counters = await reports().deviceTelemetry(companyId, SERIALS.acmeSwitch);
+    const counters = await stored().deviceTelemetry(companyId, SERIALS.acmeSwitch);
     expect(counters.portCounters).toMatchObject([
       { port_number: 1, observed_at: '2026-11-24T10:00:00.000Z', uptime_seconds: 86400, rx_bytes: 1200, tx_bytes: 3400, rx_packets: 12, tx_packets: 34, rx_errors: 0, tx_errors: 1 },
     ]);
     expect(counters.counterRollups).toMatchObject([{ port_number: 1, bucket: REPORT_EPOCH / 1000, rx_bytes: 1200, tx_errors: 1 }]);
 
-    const history = await reports().clientSessions(companyId, IDS.acmeHq);
+    const history = await stored().clientSessions(companyId, IDS.acmeHq);
     expect(history).toMatchObject([
       { macAddress: '3c:22:fb:00:00:02', serialNumber: SERIALS.acmeSwitch, firstSeen: '2026-11-24T10:00:00.000Z', endedAt: null, vlanID: 999 },
       { macAddress: '3c:22:fb:12:34:56', serialNumber: SERIALS.acmeSwitch, ssid: 'Acme-Corp', signal: -54, hostname: 'alice-laptop', endedAt: null },
@@ -127,9 +129,9 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
   it('acknowledges a duplicate without changing anything, within a batch and across requests', async () => {
     const again = await postReports(app, ingestKey, [FULL_REPORT, { ...FULL_REPORT, uptimeSeconds: 1 }]);
     expect(again.body).toEqual({ accepted: 0, duplicates: 2, rejected: [] });
-    expect((await reports().deviceState(companyId, SERIALS.acmeSwitch))?.uptimeSeconds).toBe(86400);
+    expect((await stored().deviceState(companyId, SERIALS.acmeSwitch))?.uptimeSeconds).toBe(86400);
     const twice = report(SERIALS.acmeSwitch, at(1));
     expect((await postReports(app, ingestKey, [twice, twice])).body).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
-    expect((await reports().networkTelemetry(companyId, IDS.acmeHq)).uplinkSamples).toHaveLength(2);
+    expect((await stored().networkTelemetry(companyId, IDS.acmeHq)).uplinkSamples).toHaveLength(2);
   });
 });

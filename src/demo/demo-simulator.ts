@@ -143,12 +143,8 @@ async function run(options: DemoSimulatorOptions, company: ImportCompany, signal
  * already would only come back as duplicates) to now, at most a day.
  */
 async function backfillSince(services: Services, companyId: number, fleet: Fleet, now: number): Promise<number> {
-  let latest: number | undefined;
-  for (const serial of fleet.serialNumbers) {
-    const seen = (await services.reports.deviceState(companyId, serial))?.lastSeenAt;
-    if (seen != null) latest = Math.max(latest ?? 0, Date.parse(seen));
-  }
-  return latest === undefined ? DEMO_BACKFILL_SECONDS : Math.min(DEMO_BACKFILL_SECONDS, Math.max(0, Math.ceil((now - latest) / 1000)));
+  const latest = await services.reports.latestReportAt(companyId, fleet.serialNumbers);
+  return latest === null ? DEMO_BACKFILL_SECONDS : Math.min(DEMO_BACKFILL_SECONDS, Math.max(0, Math.ceil((now - Date.parse(latest)) / 1000)));
 }
 
 /** Backfill progress to the log every tenth, and when it is done. */

@@ -5,7 +5,7 @@ import type { WebContext } from './context.js';
 import { renderDevice } from './device.view.js';
 import { EVENT_PAGE_SIZE, renderEventLog } from './events.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
-import type { EventQuery } from './report-reads.js';
+import type { EventQuery } from './reads.js';
 
 /** Page numbers beyond this are refused: the event log keeps far fewer pages. */
 const MAX_PAGE = 10_000;

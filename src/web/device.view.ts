@@ -6,7 +6,10 @@ import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import { section } from './network.view.js';
-import type { DeviceDetail, PortStatView, PortView } from './report-reads.js';
+import type { DeviceDetail } from './documents.js';
+
+type PortView = DeviceDetail['device']['phyInterfaces'][number];
+type PortStatView = DeviceDetail['portStats'][number];
 
 const none = html`<span class="muted">—</span>`;
 

@@ -3,7 +3,8 @@ import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { emptyState, pageHeader } from './layout.js';
 import { section, timeAgo } from './network.view.js';
-import type { EventLog, EventQuery, EventView } from './report-reads.js';
+import type { EventLog, EventRow } from './documents.js';
+import type { EventQuery } from './reads.js';
 
 /** Events per page of the event log. */
 export const EVENT_PAGE_SIZE = 25;
@@ -23,9 +24,9 @@ function detailsOf(details: string | null): SafeHtml {
 }
 
 /** A table of events, newest first; `withDevice` adds the device column (the network's log). */
-export function renderEvents(events: readonly EventView[], now: Date, withDevice: boolean, networkId?: string): SafeHtml {
+export function renderEvents(events: readonly EventRow[], now: Date, withDevice: boolean, networkId?: string): SafeHtml {
   if (events.length === 0) return emptyState('No events', 'Events appear here as devices report them, and when a device goes offline or comes back.');
-  const device = (e: EventView) => {
+  const device = (e: EventRow) => {
     if (!e.virtualDevice) return html`<span class="muted">—</span>`;
     return networkId ? html`<a href="/networks/${networkId}/devices/${e.virtualDevice.UUID}">${e.virtualDevice.label}</a>` : html`${e.virtualDevice.label}`;
   };
@@ -51,7 +52,8 @@ function pageUrl(base: string, query: EventQuery, page: number): string {
 }
 
 function filters(log: EventLog, query: EventQuery, base: string): SafeHtml {
-  const types = new Map(log.types);
+  // the types of the network's latest 100 events, by API name, with their readable names
+  const types = new Map(log.recent.events.map((e) => [e.eventTypeAPIName, e.eventType]));
   // a type asked for by URL stays selectable even when none of the latest 100 has it
   if (query.type !== null && !types.has(query.type)) types.set(query.type, query.type);
   const typeOptions = [...types].sort(([a], [b]) => a.localeCompare(b)).map(([api, name]) => html`<option value="${api}"${api === query.type ? html` selected` : ''}>${name} (${api})</option>`);
@@ -69,20 +71,20 @@ export function renderEventLog(log: EventLog, query: EventQuery, now: Date): Saf
   const network = log.network;
   const base = `/networks/${network.UUID}/events`;
   const page = Math.floor(query.offset / query.limit) + 1;
-  const pages = Math.max(1, Math.ceil(log.total / query.limit));
+  const pages = Math.max(1, Math.ceil(log.page.total / query.limit));
   const header = pageHeader({
     title: 'Event log',
     crumbs: [{ label: 'Networks', href: '/networks' }, { label: network.label, href: `/networks/${network.UUID}` }, { label: 'Event log' }],
     description: `What the devices of ${network.label} reported, and when they went offline or came back, newest first.`,
   });
-  const first = log.total === 0 ? 0 : query.offset + 1;
-  const last = Math.min(query.offset + log.events.length, log.total);
+  const first = log.page.total === 0 ? 0 : query.offset + 1;
+  const last = Math.min(query.offset + log.page.events.length, log.page.total);
   const pager = html`<nav class="pager" aria-label="Event log pages">
   ${page > 1 ? html`<a class="btn btn-secondary btn-sm" href="${pageUrl(base, query, page - 1)}" rel="prev">Newer</a>` : ''}
   ${page < pages ? html`<a class="btn btn-secondary btn-sm" href="${pageUrl(base, query, page + 1)}" rel="next">Older</a>` : ''}
-  <span class="field-help pager-status">${first}–${last} of ${log.total} · page ${page} of ${pages}</span>
+  <span class="field-help pager-status">${first}–${last} of ${log.page.total} · page ${page} of ${pages}</span>
 </nav>`;
   return html`${header}${filters(log, query, base)}
-${section('Events', log.total, renderEvents(log.events, now, true, network.UUID), 'events')}
+${section('Events', log.page.total, renderEvents(log.page.events, now, true, network.UUID), 'events')}
 ${pager}`;
 }

@@ -2,7 +2,10 @@ import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { emptyState } from './layout.js';
 import { timeAgo } from './network.view.js';
-import type { MacEntryView, PortView } from './report-reads.js';
+import type { DeviceDetail } from './documents.js';
+
+type MacEntryView = DeviceDetail['macTable'][number];
+type PortView = DeviceDetail['device']['phyInterfaces'][number];
 
 /** Entries per page of a switch's MAC table. */
 export const MAC_TABLE_PAGE_SIZE = 50;

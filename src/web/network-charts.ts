@@ -1,5 +1,5 @@
 import type { ChartSeries, ChartSpec } from './charts.view.js';
-import type { MetricPoint, MetricsWindow, NetworkMonitoring } from './report-reads.js';
+import type { MetricsWindow, NetworkMonitoring } from './documents.js';
 
 /**
  * The windows the network page charts: the last 4 hours in 5-minute
@@ -22,8 +22,14 @@ export function chartWindowOf(value: unknown): ChartWindow {
 
 const seconds = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000);
 
+/** A bucket of a series, as the metrics roots answer it. */
+interface Point {
+  readonly timestamp: string;
+  readonly value: number;
+}
+
 /** Points of one key (a port, a port and direction), scaled into the chart's unit. */
-function seriesBy(points: readonly MetricPoint[], keyOf: (p: MetricPoint) => string, scale: number): Map<string, [number, number][]> {
+function seriesBy<P extends Point>(points: readonly P[], keyOf: (p: P) => string, scale: number): Map<string, [number, number][]> {
   const series = new Map<string, [number, number][]>();
   for (const point of points) {
     const key = keyOf(point);
@@ -59,9 +65,9 @@ export function networkCharts(monitoring: NetworkMonitoring, deviceLabels: Reado
       .sort((a, b) => a.order.localeCompare(b.order))
       .map(({ label: text, points }) => ({ label: text, points }));
 
-  const quality = seriesBy(monitoring.quality, (p) => p.phyInterfaceUUID ?? '', 100);
-  const throughput = seriesBy(monitoring.throughput, (p) => `${p.phyInterfaceUUID ?? ''}|${p.direction ?? ''}`, 1 / 1_000_000);
-  const counts = (points: readonly MetricPoint[]) => points.map((p): [number, number] => [seconds(p.timestamp), p.value]);
+  const quality = seriesBy(monitoring.quality.values, (p) => p.phyInterfaceUUID ?? '', 100);
+  const throughput = seriesBy(monitoring.throughput.values, (p) => `${p.phyInterfaceUUID ?? ''}|${p.direction ?? ''}`, 1 / 1_000_000);
+  const counts = (points: readonly Point[]) => points.map((p): [number, number] => [seconds(p.timestamp), p.value]);
   return [
     { id: 'uplink-quality', title: 'Uplink quality', unit: '%', ...frame, series: toSeries(quality, labelOf) },
     {

@@ -6,7 +6,7 @@ import type { WebContext } from './context.js';
 import { formState, optionalValue, refusedForm, requireAdmin } from './forms.js';
 import type { FormState } from './forms.js';
 import { NETWORK_FIELDS, renderAddNetwork, renderEditNetwork } from './network-forms.view.js';
-import type { NetworkDetail } from './reads.js';
+import type { NetworkDetail } from './documents.js';
 
 /** The message of a member's forged POST (members see no forms). */
 export const ADMINS_ONLY = 'Only admins can change networks, VLANs and SSIDs. Ask an admin of your company.';

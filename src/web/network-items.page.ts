@@ -7,7 +7,7 @@ import { numberValue, refusedForm } from './forms.js';
 import { loadNetwork } from './network-forms.page.js';
 import { SSID_FIELDS, VLAN_FIELDS } from './network-items.view.js';
 import { sendNetworkPage } from './networks.page.js';
-import type { NetworkDetail } from './reads.js';
+import type { NetworkDetail } from './documents.js';
 
 /** One form of the network page: where it posts, what it reads, and the one write it makes. */
 interface ItemForm {
@@ -113,5 +113,5 @@ async function submit(ctx: WebContext, form: ItemForm, request: FastifyRequest, 
 }
 
 function hasItem(detail: NetworkDetail, uuid: string): boolean {
-  return detail.vlans.some((v) => v.UUID === uuid) || detail.ssids.some((s) => s.UUID === uuid);
+  return detail.network.vlans.some((v) => v.UUID === uuid) || detail.network.ssids.some((s) => s.UUID === uuid);
 }

@@ -4,7 +4,7 @@ import type { FormState } from './forms.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, csrfInput, emptyState, notice } from './layout.js';
-import type { NetworkDetail } from './reads.js';
+import type { NetworkDetail } from './documents.js';
 
 /**
  * Which VLAN or SSID form of the network page is open, and what it holds:
@@ -30,17 +30,17 @@ export const SSID_FIELDS: Record<string, string> = {
 
 const on = (flag: boolean): string => (flag ? 'on' : '');
 
-type Vlan = NetworkDetail['vlans'][number];
-type Ssid = NetworkDetail['ssids'][number];
+type Vlan = NetworkDetail['network']['vlans'][number];
+type Ssid = NetworkDetail['network']['ssids'][number];
 
 /** The state of a row's edit form as opened from the page: the stored values. */
 export function openEditState(detail: NetworkDetail, uuid: string): ItemsState | undefined {
-  const vlan = detail.vlans.find((v) => v.UUID === uuid);
+  const vlan = detail.network.vlans.find((v) => v.UUID === uuid);
   if (vlan) {
     const values = { name: vlan.name, vlanID: String(vlan.vlanID), enabled: on(vlan.isEnabled), default: on(vlan.isDefault), description: vlan.description ?? '' };
     return { target: uuid, form: formState(values) };
   }
-  const ssid = detail.ssids.find((s) => s.UUID === uuid);
+  const ssid = detail.network.ssids.find((s) => s.UUID === uuid);
   if (ssid) {
     const values = {
       ssid: ssid.ssid,
@@ -136,10 +136,10 @@ export function renderVlansForAdmin(detail: NetworkDetail, session: ActiveSessio
   const page = `/networks/${detail.network.UUID}`;
   const base = `${page}/vlans`;
   const form = formOf(state, 'vlan-new', formState({ enabled: 'on' }));
-  const table = detail.vlans.length === 0
+  const table = detail.network.vlans.length === 0
     ? emptyState('No VLANs', 'Add the first VLAN of this network below.')
     : html`<table class="table"><thead><tr><th>Name</th><th class="num">VLAN ID</th><th>Description</th><th>Default</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
-<tbody>${detail.vlans.map((v) => vlanRow(v, base, page, session, state))}</tbody></table>`;
+<tbody>${detail.network.vlans.map((v) => vlanRow(v, base, page, session, state))}</tbody></table>`;
   const fields = html`${inputField(form, { name: 'name', label: 'Name', id: 'vlan-new-name', extra: 'maxlength="100" placeholder="e.g. Staff"' })}
   ${inputField(form, { name: 'vlanID', label: 'VLAN ID', id: 'vlan-new-id', type: 'number', extra: 'min="1" max="4094" placeholder="1–4094"' })}
   ${inputField(form, { name: 'description', label: 'Description', id: 'vlan-new-description', extra: 'maxlength="500" placeholder="optional"' })}
@@ -153,10 +153,10 @@ export function renderSsidsForAdmin(detail: NetworkDetail, session: ActiveSessio
   const page = `/networks/${detail.network.UUID}`;
   const base = `${page}/ssids`;
   const form = formOf(state, 'ssid-new', formState({ enabled: 'on' }));
-  const table = detail.ssids.length === 0
+  const table = detail.network.ssids.length === 0
     ? emptyState('No SSIDs', 'Add the first wireless network below.')
     : html`<table class="table"><thead><tr><th>SSID</th><th>Encryption</th><th class="num">VLAN ID</th><th>Flags</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
-<tbody>${detail.ssids.map((s) => ssidRow(s, base, page, session, state))}</tbody></table>`;
+<tbody>${detail.network.ssids.map((s) => ssidRow(s, base, page, session, state))}</tbody></table>`;
   const fields = html`${inputField(form, { name: 'ssid', label: 'SSID', id: 'ssid-new-name', extra: 'maxlength="32" placeholder="e.g. Acme Guest"' })}
   ${inputField(form, { name: 'encryption', label: 'Encryption', id: 'ssid-new-encryption', extra: 'maxlength="50" placeholder="e.g. WPA3"' })}
   ${inputField(form, { name: 'vlan', label: 'VLAN ID', id: 'ssid-new-vlan', type: 'number', extra: 'min="1" max="4094" placeholder="none"' })}

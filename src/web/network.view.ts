@@ -8,8 +8,11 @@ import { CHART_WINDOWS, networkCharts } from './network-charts.js';
 import type { ChartWindow } from './network-charts.js';
 import { renderSsidsForAdmin, renderVlansForAdmin } from './network-items.view.js';
 import type { ItemsState } from './network-items.view.js';
-import type { ClientView, DeviceView, NetworkDetail, NetworkSummary } from './reads.js';
-import type { NetworkMonitoring } from './report-reads.js';
+import type { NETWORK_CLIENT, NETWORK_DEVICE, NetworkDetail, NetworkListItem, NetworkMonitoring } from './documents.js';
+import type { ResultOf } from './graphql.js';
+
+type DeviceView = ResultOf<typeof NETWORK_DEVICE>;
+type ClientView = ResultOf<typeof NETWORK_CLIENT>;
 
 /** What a network's page shows: the network, its report data over one chart window, and the open form (admins). */
 export interface NetworkPage {
@@ -21,7 +24,7 @@ export interface NetworkPage {
 }
 
 /** "San Francisco, CA", or '' without an address. */
-export function place(network: Pick<NetworkSummary, 'mailingAddress'>): string {
+export function place(network: Pick<NetworkListItem, 'mailingAddress'>): string {
   const parts = [network.mailingAddress?.city, network.mailingAddress?.subdivisionCode].filter((p): p is string => Boolean(p));
   return parts.join(', ');
 }
@@ -40,7 +43,8 @@ export function section(title: string, count: number | null, content: SafeHtml, 
 export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHtml {
   const { detail, state, now } = page;
   const admin = session.user.role === 'admin';
-  const { network, devices, clients, vlans, ssids } = detail;
+  const { network, clients } = detail;
+  const { virtualDevices: devices, vlans, ssids } = network;
   const online = devices.filter((d) => d.isOnline).length;
   const where = place(network);
   const header = pageHeader({
@@ -58,12 +62,20 @@ export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHt
 </div>`;
   return html`${header}${stats}
 ${renderCharts(page)}
-${section('Virtual devices', devices.length, renderDevices(network.UUID, devices, page.monitoring.offlineSince, now), 'devices')}
+${section('Virtual devices', devices.length, renderDevices(network.UUID, devices, offlineSince(page.monitoring), now), 'devices')}
 ${section('Connected clients', clients.length, renderClients(detail, now), 'clients')}
 <div class="grid-2">
   ${section('VLANs', vlans.length, admin ? renderVlansForAdmin(detail, session, state) : renderVlans(vlans), 'vlans')}
   ${section('SSIDs', ssids.length, admin ? renderSsidsForAdmin(detail, session, state) : renderSsids(ssids), 'ssids')}
 </div>`;
+}
+
+/** When each device of the network went offline last: its newest DEVICE_OFFLINE event, by virtual device UUID. */
+function offlineSince(monitoring: NetworkMonitoring): Map<string, string> {
+  const since = new Map<string, string>();
+  // newest first: the first DEVICE_OFFLINE of a device is its latest
+  for (const event of monitoring.offline.events) if (event.virtualDevice && !since.has(event.virtualDevice.UUID)) since.set(event.virtualDevice.UUID, event.generatedAt);
+  return since;
 }
 
 function stat(label: string, value: string): SafeHtml {
@@ -75,7 +87,7 @@ function renderCharts(page: NetworkPage): SafeHtml {
   const base = `/networks/${page.detail.network.UUID}`;
   const toggle = html`<nav class="segmented" aria-label="Chart window">${(Object.keys(CHART_WINDOWS) as ChartWindow[]).map((w) =>
     html`<a href="${base}?window=${w}#charts"${w === page.window ? html` aria-current="true"` : ''}>${CHART_WINDOWS[w].label}</a>`)}</nav>`;
-  const labels = new Map(page.detail.devices.map((d) => [d.UUID, d.label]));
+  const labels = new Map(page.detail.network.virtualDevices.map((d) => [d.UUID, d.label]));
   const charts = networkCharts(page.monitoring, labels, page.window, page.now);
   return html`<section class="section" id="charts"><h2>Uplinks and clients<span class="section-actions">${toggle}</span></h2>
 <div class="charts">${charts.map((c) => html`<div class="card chart-card">${renderChart(c)}</div>`)}</div></section>`;
@@ -123,7 +135,7 @@ function connection(client: ClientView, ports: ReadonlyMap<string, string>): Saf
 function renderClients(detail: NetworkDetail, now: Date): SafeHtml {
   const { clients } = detail;
   if (clients.length === 0) return emptyState('No clients connected', 'Clients appear here while they are connected to this network.');
-  const ports = wiredPorts(detail.devices);
+  const ports = wiredPorts(detail.network.virtualDevices);
   const rows = clients.map(
     (c) => html`<tr>
   <td>${c.clientName ? html`<span class="strong">${c.clientName}</span>` : html`<span class="muted">Unnamed</span>`}<br><code class="muted">${c.macAddress}</code></td>
@@ -138,13 +150,13 @@ function renderClients(detail: NetworkDetail, now: Date): SafeHtml {
   return html`<table class="table clients-table"><thead><tr><th>Client</th><th>IP address</th><th>SSID or port</th><th>VLAN</th><th class="num">Signal</th><th>Access point</th><th>Last seen</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function renderVlans(vlans: NetworkDetail['vlans']): SafeHtml {
+function renderVlans(vlans: NetworkDetail['network']['vlans']): SafeHtml {
   if (vlans.length === 0) return emptyState('No VLANs', 'This network has no VLANs.');
   const rows = vlans.map((v) => html`<tr><td class="strong">${v.name}</td><td class="num">${v.vlanID}</td><td>${v.isEnabled ? badge('success', 'Enabled') : badge('neutral', 'Disabled')}</td></tr>`);
   return html`<table class="table"><thead><tr><th>Name</th><th class="num">VLAN ID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function renderSsids(ssids: NetworkDetail['ssids']): SafeHtml {
+function renderSsids(ssids: NetworkDetail['network']['ssids']): SafeHtml {
   if (ssids.length === 0) return emptyState('No SSIDs', 'This network broadcasts no wireless networks.');
   const rows = ssids.map((s) => html`<tr><td class="strong">${s.ssid}</td><td>${s.isEnabled ? badge('success', 'Enabled') : badge('neutral', 'Disabled')}</td></tr>`);
   return html`<table class="table"><thead><tr><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;

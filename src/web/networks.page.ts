@@ -10,7 +10,7 @@ import { CHART_WINDOWS, chartWindowOf } from './network-charts.js';
 import { openEditState } from './network-items.view.js';
 import type { ItemsState } from './network-items.view.js';
 import { place, renderNetwork } from './network.view.js';
-import type { NetworkDetail, NetworkSummary } from './reads.js';
+import type { NetworkDetail, NetworkListItem } from './documents.js';
 
 /** The networks list and one network's page, read through the API's executor for the session's company. */
 export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): void {
@@ -54,7 +54,7 @@ export async function sendNetworkPage(
   return sendPage(ctx, reply, status, { title: detail.network.label, session, section: 'networks', charts: true, body });
 }
 
-function renderNetworks(networks: readonly NetworkSummary[], session: ActiveSession): SafeHtml {
+function renderNetworks(networks: readonly NetworkListItem[], session: ActiveSession): SafeHtml {
   const admin = session.user.role === 'admin';
   const header = pageHeader({
     title: 'Networks',
@@ -65,16 +65,17 @@ function renderNetworks(networks: readonly NetworkSummary[], session: ActiveSess
     const hint = admin ? 'Add one here, or import them with netgraph import.' : 'Networks appear here once an admin adds or imports them.';
     return html`${header}<div class="card">${emptyState('No networks yet', hint)}</div>`;
   }
-  const rows = networks.map(
-    (n) => html`<tr>
+  const rows = networks.map((n) => {
+    const online = n.virtualDevices.filter((d) => d.isOnline).length;
+    return html`<tr>
   <td><a class="row-link" href="/networks/${n.UUID}">${n.label}</a></td>
   <td><code class="slug">${n.slug}</code></td>
   <td>${place(n) || html`<span class="muted">—</span>`}</td>
   <td>${n.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td>
-  <td class="num">${n.deviceCount}</td>
-  <td class="num">${onlineMeter(n.onlineCount, n.deviceCount)}</td>
-</tr>`,
-  );
+  <td class="num">${n.virtualDevices.length}</td>
+  <td class="num">${onlineMeter(online, n.virtualDevices.length)}</td>
+</tr>`;
+  });
   return html`${header}
 <div class="card card-flush">
   <table class="table">

@@ -9,7 +9,7 @@ import { checkboxField, inputField } from './forms.js';
 import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, csrfInput, emptyState, notice, pageHeader } from './layout.js';
-import type { NetworkSummary } from './reads.js';
+import type { NetworkListItem } from './documents.js';
 
 /** Where Settings > Integrations > Webhooks lives. */
 export const WEBHOOKS_PATH = '/settings/integrations/webhooks';
@@ -69,7 +69,7 @@ function alertLabel(alert: string): string {
   return humanizeEnum(alert).replace(/\bwan\b/i, 'WAN');
 }
 
-function addForm(session: ActiveSession, form: FormState, networks: readonly NetworkSummary[]): SafeHtml {
+function addForm(session: ActiveSession, form: FormState, networks: readonly NetworkListItem[]): SafeHtml {
   return html`<form method="post" action="${WEBHOOKS_PATH}" class="card webhook-form" novalidate>
   ${csrfInput(session.csrfToken)}
   <h2>Add webhook</h2>
@@ -99,7 +99,7 @@ export function renderWebhooks(view: {
   session: ActiveSession;
   endpoints: readonly EndpointInfo[];
   deliveries: readonly DeliveryInfo[];
-  networks: readonly NetworkSummary[];
+  networks: readonly NetworkListItem[];
   form: FormState;
   done?: string;
 }): SafeHtml {

@@ -227,7 +227,7 @@ type DeleteNetworkPayload {
     },
   },
   internalRoots: {
-    // createNetwork and updateNetwork read the network back through it, and the dashboard its network page
+    // createNetwork and updateNetwork read the network back through it
     networkByUUID: { table: 'networks', arguments: uuidArgument('UUID'), where: inCompany('uuid', 'UUID') },
   },
   mutations: {

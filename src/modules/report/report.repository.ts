@@ -33,6 +33,18 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     ...createReportClientRepository(db, dialect),
     ...createReportStateRepository(db, dialect),
 
+    /** When the latest report of any of the company's devices with these serial numbers was observed; null when none has reported. */
+    async latestReportAt(companyId: number, serials: readonly string[]): Promise<string | null> {
+      if (serials.length === 0) return null;
+      const row = await db
+        .selectFrom('hardware_devices')
+        .select((eb) => eb.fn.max('last_seen_at').as('latest'))
+        .where('company_id', '=', companyId)
+        .where('serial_number', 'in', serials)
+        .executeTakeFirst();
+      return row?.latest ?? null;
+    },
+
     /**
      * The company's devices with these serial numbers, in id order; on
      * PostgreSQL their rows stay locked until the transaction ends, always

@@ -4,7 +4,6 @@ import type { Kysely } from 'kysely';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../../db/partitions.js';
 import type { Store } from '../../db/store.js';
 import type { Caller } from '../api-key/api-key.service.js';
-import { createReportReads } from './report-reads.repository.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
@@ -64,7 +63,10 @@ export function createReportService(store: Store, settings: ReportSettings, now:
   };
 
   return {
-    ...createReportReads(store.db, offlineMs, now),
+    /** When the latest report of any of the company's devices with these serial numbers was observed (the live demo's backfill starts there); null when none has reported. */
+    async latestReportAt(companyId: number, serials: readonly string[]): Promise<string | null> {
+      return createReportRepository(store, store.dialect).latestReportAt(companyId, serials);
+    },
 
     /**
      * Validates and stores a batch for the caller's company, in one

@@ -1,59 +1,29 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/tables.js';
-import type { ClientReport, PortReport, RadioReport } from './report.schema.js';
-
-/** A device's latest state from its reports. */
-export interface DeviceState {
-  readonly serialNumber: string;
-  /** True while the last report is younger than the offline window; the imported value until the first report. */
-  readonly isConnectedToBackend: boolean;
-  readonly lastSeenAt: string | null;
-  readonly stateObservedAt: string | null;
-  readonly uptimeSeconds: number | null;
-  readonly macAddress: string | null;
-  /** The ports of its latest report with interfaces, as reported but for the counters. */
-  readonly ports: readonly (Omit<PortReport, 'counters'> & { readonly uuid: string; readonly observedAt: string })[];
-  readonly radios: readonly RadioReport[];
-}
-
-/** A client a network shows as connected: as its latest report listed it. */
-export interface ConnectedClient extends ClientReport {
-  readonly lastSeen: string;
-  /** The device whose report listed it last; null for an imported client. */
-  readonly serialNumber: string | null;
-}
-
-/** Filters of an event page; `startTime` inclusive, `endTime` exclusive. */
-export interface EventFilter {
-  readonly limit: number;
-  readonly offset?: number;
-  readonly types?: readonly string[];
-  readonly startTime?: string;
-  readonly endTime?: string;
-}
-
-const bool = (value: unknown): boolean => value === true || value === 1;
-const optionalBool = (value: unknown): boolean | null => (value === null ? null : bool(value));
+import type { Database } from '../../src/db/tables.js';
+import type { TestApp } from './app.js';
 
 /**
- * The reads of reported data, each scoped to the caller's company: an id of
- * another company reads like one that does not exist. Online is derived from
- * the time of the last report against `now`, so it is right on every
- * process without a cache.
+ * What the device reports of a company stored, row by row, for the tests of
+ * ingest, retention and the demo's simulator: the facts the API does not
+ * publish (the times of a device's latest report, the raw series and their
+ * rollups, client sessions, an event's source and serial number), read from
+ * the tables. What the API does publish, such as whether a device is online
+ * and which clients are connected, the tests read through the API
+ * (`isConnectedToBackend` and `connectedClients` below), so the rules
+ * behind it are the server's, never a copy of them here.
  */
-export function createReportReads(db: Kysely<Database>, offlineMs: number, now: () => Date) {
-  const onlineSince = () => new Date(now().getTime() - offlineMs).toISOString();
+export function storedReports(db: Kysely<Database>) {
   const network = (companyId: number, networkUUID: string) =>
     db.selectFrom('networks').select('id').where('company_id', '=', companyId).where('uuid', '=', networkUUID);
   const device = (companyId: number, serial: string) =>
     db.selectFrom('hardware_devices').select('id').where('company_id', '=', companyId).where('serial_number', '=', serial);
 
   return {
-    /** The device's reported state; undefined for a serial number the company does not have. */
-    async deviceState(companyId: number, serialNumber: string): Promise<DeviceState | undefined> {
+    /** The device's latest report as stored (times, uptime, MAC address, ports, radios); undefined for a serial number the company does not have. */
+    async deviceState(companyId: number, serialNumber: string) {
       const row = await db
         .selectFrom('hardware_devices')
-        .select(['id', 'serial_number', 'is_connected_to_backend', 'last_seen_at', 'state_observed_at', 'uptime_seconds', 'mac_address'])
+        .select(['id', 'serial_number', 'last_seen_at', 'state_observed_at', 'uptime_seconds', 'mac_address'])
         .where('company_id', '=', companyId)
         .where('serial_number', '=', serialNumber)
         .executeTakeFirst();
@@ -62,55 +32,25 @@ export function createReportReads(db: Kysely<Database>, offlineMs: number, now: 
       const radios = await db.selectFrom('device_radios').selectAll().where('hardware_device_id', '=', row.id).orderBy('bssid').execute();
       return {
         serialNumber: row.serial_number,
-        isConnectedToBackend: row.last_seen_at === null ? bool(row.is_connected_to_backend) : row.last_seen_at >= onlineSince(),
         lastSeenAt: row.last_seen_at,
         stateObservedAt: row.state_observed_at,
         uptimeSeconds: row.uptime_seconds === null ? null : Number(row.uptime_seconds),
         macAddress: row.mac_address,
-        ports: ports.map((p) => ({
-          uuid: p.uuid,
-          portNumber: p.port_number,
-          label: p.label,
-          portType: p.port_type,
-          isEnabled: bool(p.is_enabled),
-          isConnected: bool(p.is_connected),
-          isUplink: bool(p.is_uplink),
-          isUplinkActive: optionalBool(p.is_uplink_active),
-          isTrunkPort: bool(p.is_trunk_port),
-          portSpeedMbps: p.port_speed_mbps,
-          nativeVLANID: p.native_vlan_id,
-          observedAt: p.observed_at,
-        })),
-        radios: radios.map((r) => ({ bssid: r.bssid, radioBand: r.radio_band, ssid: r.ssid, isActive: bool(r.is_active) })),
+        ports,
+        radios,
       };
     },
 
-    /**
-     * The network's connected clients: imported ones still marked connected,
-     * and reported ones whose reporting device is online, by MAC address.
-     */
-    async connectedClients(companyId: number, networkUUID: string): Promise<ConnectedClient[]> {
-      const rows = await db
+    /** The network's client rows marked connected, by MAC address, with the serial number of the device that listed each last (null: imported). */
+    async clientRows(companyId: number, networkUUID: string) {
+      return db
         .selectFrom('network_clients as c')
         .leftJoin('hardware_devices as h', 'h.id', 'c.hardware_device_id')
-        .select(['c.mac_address', 'c.ip', 'c.hostname', 'c.is_wireless', 'c.signal', 'c.vlan_id', 'c.ssid', 'c.port_number', 'c.last_seen', 'h.serial_number'])
+        .select(['c.mac_address as macAddress', 'c.ip', 'c.hostname', 'c.is_wireless as isWireless', 'c.signal', 'c.vlan_id as vlanID', 'c.ssid', 'c.port_number as portNumber', 'c.last_seen as lastSeen', 'h.serial_number as serialNumber'])
         .where('c.network_id', '=', network(companyId, networkUUID))
         .where('c.is_connected', '=', true)
-        .where((eb) => eb.or([eb('c.hardware_device_id', 'is', null), eb('h.last_seen_at', '>=', onlineSince())]))
         .orderBy('c.mac_address')
         .execute();
-      return rows.map((r) => ({
-        macAddress: r.mac_address,
-        ip: r.ip,
-        hostname: r.hostname,
-        isWireless: bool(r.is_wireless),
-        signal: r.signal,
-        vlanID: r.vlan_id,
-        ssid: r.ssid,
-        portNumber: r.port_number,
-        lastSeen: r.last_seen,
-        serialNumber: r.serial_number,
-      }));
     },
 
     /** The network's client history, oldest first. */
@@ -126,12 +66,10 @@ export function createReportReads(db: Kysely<Database>, offlineMs: number, now: 
         .execute();
     },
 
-    /** A page of the network's event log, newest first, and how many events match. */
-    async events(companyId: number, networkUUID: string, filter: EventFilter) {
+    /** A page of the network's event log as stored, newest first, and how many events match. */
+    async events(companyId: number, networkUUID: string, filter: { limit: number; offset?: number; types?: readonly string[] }) {
       let query = db.selectFrom('events as e').where('e.network_id', '=', network(companyId, networkUUID));
       if (filter.types !== undefined && filter.types.length > 0) query = query.where('e.type', 'in', filter.types);
-      if (filter.startTime !== undefined) query = query.where('e.observed_at', '>=', filter.startTime);
-      if (filter.endTime !== undefined) query = query.where('e.observed_at', '<', filter.endTime);
       const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
       const events = await query
         .leftJoin('hardware_devices as h', 'h.id', 'e.hardware_device_id')
@@ -145,7 +83,7 @@ export function createReportReads(db: Kysely<Database>, offlineMs: number, now: 
       return { total: Number(total?.n ?? 0), events };
     },
 
-    /** The network's raw series and rollups, oldest first: what the metrics roots read. */
+    /** The network's raw series and rollups, oldest first. */
     async networkTelemetry(companyId: number, networkUUID: string) {
       const id = network(companyId, networkUUID);
       return {
@@ -166,4 +104,26 @@ export function createReportReads(db: Kysely<Database>, offlineMs: number, now: 
       };
     },
   };
+}
+
+/** Whether the API says the hardware device is connected (HardwareDevice.isConnectedToBackend); undefined for none. */
+export async function isConnectedToBackend(app: TestApp, serialNumber: string): Promise<boolean | undefined> {
+  const answer = await app.graphql('query ($s: String!) { hardwareDevice(serialNumber: $s) { isConnectedToBackend } }', { variables: { s: serialNumber } });
+  const device = (answer.body as { data?: { hardwareDevice: { isConnectedToBackend: boolean } | null } }).data?.hardwareDevice;
+  if (device === undefined) throw new Error(`hardwareDevice answered ${answer.text}`);
+  return device?.isConnectedToBackend;
+}
+
+/**
+ * The clients the API lists as connected to the network (networkClients,
+ * by MAC address), each as stored, with the serial number of the device
+ * whose report listed it last (null for an imported client).
+ */
+export async function connectedClients(app: TestApp, companyId: number, networkUUID: string) {
+  const answer = await app.graphql('query ($n: UUID!) { networkClients(networkUUID: $n) { macAddress } }', { variables: { n: networkUUID } });
+  const listed = (answer.body as { data?: { networkClients: { macAddress: string }[] | null } }).data?.networkClients;
+  if (!listed) throw new Error(`networkClients answered ${answer.text}`);
+  const macs = new Set(listed.map((c) => c.macAddress));
+  const rows = await storedReports(app.server.store.db).clientRows(companyId, networkUUID);
+  return rows.filter((row) => macs.has(row.macAddress));
 }

@@ -1,0 +1,122 @@
+import { graphql } from './graphql.js';
+import type { ResultOf, VariablesOf } from './graphql.js';
+
+/**
+ * What the dashboard's pages read: GraphQL documents of the public schema
+ * (schema.graphql), typed by gql.tada, which reads.ts runs through the
+ * API's executor for the session's caller. The pages and views take the
+ * documents' result types (`ResultOf`), so nobody types a result by hand.
+ * A root of another company's id answers null, like a missing one.
+ */
+
+/** The networks list: the caller's company's networks with their devices' online state, by label. */
+export const NETWORKS = graphql(`
+  query DashboardNetworks($slug: String!) {
+    companyBySlug(slug: $slug) {
+      networks { UUID label slug isActive mailingAddress { city subdivisionCode } virtualDevices { isOnline } }
+    }
+  }`);
+
+/** A device row of the network page, with its ports and the wired clients on each. */
+export const NETWORK_DEVICE = graphql(`
+  fragment DashboardNetworkDevice on VirtualDevice {
+    UUID label deviceType deviceModel isOnline hardwareDevice { serialNumber isConnectedToBackend }
+    phyInterfaces { portNumber label connectedDevices { client { macAddress } } }
+  }`);
+
+/** A connected client of the network page, with where it is connected. */
+export const NETWORK_CLIENT = graphql(`
+  fragment DashboardNetworkClient on NetworkClient {
+    macAddress ip lastSeen clientName isWireless signal
+    connectedVLAN { name vlanID } connectedSSID { ssid } accessPoint { UUID label }
+  }`);
+
+/** A network's page (and each of its form posts): the network with its devices, VLANs and SSIDs, and its connected clients. */
+export const NETWORK_PAGE = graphql(
+  `
+  query DashboardNetwork($network: UUID!) {
+    network(UUID: $network) {
+      UUID label slug isActive mailingAddress { line1 line2 city subdivisionCode postalCode }
+      vlans { UUID name vlanID isEnabled isDefault description }
+      ssids { UUID ssid isEnabled isGuest isHidden encryptionProtocol vlan { vlanID } }
+      virtualDevices { ...DashboardNetworkDevice }
+    }
+    clients: networkClients(networkUUID: $network) { ...DashboardNetworkClient }
+  }`,
+  [NETWORK_DEVICE, NETWORK_CLIENT],
+);
+
+/** What the network page charts of the reports over one window, and when its devices went offline. */
+export const NETWORK_MONITORING = graphql(`
+  query DashboardNetworkMonitoring($network: UUID!, $window: MetricsFilterInput!) {
+    uplinks: uplinkPhyInterfacesForNetwork(networkUUID: $network) { UUID label portNumber virtualDeviceUUID }
+    quality: networkUplinkQuality(networkUUID: $network, filter: $window) { values { timestamp value phyInterfaceUUID } }
+    throughput: networkUplinkThroughput(networkUUID: $network, filter: $window) { values { timestamp value direction phyInterfaceUUID } }
+    activeClients(networkUUID: $network, filter: $window) { wired { timestamp value } wireless { timestamp value } }
+    offline: recentEventLogEventsPage(networkUUID: $network, limit: 100, typeFilter: [DEVICE_OFFLINE]) {
+      events { generatedAt virtualDevice { UUID } }
+    }
+  }`);
+
+/** An event as the device page and the event log list it. */
+export const EVENT = graphql(`
+  fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
+
+/** A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios and its latest events. */
+export const DEVICE_PAGE = graphql(
+  `
+  query DashboardDevice($network: UUID!, $device: UUID!) {
+    network(UUID: $network) { UUID label }
+    device: virtualDevice(UUID: $device) {
+      UUID label deviceType deviceModel isOnline networkUUID uptime
+      hardwareDevice { serialNumber macAddress isConnectedToBackend }
+      phyInterfaces {
+        UUID label portNumber portType isEnabled isConnected isTrunkPort isUplink isUplinkActive portSpeedMbps
+        nativeVLAN { name vlanID }
+      }
+    }
+    macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
+    portStats: switchPortStats(virtualDeviceUUID: $device, lookbackHours: 24) {
+      portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
+    }
+    bssids: bssidsForNetwork(networkUUID: $network, includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } }
+    events: recentEventLogEventsPage(networkUUID: $network, limit: 20, virtualDeviceUUIDFilter: [$device]) {
+      total events { ...DashboardEvent }
+    }
+  }`,
+  [EVENT],
+);
+
+/** A page of a network's event log, filtered by type and device, and the types of its latest 100 events. */
+export const EVENT_LOG = graphql(
+  `
+  query DashboardEventLog($network: UUID!, $limit: Int!, $offset: Int!, $types: [String!], $devices: [UUID!]) {
+    network(UUID: $network) { UUID label virtualDevices { UUID label } }
+    page: recentEventLogEventsPage(networkUUID: $network, limit: $limit, offset: $offset, typeAPINameFilter: $types, virtualDeviceUUIDFilter: $devices) {
+      total events { ...DashboardEvent virtualDevice { UUID label } }
+    }
+    recent: recentEventLogEventsPage(networkUUID: $network, limit: 100) { events { eventType: eventTypeName eventTypeAPIName } }
+  }`,
+  [EVENT],
+);
+
+/** The documents the dashboard runs, checked against the served schema at start. */
+export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG] as const;
+
+/** A result whose roots are all there: what a page shows once none of its roots answered null. */
+export type Present<T> = { readonly [K in keyof T]: NonNullable<T[K]> };
+
+/** A network as the networks list shows it. */
+export type NetworkListItem = NonNullable<ResultOf<typeof NETWORKS>['companyBySlug']>['networks'][number];
+/** Everything a network's page shows. */
+export type NetworkDetail = Present<ResultOf<typeof NETWORK_PAGE>>;
+/** A metrics window, as the network page's charts ask for it (MetricsFilterInput). */
+export type MetricsWindow = VariablesOf<typeof NETWORK_MONITORING>['window'];
+/** What a network's page charts. */
+export type NetworkMonitoring = Present<ResultOf<typeof NETWORK_MONITORING>>;
+/** Everything a device's page shows. */
+export type DeviceDetail = Present<ResultOf<typeof DEVICE_PAGE>>;
+/** Everything an event log page shows. */
+export type EventLog = Present<ResultOf<typeof EVENT_LOG>>;
+/** An event row: the device page's, or the event log's with its device. */
+export type EventRow = ResultOf<typeof EVENT> & { readonly virtualDevice?: EventLog['page']['events'][number]['virtualDevice'] };
