@@ -1,7 +1,7 @@
 import { GraphQLError, execute, getNamedType, isObjectType } from 'graphql';
 import type { DocumentNode, FragmentDefinitionNode, GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { AppError, invariant, isAppError } from '../errors.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import type { MutationPayload, ObjectReference } from '../modules/read/read.model.js';
 import type { Services } from '../services.js';

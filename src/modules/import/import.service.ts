@@ -1,7 +1,8 @@
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
-import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { Actor } from '../../kernel/caller.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { addressOf } from '../network/network.service.js';
 import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';

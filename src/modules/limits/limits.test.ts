@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { bucketLevel, budgetHoldsAt, countRequest, refundToBucket, takeFromBucket } from './limits.arithmetic.js';
 import type { BucketPolicy, LimitPolicies, WindowPolicy } from './limits.arithmetic.js';
 import { createFailoverLimitStore } from './limits.failover.js';

@@ -1,8 +1,8 @@
 import type { SqlContext, Store } from '../../db/store.js';
 import { AppError, invariant } from '../../errors.js';
 import { createApiKeyRepository } from '../api-key/api-key.repository.js';
-import type { Caller } from '../api-key/api-key.service.js';
-import type { Actor, AuditService, Recorded } from '../audit/audit.service.js';
+import type { Actor, Caller } from '../../kernel/caller.js';
+import type { AuditService, Recorded } from '../audit/audit.service.js';
 import { unique } from './write.rules.js';
 
 /**
