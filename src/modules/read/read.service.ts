@@ -1,6 +1,6 @@
 import { onlineSince as onlineSinceAt } from '../../kernel/online.js';
 import type { Store } from '../../db/store.js';
-import { AppError, invariant } from '../../errors.js';
+import { AppError, KEY_NOT_VALID, invariant } from '../../errors.js';
 import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../../kernel/caller.js';
 import type { ArgumentValues, ReadModel, ReadSettings, RootArgument, RootDefinition, RootRead, Selection } from './read.model.js';
@@ -119,7 +119,7 @@ export function createReadService(store: Store, model: ReadModel, online: Online
     async run(compiled: CompiledRead, caller: Caller, args: readonly ArgumentValues[], deadline?: number): Promise<ReadResult> {
       const params = { keyId: caller.keyId, companyId: caller.companyId, args, onlineSince, now: online.now };
       const result = await runRead(store, compiled, params, deadline, keyCheck);
-      if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
+      if (!result.keyActive) throw KEY_NOT_VALID.create();
       return result;
     },
 
