@@ -8,7 +8,8 @@ import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';
 import type { ImportCounts, ImportRepository } from './import.repository.js';
 import { validateImport } from './import.schema.js';
-import type { ImportCompany, ImportDocument, ImportHardware, ImportNetworkSecurity, ImportProblem, ImportSsid, ImportVlan } from './import.schema.js';
+import type { ImportCompany, ImportDocument, ImportHardware, ImportSsid, ImportVlan } from './import.schema.js';
+import type { ImportNetworkSecurity, ImportProblem } from './import.security.js';
 
 /** Everything of one company as the repository reads it for export. */
 type CompanyRows = Awaited<ReturnType<ImportRepository['readCompany']>>;
