@@ -159,8 +159,8 @@ export function createApiKeyService(
         return cached;
       }
       statements.count += 1;
-      const row = await repository.findByHash(hash);
-      if (!row || row.revokedAt !== null) return undefined;
+      const row = await repository.findValidByHash(hash);
+      if (!row) return undefined;
       const caller: Caller = {
         companyId: row.companyId,
         companySlug: row.companySlug,

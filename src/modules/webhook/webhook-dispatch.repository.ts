@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
-import type { RawBuilder } from 'kysely';
 import type { SqlDialect } from '../../db/dialect.js';
+import { sqlWithValue } from '../../db/sql-text.js';
 import type { SqlContext } from '../../db/store.js';
 import { onlineSql } from '../../kernel/online.js';
 import type { DispatchAuditEntry, DispatchEvent } from './webhook.alerts.js';
@@ -131,7 +130,7 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
           'n.id as networkId', 'n.company_id as companyId', 'n.uuid', 'n.label',
           eb.fn
             .count<number>('c.id')
-            .filterWhere((w) => w.or([w('c.hardware_device_id', 'is', null), reporterOnline(onlineSince)]))
+            .filterWhere((w) => w.or([w('c.hardware_device_id', 'is', null), sqlWithValue<boolean>((since) => onlineSql('h.last_seen_at', since), onlineSince)]))
             .as('clients'),
         ])
         .where('n.company_id', 'in', companyIds)
@@ -161,10 +160,4 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
       return above && Number(changed.numUpdatedRows) > 0;
     },
   };
-}
-
-/** The online rule (kernel/online.ts) of the reporting device `h`, with `since` bound as a parameter. */
-function reporterOnline(since: string): RawBuilder<boolean> {
-  const [head = '', tail = ''] = onlineSql('h.last_seen_at', '\0').split('\0');
-  return sql<boolean>`${sql.raw(head)}${since}${sql.raw(tail)}`;
 }
