@@ -1,6 +1,6 @@
 import type { KeyScope } from '../kernel/caller.js';
 import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
-import type { LimitsService } from '../modules/limits/limits.service.js';
+import type { LimitDecision, LimitsService } from '../modules/limits/limits.service.js';
 import type { Answer } from './answer.js';
 import { bearerToken } from './bearer-token.js';
 import { limitHeaders } from './limit-headers.js';
@@ -73,14 +73,18 @@ export function createAdmission(terms: AdmissionTerms): Admission {
     return refuseScope(caller.scope);
   }
 
-  async function countRequest(context: RequestContext, units = 1): Promise<Answer | undefined> {
-    const caller = context.caller;
-    if (caller === undefined) return UNAUTHORIZED;
-    const decision = await limits.admitRequest(caller, units);
+  /** The window's decision on the context: its state, and a 429 past the limit. */
+  function windowAnswer(decision: LimitDecision, context: RequestContext): Answer | undefined {
     context.limits = decision.state;
     if (decision.allowed) return undefined;
     onLimited?.();
     return tooManyRequests(decision.retryAt);
+  }
+
+  async function countRequest(context: RequestContext, units = 1): Promise<Answer | undefined> {
+    const caller = context.caller;
+    if (caller === undefined) return UNAUTHORIZED;
+    return windowAnswer(await limits.admitRequest(caller, units), context);
   }
 
   return {
@@ -89,9 +93,9 @@ export function createAdmission(terms: AdmissionTerms): Admission {
     keyStillValid: (context) => confirmKey(context.caller?.keyId ?? null, context),
     async admit(authorization, context) {
       const refused = await admitKey(authorization, context);
-      if (refused !== undefined) return refused;
-      // counted before the body is parsed, so a flood over the limit costs no parsing
-      return await countRequest(context);
+      // admitKey() set the caller; counted before the body is parsed, so a flood over the limit costs no parsing
+      if (refused !== undefined || context.caller === undefined) return refused ?? UNAUTHORIZED;
+      return windowAnswer(await limits.admitRequest(context.caller, 1), context);
     },
     headers(context, status) {
       const state = context.limits;

@@ -19,10 +19,14 @@ export function limitHeaders(state: LimitState, policies: LimitPolicies, unit: W
   const { requests, budget } = policies;
   const remaining = String(state.requests.remaining);
   const reset = httpDate(state.requests.resetAt);
-  const windowPolicy = `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}`;
-  const windowItem = `"${unit}";r=${state.requests.remaining};t=${secondsUntil(state.requests.resetAt, state.now)}`;
+  const windowSeconds = secondsUntil(state.requests.resetAt, state.now);
   if (unit === 'reports') {
-    return { 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset, 'ratelimit-policy': windowPolicy, ratelimit: windowItem };
+    return {
+      'x-ratelimit-remaining': remaining,
+      'x-ratelimit-reset': reset,
+      'ratelimit-policy': `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}`,
+      ratelimit: `"${unit}";r=${state.requests.remaining};t=${windowSeconds}`,
+    };
   }
   const points = wholePoints(state.budget.level);
   // the budget refills continuously: the next whole point is the next change a client can see
@@ -35,7 +39,8 @@ export function limitHeaders(state: LimitState, policies: LimitPolicies, unit: W
     'x-complexity-remaining': String(points),
     'x-complexity-limit': String(budget.capacity),
     'x-complexity-reset': httpDate(nextPointAt),
-    'ratelimit-policy': `${windowPolicy}, "complexity";q=${budget.capacity};w=${budget.refillMs / 1000};netgraph-unit="points"`,
-    ratelimit: `${windowItem}, "complexity";r=${points};t=${secondsUntil(nextPointAt, state.now)}`,
+    // the window's item as in the branch above, then the budget's: one template each, on the hot path
+    'ratelimit-policy': `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}, "complexity";q=${budget.capacity};w=${budget.refillMs / 1000};netgraph-unit="points"`,
+    ratelimit: `"${unit}";r=${state.requests.remaining};t=${windowSeconds}, "complexity";r=${points};t=${secondsUntil(nextPointAt, state.now)}`,
   };
 }
