@@ -12,6 +12,7 @@ import { DocumentCache } from './graphql/document.js';
 import { createGraphQLEndpoint, isPlainGraphQLRequest } from './graphql/endpoint.js';
 import { createExecutor } from './graphql/execute.js';
 import { createMutationExecutor } from './graphql/mutate.js';
+import { createGraphQLAdmission } from './graphql/pipeline.js';
 import { GRAPHQL_PATH, registerGraphQLRoutes } from './graphql/route.js';
 import { createSchema, printSchemaReference } from './graphql/schema.js';
 import { JSON_TYPE, sendAnswer } from './http/answer.js';
@@ -20,6 +21,7 @@ import { BODY_LIMIT_BYTES } from './http/body-errors.js';
 import { clientAddress } from './http/client-address.js';
 import { answerForAppError, answerForError, warnWhenUnavailable } from './http/error-answer.js';
 import { lingerOnUnreadBody } from './http/lingering-close.js';
+import { requestLine } from './http/request-log.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
@@ -125,18 +127,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
+    const path = request.url.split('?')[0] ?? request.url;
     // the request id is in request.log's bindings
-    logRequest(request.log, {
-      method: request.method,
-      path: request.url.split('?')[0] ?? request.url,
-      clientAddress: request.ip,
-      status: reply.statusCode,
-      durationMs: Math.round(reply.elapsedTime * 100) / 100,
-      keyId: context?.caller?.keyUuid ?? undefined,
-      company: context?.caller?.companySlug,
-      operationName: context?.operationName ?? undefined,
-      sqlStatements: context?.statements ?? 0,
-    });
+    logRequest(request.log, requestLine({ method: request.method, path, clientAddress: request.ip, status: reply.statusCode, elapsedMs: reply.elapsedTime }, context));
   });
 
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
@@ -154,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const executor = createExecutor({ schema, documents, reads: services.replicaReads, mutations });
   const graphqlDeps = {
     executor,
-    apiKeys: services.apiKeys,
+    admission: createGraphQLAdmission(services.apiKeys, limits, (limit) => metrics.countRateLimited(limit)),
     limits,
     schemaText: printSchemaReference(schema),
     requestTimeoutMs: config.requestTimeoutMs,

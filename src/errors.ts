@@ -63,6 +63,32 @@ export function isAppError(error: unknown, ...codes: ErrorCode[]): error is AppE
 }
 
 /**
+ * An error that more than one place raises, made in one place: its code (and
+ * so its status) with its message, as fastify's lib/errors.js makes each of
+ * its errors once. `create()` makes a new AppError of it.
+ */
+export interface KnownError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  create(details?: ErrorDetails): AppError;
+}
+
+function knownError(code: ErrorCode, message: string): KnownError {
+  return { code, message, create: (details) => new AppError(code, message, details) };
+}
+
+/** A key that authenticated, found revoked (or gone) by the statement or transaction that checked it. */
+export const KEY_NOT_VALID = knownError('UNAUTHENTICATED', 'The API key is not valid.');
+/** A request without the JSON body every API route takes. */
+export const NOT_JSON = knownError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+/** Anything that is not an AppError: the one message a caller sees of it (the details go to the log, under the request id). */
+export const INTERNAL = knownError('INTERNAL_SERVER_ERROR', 'Internal server error');
+/** A dashboard address naming a network that is not the user's company's (or does not exist: the same answer). */
+export const NETWORK_NOT_FOUND = knownError('NOT_FOUND', 'There is no network at this address in your company.');
+/** A dashboard address naming an API key that is not the user's company's (or does not exist: the same answer). */
+export const API_KEY_NOT_FOUND = knownError('NOT_FOUND', 'There is no such API key in your company.');
+
+/**
  * An internal invariant was broken. The tag is unique per throw site so one
  * grep finds it; the caller sees only INTERNAL_SERVER_ERROR.
  */

@@ -7,7 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import type { ReplicaState, Store } from './db/store.js';
 import { generateDemoDataset } from './demo/dataset.js';
 import { isAppError } from './errors.js';
-import type { Actor } from './modules/audit/audit.service.js';
+import type { Actor } from './kernel/caller.js';
 import { GRAPHQL_PATH } from './graphql/route.js';
 import { createMetrics } from './observability/metrics.js';
 import type { Metrics, MetricsOptions } from './observability/metrics.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { LimitsConfig } from '../src/config.js';
-import type { Caller } from '../src/modules/api-key/api-key.service.js';
+import type { Caller } from '../src/kernel/caller.js';
 import { createLimitsService } from '../src/modules/limits/limits.service.js';
 import type { LimitsService } from '../src/modules/limits/limits.service.js';
 import { limitPolicies } from '../src/modules/limits/limits.service.js';

@@ -9,7 +9,7 @@ import { createExecutor } from '../src/graphql/execute.js';
 import { FEATURES } from '../src/graphql/features.js';
 import { buildReadModel } from '../src/graphql/read-model.js';
 import { createSchema } from '../src/graphql/schema.js';
-import type { Caller } from '../src/modules/api-key/api-key.service.js';
+import type { Caller } from '../src/kernel/caller.js';
 import { integer, text } from '../src/modules/read/read.model.js';
 import type { ArgumentValues, GraphQLFeature } from '../src/modules/read/read.model.js';
 import { createReadService } from '../src/modules/read/read.service.js';

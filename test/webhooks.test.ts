@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../src/modules/api-key/api-key.service.js';
+import type { Caller } from '../src/kernel/caller.js';
 import type { DeliveryInfo } from '../src/modules/webhook/webhook.service.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';

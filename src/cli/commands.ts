@@ -4,7 +4,7 @@ import { redactUrl } from '../config.js';
 import { isMigrated, migrateToLatest } from '../db/migrate.js';
 import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
-import { KEY_SCOPES } from '../modules/api-key/api-key.service.js';
+import { KEY_SCOPES } from '../kernel/caller.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { AuditEntry } from '../modules/audit/audit.service.js';
 import { parseJsonText } from '../modules/formats/json-input.js';

@@ -1,7 +1,7 @@
 import type { DatabaseTarget } from '../config.js';
 import { tryTakeSessionLock } from '../db/session-lock.js';
 import { isAppError } from '../errors.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import type { ImportCompany } from '../modules/import/import.schema.js';
 import { createFleet, fleetNetworksOf } from '../modules/simulator/simulator.fleet.js';
 import type { Fleet } from '../modules/simulator/simulator.fleet.js';

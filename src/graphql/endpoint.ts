@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorCodes } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
-import { limitHeaders } from '../modules/limits/limits.headers.js';
 import type { Answer } from '../http/answer.js';
 import { BODY_LIMIT_BYTES } from '../http/body-errors.js';
 import { answerForError } from '../http/error-answer.js';
 import { parseJsonBody } from '../http/json-body.js';
 import { lingerOnUnreadBody } from '../http/lingering-close.js';
 import type { RequestContext } from '../http/request-context.js';
+import { requestLine } from '../http/request-log.js';
 import { logsRequests, requestLineWriter } from '../observability/log.js';
 import { admit, answerGraphQL } from './pipeline.js';
 import type { GraphQLRouteDeps } from './pipeline.js';
@@ -66,7 +66,8 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
   function send(request: IncomingMessage, response: ServerResponse, requestId: string, context: RequestContext, started: number, result: Answer, unreadBody: boolean): void {
     const { status } = result;
     const headers: Record<string, string | number> = { 'x-request-id': requestId, ...result.headers };
-    if (context.limits !== undefined && status !== 401) Object.assign(headers, limitHeaders(context.limits, deps.limits.policies));
+    const limitHeaders = deps.admission.headers(context, status);
+    if (limitHeaders !== undefined) Object.assign(headers, limitHeaders);
     // a body that could not be read leaves bytes on the connection: close it, as Fastify does
     if (unreadBody || deps.draining()) headers.connection = 'close';
     headers['content-length'] = Buffer.byteLength(result.body);
@@ -74,21 +75,10 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     lingerOnUnreadBody(request, response);
     response.writeHead(status, headers);
     response.end(result.body);
-    const seconds = (performance.now() - started) / 1000;
-    deps.observe(context.operationName, status, seconds);
+    const elapsedMs = performance.now() - started;
+    deps.observe(context.operationName, status, elapsedMs / 1000);
     if (!logsRequests(log)) return;
-    logRequest({
-      requestId,
-      method: 'POST',
-      path: GRAPHQL_PATH,
-      clientAddress: deps.clientAddress(request),
-      status,
-      durationMs: Math.round(seconds * 100_000) / 100,
-      keyId: context.caller?.keyUuid ?? undefined,
-      company: context.caller?.companySlug,
-      operationName: context.operationName ?? undefined,
-      sqlStatements: context.statements,
-    });
+    logRequest(requestLine({ requestId, method: 'POST', path: GRAPHQL_PATH, clientAddress: deps.clientAddress(request), status, elapsedMs }, context));
   }
 
   return (request, response) => {

@@ -2,7 +2,7 @@ import { GraphQLError, Kind, getArgumentValues } from 'graphql';
 import type { FieldNode, GraphQLObjectType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import { invariant } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import type { ArgumentValues, RootDefinition, RootRead } from '../modules/read/read.model.js';
 import type { CompiledRead } from '../modules/read/read.repository.js';
 import { checkRootArguments, namingArguments } from '../modules/read/read.service.js';

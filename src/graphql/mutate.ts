@@ -1,7 +1,7 @@
 import { GraphQLError, execute, getNamedType, isObjectType } from 'graphql';
 import type { DocumentNode, FragmentDefinitionNode, GraphQLFieldResolver, GraphQLResolveInfo, GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { AppError, invariant, isAppError } from '../errors.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import { AppError, INTERNAL, KEY_NOT_VALID, invariant, isAppError } from '../errors.js';
+import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import type { MutationPayload, ObjectReference } from '../modules/read/read.model.js';
 import type { Services } from '../services.js';
@@ -97,7 +97,7 @@ export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: Rea
     const data = result.data;
     const failures = result.errors ?? [];
     if (failures.some((e) => isAppError(e.originalError, 'UNAUTHENTICATED')) && Object.values(data).every((v) => v === null)) {
-      throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
+      throw KEY_NOT_VALID.create();
     }
     const errors = failures.map((error) => wireErrorOf(error, request));
     const body = errors.length > 0 ? `{"errors":${JSON.stringify(errors)},"data":${JSON.stringify(data)}}` : `{"data":${JSON.stringify(data)}}`;
@@ -123,5 +123,5 @@ function wireErrorOf(error: GraphQLError, request: MutationRequestContext): Wire
   }
   if (original === undefined) return toWireError(error, 'BAD_USER_INPUT');
   request.onUnexpectedError(original);
-  return toWireError(new GraphQLError('Internal server error', { ...at, extensions: { requestId: request.requestId } }), 'INTERNAL_SERVER_ERROR');
+  return toWireError(new GraphQLError(INTERNAL.message, { ...at, extensions: { requestId: request.requestId } }), 'INTERNAL_SERVER_ERROR');
 }

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, ERROR_CODES } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import { createAdmission } from '../http/admission.js';
+import type { Admission } from '../http/admission.js';
 import { JSON_TYPE, errorBody } from '../http/answer.js';
-import { bearerToken } from '../http/bearer-token.js';
 import type { Answer } from '../http/answer.js';
-import { UNAUTHORIZED, tooManyRequests } from '../http/meter-answers.js';
+import { UNAUTHORIZED } from '../http/meter-answers.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
 import { httpDate, secondsUntil, wholePoints } from '../modules/limits/limits.headers.js';
@@ -18,7 +19,8 @@ import { readRequestBody } from './request-body.js';
 /** What the GraphQL endpoint is built from, whichever server answers it (route.ts or endpoint.ts). */
 export interface GraphQLRouteDeps {
   readonly executor: Executor;
-  readonly apiKeys: ApiKeyService;
+  /** The key, its scope and the request window (createGraphQLAdmission). */
+  readonly admission: Admission;
   readonly limits: LimitsService;
   readonly schemaText: string;
   readonly requestTimeoutMs: number;
@@ -26,28 +28,26 @@ export interface GraphQLRouteDeps {
   readonly onLimited?: (limit: 'requests' | 'complexity') => void;
 }
 
+/** The GraphQL route's admission (http/admission.ts): any key but an ingest key; its compiled reads check revocation themselves. */
+export function createGraphQLAdmission(apiKeys: ApiKeyService, limits: LimitsService, onLimited?: (limit: 'requests') => void): Admission {
+  return createAdmission({
+    apiKeys,
+    limits,
+    unit: 'requests',
+    refuseScope: (scope) => (scope === 'ingest' ? INGEST_KEY_FORBIDDEN : undefined),
+    confirmCachedKey: false,
+    onLimited: () => onLimited?.('requests'),
+  });
+}
+
 /**
- * The first step, before the body is read: starts the request's clock,
- * authenticates, and counts the request against the key's window. An answer
- * when the request ends here (401, 429), undefined when it goes on.
+ * The first step, before the body is read: starts the request's clock, then
+ * admits the request (key, scope, request window). An answer when the
+ * request ends here (401, 403, 429), undefined when it goes on.
  */
-export async function admit(deps: GraphQLRouteDeps, authorization: string | undefined, context: RequestContext): Promise<Answer | undefined> {
+export function admit(deps: GraphQLRouteDeps, authorization: string | undefined, context: RequestContext): Promise<Answer | undefined> {
   context.deadline = performance.now() + deps.requestTimeoutMs;
-  const token = bearerToken(authorization);
-  const lookups = { count: 0 };
-  const caller = token === undefined ? undefined : await deps.apiKeys.authenticate(token, lookups);
-  context.statements += lookups.count;
-  if (caller === undefined) return UNAUTHORIZED;
-  context.caller = caller;
-  if (caller.scope === 'ingest') return INGEST_KEY_FORBIDDEN;
-  // counted before the body is parsed, so a flood over the limit costs no parsing
-  const decision = await deps.limits.admitRequest(caller);
-  context.limits = decision.state;
-  if (!decision.allowed) {
-    deps.onLimited?.('requests');
-    return tooManyRequests(decision.retryAt);
-  }
-  return undefined;
+  return deps.admission.admit(authorization, context);
 }
 
 /** The answer to an ingest key on the GraphQL API: it may only post device reports. */
@@ -141,13 +141,7 @@ function requestErrorStatus(phase: RequestErrorOutcome['phase'], mediaType: Medi
 
 /** Answers a request that ran no statement; nothing confirmed the key is still active then, so ask once. */
 async function answerWithoutRunning(deps: GraphQLRouteDeps, context: RequestContext, answer: Answer): Promise<Answer> {
-  const caller = context.caller;
-  context.statements += 1;
-  if (caller?.keyId != null && !(await deps.apiKeys.isActive(caller.keyId))) {
-    deps.apiKeys.forget(caller.keyId);
-    return UNAUTHORIZED;
-  }
-  return answer;
+  return (await deps.admission.keyStillValid(context)) ? answer : UNAUTHORIZED;
 }
 
 /**

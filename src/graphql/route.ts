@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { sendAnswer } from '../http/answer.js';
 import { answerForAppError } from '../http/error-answer.js';
-import { limitHeaders } from '../modules/limits/limits.headers.js';
 import { admit, answerGraphQL } from './pipeline.js';
 import type { GraphQLRouteDeps } from './pipeline.js';
 
@@ -25,7 +24,7 @@ export function registerGraphQLRoutes(
   app: FastifyInstance,
   deps: GraphQLRouteDeps,
 ): void {
-  const { limits, schemaText } = deps;
+  const { admission, schemaText } = deps;
 
   app.get(SCHEMA_PATH, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(schemaText));
 
@@ -45,8 +44,8 @@ export function registerGraphQLRoutes(
       return refused === undefined ? undefined : sendAnswer(reply, refused);
     },
     onSend: async (request, reply, payload) => {
-      const state = request.netgraph.limits;
-      if (state !== undefined && reply.statusCode !== 401) reply.headers(limitHeaders(state, limits.policies));
+      const headers = admission.headers(request.netgraph, reply.statusCode);
+      if (headers !== undefined) reply.headers(headers);
       return payload;
     },
     handler: async (request, reply) =>

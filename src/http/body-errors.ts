@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, NOT_JSON } from '../errors.js';
 
 /** Request bodies up to this size are read; larger ones get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -15,11 +15,11 @@ export function fromFastifyError(error: FastifyError): AppError | undefined {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than the limit of ${BODY_LIMIT_BYTES} bytes (1 MiB).`);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+      return NOT_JSON.create();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('BAD_REQUEST', 'The request body is empty: send a JSON object with a "query" string.');
     default:
-      if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
+      if (status === 415) return NOT_JSON.create();
       if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
       return new AppError('BAD_REQUEST', `The request body is not valid JSON: ${error.message}`);
   }

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify';
-import { ERROR_CODES, isAppError } from '../errors.js';
+import { ERROR_CODES, INTERNAL, isAppError } from '../errors.js';
 import type { AppError } from '../errors.js';
 import { JSON_TYPE, errorBody } from './answer.js';
 import type { Answer } from './answer.js';
@@ -47,7 +47,7 @@ export function answerForError(rawError: unknown, context: ErrorContext): Answer
   return {
     status: ERROR_CODES.INTERNAL_SERVER_ERROR,
     headers: { 'content-type': JSON_TYPE },
-    body: errorBody([{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }]),
+    body: errorBody([{ message: INTERNAL.message, extensions: { code: INTERNAL.code, requestId } }]),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import type { LimitState } from '../modules/limits/limits.headers.js';
 
 /** What the request log line reports about a request, and what the later steps of its answer need. */

@@ -5,16 +5,15 @@ import { gunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { AppError, ERROR_CODES } from '../errors.js';
 import type { ErrorCode } from '../errors.js';
+import { createAdmission } from '../http/admission.js';
+import type { Admission } from '../http/admission.js';
 import { JSON_TYPE, errorBody, sendAnswer } from '../http/answer.js';
 import type { Answer } from '../http/answer.js';
-import { bearerToken } from '../http/bearer-token.js';
 import { answerForError } from '../http/error-answer.js';
 import { parseJsonBodyText, useJsonParser } from '../http/json-body.js';
 import type { ParsedJsonBody } from '../http/json-body.js';
-import { UNAUTHORIZED, tooManyRequests } from '../http/meter-answers.js';
-import type { ApiKeyService, Caller } from '../modules/api-key/api-key.service.js';
-import { httpDate, secondsUntil } from '../modules/limits/limits.headers.js';
-import type { LimitState } from '../modules/limits/limits.headers.js';
+import { UNAUTHORIZED } from '../http/meter-answers.js';
+import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
 import type { LimitsService } from '../modules/limits/limits.service.js';
 import { findPrototypeKey, prototypeKeyMessage } from '../modules/formats/json-input.js';
 import { MAX_REPORTS_PER_REQUEST } from '../modules/report/report.schema.js';
@@ -45,14 +44,24 @@ export interface ReportRouteDeps {
  * is read; the answer comes once every accepted report is committed.
  */
 export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  const admission = createAdmission({
+    apiKeys: deps.apiKeys,
+    limits: deps.limits,
+    unit: 'reports',
+    refuseScope: (scope) =>
+      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports need a key created with --scope ingest.`),
+    // ingest runs no statement that checks the key: a cached key is confirmed at once
+    confirmCachedKey: true,
+    ...(deps.onLimited ? { onLimited: deps.onLimited } : {}),
+  });
   // its own scope, for its own JSON parser: a prototype key refuses only the report that holds it
   void app.register(async (scope) => {
     useJsonParser(scope, parseJsonBodyText);
-    registerRoutes(scope, deps);
+    registerRoutes(scope, deps, admission);
   });
 }
 
-function registerRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+function registerRoutes(app: FastifyInstance, deps: ReportRouteDeps, admission: Admission): void {
   app.route({
     method: ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: REPORTS_PATH,
@@ -66,13 +75,13 @@ function registerRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
     url: REPORTS_PATH,
     bodyLimit: REPORTS_BODY_LIMIT_BYTES,
     onRequest: async (request, reply) => {
-      const refused = await admitIngestKey(deps.apiKeys, request.headers.authorization, request.netgraph);
+      const refused = await admission.admitKey(request.headers.authorization, request.netgraph);
       return refused === undefined ? undefined : sendAnswer(reply, refused);
     },
     preParsing: async (request, _reply, payload) => decode(request.headers['content-encoding'], payload),
     onSend: async (request, reply, payload) => {
-      const state = request.netgraph.limits;
-      if (state !== undefined && reply.statusCode !== 401) reply.headers(reportLimitHeaders(state, deps.limits));
+      const headers = admission.headers(request.netgraph, reply.statusCode);
+      if (headers !== undefined) reply.headers(headers);
       return payload;
     },
     errorHandler: (error, request, reply) =>
@@ -81,42 +90,13 @@ function registerRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
       const { reports, refused } = readReports(request.body as ParsedJsonBody);
       const caller = request.netgraph.caller;
       if (caller === undefined) return sendAnswer(reply, UNAUTHORIZED);
-      const decision = await deps.limits.admitRequest(caller, reports.length);
-      request.netgraph.limits = decision.state;
-      if (!decision.allowed) {
-        deps.onLimited?.();
-        return sendAnswer(reply, tooManyRequests(decision.retryAt));
-      }
+      // one unit per report, so the window is counted once the body is read
+      const limited = await admission.countRequest(request.netgraph, reports.length);
+      if (limited !== undefined) return sendAnswer(reply, limited);
       const result = await deps.reports.ingest(caller, reports, deps.onIngested, refused);
       return reply.code(200).type(JSON_TYPE).send(JSON.stringify(result));
     },
   });
-}
-
-/** 401 for no, an unknown or a revoked key; 403 for a key of another scope than ingest. */
-async function admitIngestKey(
-  apiKeys: ApiKeyService,
-  authorization: string | undefined,
-  context: { caller?: Caller; statements: number },
-): Promise<Answer | undefined> {
-  const token = bearerToken(authorization);
-  const lookups = { count: 0 };
-  const caller = token === undefined ? undefined : await apiKeys.authenticate(token, lookups);
-  context.statements += lookups.count;
-  if (caller === undefined || caller.keyId === null) return UNAUTHORIZED;
-  // a cached key may have been revoked since: revocation holds for the very next request
-  if (lookups.count === 0) {
-    context.statements += 1;
-    if (!(await apiKeys.isActive(caller.keyId))) {
-      apiKeys.forget(caller.keyId);
-      return UNAUTHORIZED;
-    }
-  }
-  if (caller.scope !== 'ingest') {
-    return failure('FORBIDDEN', `This API key has scope ${caller.scope}: reports need a key created with --scope ingest.`);
-  }
-  context.caller = caller;
-  return undefined;
 }
 
 /**
@@ -220,18 +200,4 @@ function readReports(parsed: ParsedJsonBody): { reports: unknown[]; refused: Map
 /** An error answer in the GraphQL error shape of docs/errors.md. */
 function failure(code: ErrorCode, message: string, headers: Record<string, string> = {}): Answer {
   return { status: ERROR_CODES[code], headers: { 'content-type': JSON_TYPE, ...headers }, body: errorBody([{ message, extensions: { code } }]) };
-}
-
-/**
- * The request-limit headers of the API's responses, for the report limit:
- * Meter's X-RateLimit-* and the IETF RateLimit fields, whose policy counts reports.
- */
-function reportLimitHeaders(state: LimitState, limits: LimitsService): Record<string, string> {
-  const { limit, windowMs } = limits.policies.requests;
-  return {
-    'x-ratelimit-remaining': String(state.requests.remaining),
-    'x-ratelimit-reset': httpDate(state.requests.resetAt),
-    'ratelimit-policy': `"reports";q=${limit};w=${windowMs / 1000}`,
-    ratelimit: `"reports";r=${state.requests.remaining};t=${secondsUntil(state.requests.resetAt, state.now)}`,
-  };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError } from '../errors.js';
+import { API_KEY_NOT_FOUND, AppError, isAppError } from '../errors.js';
 import { isUuid } from '../modules/formats/formats.js';
 import type { ApiKeyInfo } from '../modules/api-key/api-key.service.js';
 import type { ActiveSession } from '../modules/user/user.service.js';
@@ -94,11 +94,11 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
 async function findKey(ctx: WebContext, request: FastifyRequest): Promise<ApiKeyInfo> {
   const { id } = request.params as { id: string };
   // PostgreSQL refuses a malformed uuid outright, so it must not reach the query
-  if (!isUuid(id)) throw new AppError('NOT_FOUND', 'There is no such API key in your company.');
+  if (!isUuid(id)) throw API_KEY_NOT_FOUND.create();
   try {
     return await ctx.services.apiKeys.get(id, callerOf(ctx, request).companyId);
   } catch (error) {
-    if (isAppError(error, 'NOT_FOUND')) throw new AppError('NOT_FOUND', 'There is no such API key in your company.');
+    if (isAppError(error, 'NOT_FOUND')) throw API_KEY_NOT_FOUND.create();
     throw error;
   }
 }

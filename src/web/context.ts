@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { invariant } from '../errors.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import type { ActiveSession } from '../modules/user/user.service.js';
 import type { Services } from '../services.js';
 import { serializeCookie } from './cookies.js';

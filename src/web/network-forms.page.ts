@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { NETWORK_NOT_FOUND } from '../errors.js';
 import type { MailingAddressFields } from '../modules/network/network.service.js';
 import { callerOf, formField, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
@@ -86,7 +86,7 @@ export async function loadNetwork(ctx: WebContext, request: FastifyRequest): Pro
   requireAdmin(sessionOf(request), ADMINS_ONLY);
   const { id } = request.params as { id: string };
   const detail = await ctx.reads.network(callerOf(ctx, request), id, request.netgraph);
-  if (!detail) throw new AppError('NOT_FOUND', 'There is no network at this address in your company.');
+  if (!detail) throw NETWORK_NOT_FOUND.create();
   return detail;
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import { callerOf, formField } from './context.js';
 import type { WebContext } from './context.js';
 import { numberValue, refusedForm } from './forms.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { NETWORK_NOT_FOUND } from '../errors.js';
 import { callerOf, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
 import type { ActiveSession } from '../modules/user/user.service.js';
@@ -24,7 +24,7 @@ export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): voi
     const { id } = request.params as { id: string };
     const detail = await ctx.reads.network(callerOf(ctx, request), id, request.netgraph);
     // another company's network and a missing one look the same, as on the API
-    if (!detail) throw new AppError('NOT_FOUND', 'There is no network at this address in your company.');
+    if (!detail) throw NETWORK_NOT_FOUND.create();
     const { edit } = request.query as Record<string, string | undefined>;
     const state = edit === undefined || sessionOf(request).user.role !== 'admin' ? undefined : openEditState(detail, edit);
     return sendNetworkPage(ctx, request, reply, 200, detail, state);
@@ -49,7 +49,7 @@ export async function sendNetworkPage(
   const { durationSeconds, stepSeconds } = CHART_WINDOWS[window];
   const monitoring = await ctx.reads.networkMonitoring(callerOf(ctx, request), detail.network.UUID, { durationSeconds, stepSeconds }, request.netgraph);
   // the network was just read for this caller: it cannot be another company's now, only deleted in between
-  if (!monitoring) throw new AppError('NOT_FOUND', 'There is no network at this address in your company.');
+  if (!monitoring) throw NETWORK_NOT_FOUND.create();
   const body = renderNetwork({ detail, monitoring, window, state, now: new Date() }, session);
   return sendPage(ctx, reply, status, { title: detail.network.label, session, section: 'networks', charts: true, body });
 }

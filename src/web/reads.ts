@@ -5,7 +5,7 @@ import { DocumentCache } from '../graphql/document.js';
 import type { DocumentLimits } from '../graphql/document.js';
 import { createExecutor } from '../graphql/execute.js';
 import { isUuid } from '../modules/formats/formats.js';
-import type { Caller } from '../modules/api-key/api-key.service.js';
+import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../modules/read/read.service.js';
 import { DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE } from './documents.js';
 import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present } from './documents.js';

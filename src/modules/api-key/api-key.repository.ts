@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
+import { sqlWithValue } from '../../db/sql-text.js';
 import type { SqlContext } from '../../db/store.js';
+import { isValidKeyColumn, keyValidSql } from '../../kernel/key-check.js';
 
 /** An API key row, without its hash. */
 export interface ApiKeyRow {
@@ -57,8 +60,15 @@ export function createApiKeyRepository({ db }: SqlContext) {
         .execute();
     },
 
-    async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
-      return selectKeys().where('k.secret_hash', '=', hash).executeTakeFirst();
+    /** The key with this hash while it is valid (kernel/key-check.ts); undefined for an unknown or revoked one. */
+    async findValidByHash(hash: string): Promise<ApiKeyRow | undefined> {
+      const row = await selectKeys()
+        .select(sql.raw<unknown>(keyValidSql('k.id')).as('valid'))
+        .where('k.secret_hash', '=', hash)
+        .executeTakeFirst();
+      if (row === undefined || !isValidKeyColumn(row.valid)) return undefined;
+      const { valid: _valid, ...key } = row;
+      return key;
     },
 
     async findByUuid(uuid: string): Promise<ApiKeyRow | undefined> {
@@ -69,10 +79,10 @@ export function createApiKeyRepository({ db }: SqlContext) {
       return selectKeys().where('k.company_id', '=', companyId).orderBy('k.created_at').orderBy('k.id').execute();
     },
 
-    /** True when the key exists and is not revoked: one indexed read. */
+    /** True when the key exists and is not revoked (kernel/key-check.ts): one indexed read. */
     async isActive(id: number): Promise<boolean> {
-      const row = await db.selectFrom('api_keys').select('revoked_at').where('id', '=', id).executeTakeFirst();
-      return row !== undefined && row.revoked_at === null;
+      const row = await db.selectNoFrom(sqlWithValue<unknown>(keyValidSql, id).as('valid')).executeTakeFirst();
+      return isValidKeyColumn(row?.valid);
     },
 
     /** Marks the key revoked; returns false when it was already revoked. */

@@ -2,30 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
-import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { KEY_SCOPES } from '../../kernel/caller.js';
+import type { Actor, Caller, KeyScope } from '../../kernel/caller.js';
 import type { CompanyService } from '../company/company.service.js';
 import { createApiKeyRepository } from './api-key.repository.js';
 import type { ApiKeyRow } from './api-key.repository.js';
 import { generateKey, hashKey, isWellFormedKey } from './api-key.token.js';
-
-export const KEY_SCOPES = ['read', 'read_write', 'ingest'] as const;
-export type KeyScope = (typeof KEY_SCOPES)[number];
-
-/** Who is calling, and for which company. Every read and write is scoped by it. */
-export interface Caller {
-  readonly companyId: number;
-  readonly companySlug: string;
-  /** The API key's row id; null for a dashboard user. */
-  readonly keyId: number | null;
-  readonly keyUuid: string | null;
-  readonly label: string;
-  readonly scope: KeyScope;
-  /**
-   * Who acts, for the audit log. Absent for an API key, which is its own
-   * actor; a dashboard sets its signed-in user here, with keyId null.
-   */
-  readonly actor?: Actor;
-}
 
 /** A key as listed: never its value or hash. */
 export interface ApiKeyInfo {
@@ -170,8 +153,8 @@ export function createApiKeyService(
         return cached;
       }
       statements.count += 1;
-      const row = await repository.findByHash(hash);
-      if (!row || row.revokedAt !== null) return undefined;
+      const row = await repository.findValidByHash(hash);
+      if (!row) return undefined;
       const caller: Caller = {
         companyId: row.companyId,
         companySlug: row.companySlug,

@@ -4,20 +4,7 @@ import { AppError } from '../../errors.js';
 import { toCanonicalDateTime } from '../formats/formats.js';
 import { createAuditRepository } from './audit.repository.js';
 import type { AuditRow } from './audit.repository.js';
-
-/** The kinds of actor the audit log knows (the table's check constraint has the same list). */
-export const ACTOR_TYPES = ['api_key', 'user', 'cli'] as const;
-/** Who made a change: an API key, a dashboard user, or the command line. */
-export type ActorType = (typeof ACTOR_TYPES)[number];
-
-/** Who made a change, as the audit log records it. Never a key value or hash. */
-export interface Actor {
-  readonly type: ActorType;
-  /** The API key's UUID or the dashboard user's id; null for the CLI. */
-  readonly id: string | null;
-  /** The key's label or the user's name, as it was at the time. */
-  readonly label: string;
-}
+import type { Actor, ActorType } from '../../kernel/caller.js';
 
 /** The actor of CLI commands. */
 export const CLI_ACTOR: Actor = { type: 'cli', id: null, label: 'netgraph CLI' };

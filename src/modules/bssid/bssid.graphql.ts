@@ -1,9 +1,10 @@
+import { deviceLastSeenSql, onlineSql } from '../../kernel/online.js';
 import { hardwareIdsOfNetwork, inCompany, networkIdOfHardware, text } from '../read/read.model.js';
 import type { GraphQLFeature, SqlContext } from '../read/read.model.js';
 
 /** True while the hardware that reported the radio aliased `r` is online (its last report younger than the offline window). */
 const reporterOnline = (r: string, context: SqlContext): string =>
-  `(SELECT bh.last_seen_at FROM hardware_devices bh WHERE bh.id = ${r}.hardware_device_id) >= ${context.onlineSince()}`;
+  onlineSql(deviceLastSeenSql(`${r}.hardware_device_id`, 'bh'), context.onlineSince());
 
 /** BSSIDs: the radios of a network's access points, as their latest reports listed them. */
 export const BSSID_FEATURE = {

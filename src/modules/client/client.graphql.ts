@@ -1,3 +1,4 @@
+import { deviceLastSeenSql, onlineSql } from '../../kernel/online.js';
 import {
   allNetworksInCompany,
   bool,
@@ -18,7 +19,7 @@ import { CLIENTS_FILTER_ARGUMENT, checkClientsFilter, clientsSelected } from './
  */
 const isConnected = (cl: string, context: SqlContext): string =>
   `${cl}.is_connected AND (${cl}.hardware_device_id IS NULL OR ` +
-  `(SELECT hw.last_seen_at FROM hardware_devices hw WHERE hw.id = ${cl}.hardware_device_id) >= ${context.onlineSince()})`;
+  `${onlineSql(deviceLastSeenSql(`${cl}.hardware_device_id`, 'hw'), context.onlineSince())})`;
 
 /** The clients of the network aliased `n` that the root's filter selects (the connected ones without), by MAC address. */
 const CLIENTS_OF_NETWORK: ListMapping = {

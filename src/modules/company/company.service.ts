@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError, invariant } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Actor, Caller } from '../../kernel/caller.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
-import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { isGiven, requireBoolean, requireSomeChange, unique } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';
 import { createCompanyRepository } from './company.repository.js';

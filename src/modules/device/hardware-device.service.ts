@@ -1,6 +1,6 @@
 import type { SqlContext } from '../../db/store.js';
 import { AppError, invariant } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../audit/audit.service.js';
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
 import { DEVICE_TYPES } from '../import/import.schema.js';

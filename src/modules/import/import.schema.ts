@@ -6,6 +6,7 @@ import type { VlanFields } from '../vlan/vlan.service.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
 import { DOMAIN_RULE, SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug, isWebsiteDomain } from '../company/company.rules.js';
 import { validateNetworkSecurity } from './import.security.js';
+import type { ImportNetworkSecurity, ImportProblem } from './import.security.js';
 
 export const DEVICE_TYPES = ['ACCESS_POINT', 'CELLULAR_GATEWAY', 'CONTROLLER', 'POWER_DISTRIBUTION_UNIT', 'SWITCH'] as const;
 export const VIRTUAL_DEVICE_TYPES = [...DEVICE_TYPES, 'OBSERVER'] as const;
@@ -30,23 +31,6 @@ export interface ImportCompany {
 /** Spare hardware: placed at one of the company's networks, or nowhere when networkUUID is absent. */
 export interface ImportSpareHardware extends ImportHardware {
   networkUUID?: string;
-}
-/** A network's security configuration (docs/security.md); each part optional, absent when empty on export. */
-export interface ImportNetworkSecurity {
-  blockedClients?: { UUID?: string; macAddress: string; reason: string | null; createdAt?: string }[];
-  firewallRules?: {
-    UUID?: string;
-    name: string;
-    description: string | null;
-    action: string;
-    isEnabled: boolean;
-    srcPrefix: string | null;
-    dstPrefix: string | null;
-    priority: number;
-  }[];
-  /** Unordered pairs of the network's VLANs by vlanID, the smaller left. */
-  interVLANPairs?: { UUID?: string; leftVLANID: number; rightVLANID: number }[];
-  idsIPSConfig?: { UUID?: string; mode: string };
 }
 export interface ImportNetwork extends ImportNetworkSecurity {
   UUID: string;
@@ -118,11 +102,6 @@ export interface ImportClient {
 }
 
 /** One problem of an import file, at a JSON path such as `$.companies[0].networks[2].vlans[1].vlanID`. */
-export interface ImportProblem {
-  readonly path: string;
-  readonly message: string;
-}
-
 const MAX_PROBLEMS = 50;
 
 type Json = Record<string, unknown>;

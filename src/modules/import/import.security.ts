@@ -1,6 +1,29 @@
 import { isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
 import { toCanonicalPrefix } from '../security/firewall-rule.prefix.js';
-import type { ImportNetworkSecurity, ImportProblem } from './import.schema.js';
+
+/** A problem of an import document: where (a JSON path) and what to fix. */
+export interface ImportProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A network's security configuration (docs/security.md); each part optional, absent when empty on export. */
+export interface ImportNetworkSecurity {
+  blockedClients?: { UUID?: string; macAddress: string; reason: string | null; createdAt?: string }[];
+  firewallRules?: {
+    UUID?: string;
+    name: string;
+    description: string | null;
+    action: string;
+    isEnabled: boolean;
+    srcPrefix: string | null;
+    dstPrefix: string | null;
+    priority: number;
+  }[];
+  /** Unordered pairs of the network's VLANs by vlanID, the smaller left. */
+  interVLANPairs?: { UUID?: string; leftVLANID: number; rightVLANID: number }[];
+  idsIPSConfig?: { UUID?: string; mode: string };
+}
 
 /** What the security checks need of the import validator (import.schema.ts). */
 export interface SecurityValidator {

@@ -1,13 +1,15 @@
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
-import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { Actor } from '../../kernel/caller.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { addressOf } from '../network/network.service.js';
 import { unique } from '../write/write.rules.js';
 import { createImportRepository } from './import.repository.js';
 import type { ImportCounts, ImportRepository } from './import.repository.js';
 import { validateImport } from './import.schema.js';
-import type { ImportCompany, ImportDocument, ImportHardware, ImportNetworkSecurity, ImportProblem, ImportSsid, ImportVlan } from './import.schema.js';
+import type { ImportCompany, ImportDocument, ImportHardware, ImportSsid, ImportVlan } from './import.schema.js';
+import type { ImportNetworkSecurity, ImportProblem } from './import.security.js';
 
 /** Everything of one company as the repository reads it for export. */
 type CompanyRows = Awaited<ReturnType<ImportRepository['readCompany']>>;

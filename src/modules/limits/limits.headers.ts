@@ -1,6 +1,3 @@
-import { budgetHoldsAt } from './limits.arithmetic.js';
-import type { LimitPolicies } from './limits.arithmetic.js';
-
 /** A key's limits as one response reports them. */
 export interface LimitState {
   /** The time the numbers hold at, in ms since the epoch. */
@@ -46,29 +43,4 @@ export function secondsUntil(at: number, now: number): number {
 /** Whole points left in a budget of a fractional level. */
 export function wholePoints(level: number): number {
   return Math.max(0, Math.floor(level));
-}
-
-/**
- * The limit headers of an authenticated response: Meter's `X-RateLimit-*` and
- * `X-Complexity-*`, and the IETF `RateLimit-Policy` / `RateLimit` fields of
- * draft-ietf-httpapi-ratelimit-headers-10 (structured-field lists with one
- * item per policy). The complexity policy counts points, a unit the draft's
- * registry does not have, so it says so in a vendor parameter.
- */
-export function limitHeaders(state: LimitState, policies: LimitPolicies): Record<string, string> {
-  const { requests, budget } = policies;
-  const points = wholePoints(state.budget.level);
-  // the budget refills continuously: the next whole point is the next change a client can see
-  const nextPointAt =
-    points >= budget.capacity ? state.now : budgetHoldsAt({ level: state.budget.level, at: state.now }, points + 1, budget);
-  return {
-    'x-ratelimit-remaining': String(state.requests.remaining),
-    'x-ratelimit-reset': httpDate(state.requests.resetAt),
-    'x-complexity-cost': String(state.budget.cost),
-    'x-complexity-remaining': String(points),
-    'x-complexity-limit': String(budget.capacity),
-    'x-complexity-reset': httpDate(nextPointAt),
-    'ratelimit-policy': `"requests";q=${requests.limit};w=${requests.windowMs / 1000}, "complexity";q=${budget.capacity};w=${budget.refillMs / 1000};netgraph-unit="points"`,
-    ratelimit: `"requests";r=${state.requests.remaining};t=${secondsUntil(state.requests.resetAt, state.now)}, "complexity";r=${points};t=${secondsUntil(nextPointAt, state.now)}`,
-  };
 }

@@ -1,5 +1,5 @@
 import type { LimitsConfig } from '../../config.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { budgetHoldsAt } from './limits.arithmetic.js';
 import type { LimitPolicies } from './limits.arithmetic.js';
 import { createFailoverLimitStore } from './limits.failover.js';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { bucketLevel, budgetHoldsAt, countRequest, refundToBucket, takeFromBucket } from './limits.arithmetic.js';
 import type { BucketPolicy, LimitPolicies, WindowPolicy } from './limits.arithmetic.js';
 import { createFailoverLimitStore } from './limits.failover.js';
-import { httpDate, limitHeaders } from './limits.headers.js';
+import { limitHeaders } from '../../http/limit-headers.js';
+import { httpDate } from './limits.headers.js';
 import { createLimitsService } from './limits.service.js';
 import { createMemoryLimitStore } from './limits.store.js';
 import type { LimitStore } from './limits.store.js';

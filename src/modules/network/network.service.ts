@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../audit/audit.service.js';
 import { SLUG_RULE, isSlug } from '../company/company.rules.js';
 import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';

@@ -1,5 +1,6 @@
+import { onlineSql } from '../../kernel/online.js';
 import type { ParamType, SqlDialect } from '../../db/dialect.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 
 /**
  * The read model: how GraphQL fields map to tables, and what else a feature
@@ -221,8 +222,7 @@ export const dateTime = (column: string): FieldMapping => ({ kind: 'scalar', col
  * disagree.
  */
 export const hardwareOnline = (h: string, context: SqlContext): string =>
-  // NULL >= x is NULL: the stored flag when there is no report
-  `coalesce(${h}.last_seen_at >= ${context.onlineSince()}, ${h}.is_connected_to_backend)`;
+  onlineSql(`${h}.last_seen_at`, context.onlineSince(), `${h}.is_connected_to_backend`);
 
 // Company scoping, once for every root: a root's row is looked up by its argument *and* the caller's company.
 

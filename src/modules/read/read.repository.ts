@@ -1,3 +1,4 @@
+import { isValidKeyColumn, keyValidSql } from '../../kernel/key-check.js';
 import { isListParam } from '../../db/dialect.js';
 import type { ParamType, SqlDialect } from '../../db/dialect.js';
 import type { ReplicaRead, Row, Store } from '../../db/store.js';
@@ -258,9 +259,9 @@ function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyC
   return columns.join(', ');
 }
 
-/** The key check column `k`: 1 while the key `key` (a parameter reference) is not revoked. */
+/** The key check column `k`: 1 while the key `key` (a parameter reference) is valid (kernel/key-check.ts). */
 function keyColumn(key: string): string {
-  return `(SELECT CASE WHEN revoked_at IS NULL THEN 1 ELSE 0 END FROM api_keys WHERE id = ${key}) AS k`;
+  return `${keyValidSql(key)} AS k`;
 }
 
 /**
@@ -295,7 +296,7 @@ export async function runRead(store: Store, compiled: CompiledRead, params: Read
     if (!(key in row)) break;
     roots.push((row[key] as string | null) ?? null);
   }
-  return { keyActive: Number(row.k) === 1, roots };
+  return { keyActive: isValidKeyColumn(row.k), roots };
 }
 
 /** What lets a read run on the replica: the key check, on the primary, when the read checks a key. */

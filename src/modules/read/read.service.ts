@@ -1,7 +1,8 @@
+import { onlineSince as onlineSinceAt } from '../../kernel/online.js';
 import type { Store } from '../../db/store.js';
-import { AppError, invariant } from '../../errors.js';
+import { AppError, KEY_NOT_VALID, invariant } from '../../errors.js';
 import { isUuid } from '../formats/formats.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import type { ArgumentValues, ReadModel, ReadSettings, RootArgument, RootDefinition, RootRead, Selection } from './read.model.js';
 import { compileKeyCheck, compileRead, runRead } from './read.repository.js';
 import type { CompiledRead, ReadResult } from './read.repository.js';
@@ -96,7 +97,7 @@ export function createReadService(store: Store, model: ReadModel, online: Online
   const settings = options.settings ?? DEFAULT_READ_SETTINGS;
   // the key's state is read on the primary alongside every read that may run on the replica; none without one
   const keyCheck = options.replica === true && store.replica !== undefined ? compileKeyCheck(store.dialect) : undefined;
-  const onlineSince = (): string => new Date(online.now().getTime() - offlineMs).toISOString();
+  const onlineSince = (): string => onlineSinceAt(online.now().getTime(), offlineMs);
   return {
     /** The read model the reads compile with (assembled from the features by graphql/read-model.ts). */
     model,
@@ -118,7 +119,7 @@ export function createReadService(store: Store, model: ReadModel, online: Online
     async run(compiled: CompiledRead, caller: Caller, args: readonly ArgumentValues[], deadline?: number): Promise<ReadResult> {
       const params = { keyId: caller.keyId, companyId: caller.companyId, args, onlineSince, now: online.now };
       const result = await runRead(store, compiled, params, deadline, keyCheck);
-      if (!result.keyActive) throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
+      if (!result.keyActive) throw KEY_NOT_VALID.create();
       return result;
     },
 

@@ -1,9 +1,10 @@
+import { onlineSince } from '../../kernel/online.js';
 import { randomUUID } from 'node:crypto';
 import type { IngestConfig } from '../../config.js';
 import type { Kysely } from 'kysely';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../../db/partitions.js';
 import type { Store } from '../../db/store.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
@@ -125,7 +126,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
      * Returns how many devices went offline.
      */
     async checkOffline(): Promise<number> {
-      const cutoff = new Date(now().getTime() - offlineMs).toISOString();
+      const cutoff = onlineSince(now().getTime(), offlineMs);
       return store.transaction(async (tx) => {
         const repository = createReportRepository(tx, store.dialect);
         if (!(await repository.tryCheckerLock())) return 0;

@@ -1,3 +1,4 @@
+import { isOnlineAt } from '../../kernel/online.js';
 import type { ClientSet } from './report-clients.repository.js';
 import type { DeviceList, DeviceUpdate } from './report-state.repository.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
@@ -67,9 +68,9 @@ function onlineUpdate(companyId: number, device: DeviceRow, reports: readonly De
   if (newest === undefined) return {};
   const lastSeenAt = device.lastSeenAt !== null && device.lastSeenAt > newest ? device.lastSeenAt : newest;
   // stale: no online state changes, so a device that never reported keeps its imported state (last_seen_at stays NULL)
-  if (Date.parse(newest) < at - offlineMs) return device.lastSeenAt === null ? {} : { lastSeenAt };
+  if (!isOnlineAt(newest, at, offlineMs)) return device.lastSeenAt === null ? {} : { lastSeenAt };
   const marked = device.reportedOnline ?? device.isConnectedToBackend;
-  const silent = device.lastSeenAt !== null && Date.parse(device.lastSeenAt) < at - offlineMs;
+  const silent = device.lastSeenAt !== null && !isOnlineAt(device.lastSeenAt, at, offlineMs);
   if (marked && !silent) return { lastSeenAt, reportedOnline: true };
   if (marked && device.lastSeenAt !== null) {
     const fellSilentAt = new Date(Date.parse(device.lastSeenAt) + offlineMs).toISOString();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../audit/audit.service.js';
 import { isMacAddress } from '../formats/formats.js';
 import { notFound, optionalText } from '../write/write.rules.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../audit/audit.service.js';
 import { isGiven, notFound, optionalText, requireBoolean, requireOneOf, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';
 import type { WriteService } from '../write/write.service.js';

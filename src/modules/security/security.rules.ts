@@ -1,5 +1,5 @@
 import type { SqlContext } from '../../db/store.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import type { NetworkRow } from '../network/network.repository.js';
 import { notFound, requireUuid } from '../write/write.rules.js';

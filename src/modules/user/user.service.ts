@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Actor, Caller } from '../../kernel/caller.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
-import type { Actor, AuditService } from '../audit/audit.service.js';
+import type { AuditService } from '../audit/audit.service.js';
 import type { CompanyService } from '../company/company.service.js';
 import { unique } from '../write/write.rules.js';
 import { ACCOUNT_LOCKOUT, ADDRESS_LOCKOUT, accountSubject, addressSubject, lockedForMs } from './user.lockout.js';

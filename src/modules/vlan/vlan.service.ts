@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../audit/audit.service.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import { isGiven, notFound, optionalText, requireBoolean, requireOneOf, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';

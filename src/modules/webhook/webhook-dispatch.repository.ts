@@ -1,5 +1,7 @@
 import type { SqlDialect } from '../../db/dialect.js';
+import { sqlWithValue } from '../../db/sql-text.js';
 import type { SqlContext } from '../../db/store.js';
+import { onlineSql } from '../../kernel/online.js';
 import type { DispatchAuditEntry, DispatchEvent } from './webhook.alerts.js';
 import type { PayloadFormat } from './webhook.meter.js';
 
@@ -128,7 +130,7 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
           'n.id as networkId', 'n.company_id as companyId', 'n.uuid', 'n.label',
           eb.fn
             .count<number>('c.id')
-            .filterWhere((w) => w.or([w('c.hardware_device_id', 'is', null), w('h.last_seen_at', '>=', onlineSince)]))
+            .filterWhere((w) => w.or([w('c.hardware_device_id', 'is', null), sqlWithValue<boolean>((since) => onlineSql('h.last_seen_at', since), onlineSince)]))
             .as('clients'),
         ])
         .where('n.company_id', 'in', companyIds)

@@ -1,3 +1,4 @@
+import { onlineSince as onlineSinceAt } from '../../kernel/online.js';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { EVENT_ALERTS, auditPayload, clientCountPayload, eventPayload, serializePayload } from './webhook.alerts.js';
@@ -110,7 +111,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
         const rules = await repository.activeRules(['CLIENT_COUNT_ABOVE']);
         if (rules.length === 0) return 0;
         const at = now();
-        const onlineSince = new Date(at.getTime() - offlineAfterSeconds * 1000).toISOString();
+        const onlineSince = onlineSinceAt(at.getTime(), offlineAfterSeconds * 1000);
         const counts = await repository.clientCounts([...new Set(rules.map((rule) => rule.companyId))], onlineSince);
         const messages: NewMessage[] = [];
         for (const rule of rules) {

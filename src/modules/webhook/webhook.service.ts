@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
-import type { Caller } from '../api-key/api-key.service.js';
+import type { Caller } from '../../kernel/caller.js';
 import { CLI_ACTOR, buildChange } from '../audit/audit.service.js';
 import { toCanonicalDateTime } from '../formats/formats.js';
 import { isGiven, notFound, requireBoolean, requireSomeChange, requireText, requireUuid } from '../write/write.rules.js';

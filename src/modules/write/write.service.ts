@@ -1,8 +1,8 @@
 import type { SqlContext, Store } from '../../db/store.js';
-import { AppError, invariant } from '../../errors.js';
+import { AppError, KEY_NOT_VALID, invariant } from '../../errors.js';
 import { createApiKeyRepository } from '../api-key/api-key.repository.js';
-import type { Caller } from '../api-key/api-key.service.js';
-import type { Actor, AuditService, Recorded } from '../audit/audit.service.js';
+import type { Actor, Caller } from '../../kernel/caller.js';
+import type { AuditService, Recorded } from '../audit/audit.service.js';
 import { unique } from './write.rules.js';
 
 /**
@@ -28,7 +28,7 @@ export function createWriteService(store: Store, audit: AuditService, now: () =>
       try {
         return await audit.record(caller.companyId, actorOf(caller), async (tx) => {
           if (caller.keyId !== null && !(await createApiKeyRepository(tx).isActive(caller.keyId))) {
-            throw new AppError('UNAUTHENTICATED', 'The API key is not valid.');
+            throw KEY_NOT_VALID.create();
           }
           return fn(tx);
         });
