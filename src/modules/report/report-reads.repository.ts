@@ -12,7 +12,7 @@ export interface DeviceState {
   readonly uptimeSeconds: number | null;
   readonly macAddress: string | null;
   /** The ports of its latest report with interfaces, as reported but for the counters. */
-  readonly ports: readonly (Omit<PortReport, 'counters'> & { readonly uuid: string; readonly observedAt: string })[];
+  readonly ports: readonly (Omit<PortReport, 'counters' | 'lldpNeighbor'> & { readonly uuid: string; readonly observedAt: string })[];
   readonly radios: readonly RadioReport[];
 }
 
