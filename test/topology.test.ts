@@ -5,6 +5,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
+import { TOPOLOGY_QUERY as TOPOLOGY } from './helpers/root-queries.js';
 import { storeKinds } from './helpers/stores.js';
 
 // LLDP neighbours and CPU/memory (issue 30): reported per port and per device, answered by
@@ -14,15 +15,6 @@ const SWITCH_MAC = '0c:8d:db:00:00:01';
 const AP_MAC = '0c:8d:db:00:00:02';
 const LAB_AP_MAC = '0c:8d:db:00:00:03';
 
-const TOPOLOGY = /* GraphQL */ `
-  query ($network: UUID!) {
-    networkTopology(networkUUID: $network) {
-      virtualDevice { UUID }
-      phyInterface { portNumber label }
-      neighbor { chassisID portID portDescription systemName remoteDevice { UUID } remotePhyInterface { portNumber virtualDeviceUUID } }
-    }
-  }
-`;
 
 const port = (portNumber: number, label: string, lldpNeighbor?: Record<string, unknown> | null) => ({
   portNumber,

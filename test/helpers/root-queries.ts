@@ -49,3 +49,14 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
   alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
 };
+
+/** A network's links with every field of both ends, for the LLDP tests ($network: the network's UUID). */
+export const TOPOLOGY_QUERY = /* GraphQL */ `
+  query ($network: UUID!) {
+    networkTopology(networkUUID: $network) {
+      virtualDevice { UUID }
+      phyInterface { portNumber label }
+      neighbor { chassisID portID portDescription systemName remoteDevice { UUID } remotePhyInterface { portNumber virtualDeviceUUID } }
+    }
+  }
+`;
