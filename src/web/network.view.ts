@@ -10,6 +10,7 @@ import { renderSsidsForAdmin, renderVlansForAdmin } from './network-items.view.j
 import type { ItemsState } from './network-items.view.js';
 import type { ClientView, DeviceView, NetworkDetail, NetworkSummary } from './reads.js';
 import type { NetworkMonitoring } from './report-reads.js';
+import { renderTopology } from './topology.view.js';
 
 /** What a network's page shows: the network, its report data over one chart window, and the open form (admins). */
 export interface NetworkPage {
@@ -58,6 +59,7 @@ export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHt
 </div>`;
   return html`${header}${stats}
 ${renderCharts(page)}
+${section('Topology', null, renderTopology(network.UUID, page.monitoring.topology), 'topology')}
 ${section('Virtual devices', devices.length, renderDevices(network.UUID, devices, page.monitoring.offlineSince, now), 'devices')}
 ${section('Connected clients', clients.length, renderClients(detail, now), 'clients')}
 <div class="grid-2">

@@ -17,17 +17,23 @@ const NETWORK_MONITORING = /* GraphQL */ `
     offline: recentEventLogEventsPage(networkUUID: $network, limit: 100, typeFilter: [DEVICE_OFFLINE]) {
       events { generatedAt virtualDevice { UUID } }
     }
+    topology: networkTopology(networkUUID: $network) {
+      virtualDevice { UUID label deviceType }
+      phyInterface { portNumber label }
+      neighbor { chassisID portID systemName remoteDevice { UUID label deviceType } }
+    }
   }`;
 
 const DEVICE_PAGE = /* GraphQL */ `
   query DashboardDevice($network: UUID!, $device: UUID!) {
     network(UUID: $network) { UUID label }
     device: virtualDevice(UUID: $device) {
-      UUID label deviceType deviceModel isOnline networkUUID uptime
+      UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
       hardwareDevice { serialNumber macAddress isConnectedToBackend }
       phyInterfaces {
         UUID label portNumber portType isEnabled isConnected isTrunkPort isUplink isUplinkActive portSpeedMbps
         nativeVLAN { name vlanID }
+        lldpNeighbor { chassisID portID systemName remoteDevice { UUID label } }
       }
     }
     macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
@@ -74,6 +80,30 @@ export interface NetworkMonitoring {
   readonly activeClients: { readonly wired: readonly MetricPoint[]; readonly wireless: readonly MetricPoint[] };
   /** The newest DEVICE_OFFLINE of each device, by virtual device UUID. */
   readonly offlineSince: ReadonlyMap<string, string>;
+  /** The network's links: each port of its devices that sees an LLDP neighbour. */
+  readonly topology: readonly TopologyLinkView[];
+}
+
+/** A device as a link names it. */
+export interface LinkedDevice {
+  readonly UUID: string;
+  readonly label: string;
+  readonly deviceType: string;
+}
+
+/** One end of a link: a port of a network's device and the LLDP neighbour it sees. */
+export interface TopologyLinkView {
+  readonly virtualDevice: LinkedDevice;
+  readonly phyInterface: { readonly portNumber: number; readonly label: string | null };
+  readonly neighbor: LldpNeighborView & { readonly remoteDevice: LinkedDevice | null };
+}
+
+/** The LLDP neighbour a port sees. */
+export interface LldpNeighborView {
+  readonly chassisID: string;
+  readonly portID: string | null;
+  readonly systemName: string | null;
+  readonly remoteDevice: { readonly UUID: string; readonly label: string } | null;
 }
 
 /** A port of a device, as its latest report lists it. */
@@ -89,6 +119,7 @@ export interface PortView {
   readonly isUplinkActive: boolean | null;
   readonly portSpeedMbps: number | null;
   readonly nativeVLAN: { readonly name: string; readonly vlanID: number } | null;
+  readonly lldpNeighbor: LldpNeighborView | null;
 }
 
 /** What a port's counters grew over the last 24 hours. */
@@ -129,6 +160,9 @@ export interface DeviceDetail {
     readonly deviceModel: string;
     readonly isOnline: boolean;
     readonly uptime: number | null;
+    readonly cpuUsagePercent: number | null;
+    readonly memoryUsedBytes: number | null;
+    readonly memoryTotalBytes: number | null;
     readonly hardwareDevice: { readonly serialNumber: string; readonly macAddress: string | null; readonly isConnectedToBackend: boolean } | null;
     readonly phyInterfaces: readonly PortView[];
   };
@@ -165,6 +199,7 @@ interface MonitoringData {
   throughput: { values: MetricPoint[] } | null;
   activeClients: NetworkMonitoring['activeClients'] | null;
   offline: { events: { generatedAt: string; virtualDevice: { UUID: string } | null }[] } | null;
+  topology: TopologyLinkView[] | null;
 }
 
 /** The reads of report data, over `run` (reads.ts: the executor with the dashboard's document cache). */
@@ -174,12 +209,12 @@ export function createReportReads(run: Run) {
     async networkMonitoring(caller: Caller, id: string, window: MetricsWindow, context: ReadContext): Promise<NetworkMonitoring | undefined> {
       if (!isUuid(id)) return undefined;
       const data = (await run(NETWORK_MONITORING, { network: id, window }, caller, context)) as unknown as MonitoringData;
-      const { uplinks, quality, throughput, activeClients, offline } = data;
-      if (!uplinks || !quality || !throughput || !activeClients || !offline) return undefined;
+      const { uplinks, quality, throughput, activeClients, offline, topology } = data;
+      if (!uplinks || !quality || !throughput || !activeClients || !offline || !topology) return undefined;
       const offlineSince = new Map<string, string>();
       // newest first: the first DEVICE_OFFLINE of a device is its latest
       for (const event of offline.events) if (event.virtualDevice && !offlineSince.has(event.virtualDevice.UUID)) offlineSince.set(event.virtualDevice.UUID, event.generatedAt);
-      return { uplinks, quality: quality.values, throughput: throughput.values, activeClients, offlineSince };
+      return { uplinks, quality: quality.values, throughput: throughput.values, activeClients, offlineSince, topology };
     },
 
     /** A device of a network with its ports, radios and latest events; undefined when either is not the caller's, or the device is not on that network. */
