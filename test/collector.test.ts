@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -6,8 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { JsonTree, TestApp } from './helpers/app.js';
-import { runNetgraph, startNetgraph } from './helpers/cli.js';
-import type { CliResult } from './helpers/cli.js';
+import { runNetgraph, startNetgraph, stopNetgraph as stop } from './helpers/cli.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { TEST_V3_USER, buildTestNetwork, canBuildNetworks, linksOf, startAgent, waitForAgentCounter } from './helpers/netns.js';
 import type { TestAgent, TestNetwork } from './helpers/netns.js';
@@ -19,23 +17,6 @@ import { storeKinds } from './helpers/stores.js';
 // elsewhere, without them, the file is skipped, and in CI that is a failure.
 const AVAILABLE = canBuildNetworks();
 if (!AVAILABLE && process.env.CI === 'true') throw new Error('CI must run the collector tests: they need root, iproute2, snmpd and snmpget (.ci/run installs them)');
-
-/** SIGTERM, then what the collector printed once it exited; SIGKILL and an error with its output when it has not exited within 15 s. */
-async function stop(child: ChildProcess, result: Promise<CliResult>): Promise<CliResult> {
-  child.kill('SIGTERM');
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      void result.then((r) => reject(new Error(`the collector did not stop within 15 s of SIGTERM; it printed:\n${r.stderr.slice(-3000)}`)));
-    }, 15_000);
-  });
-  try {
-    return await Promise.race([result, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 interface PortReport {
   portNumber: number;

@@ -181,7 +181,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
   it('shows a switch\'s ports with their 24-hour counters, and an access point\'s radios and BSSIDs', async () => {
     const { page, problems } = await openSignedIn();
     await page.goto(`${app.url}/networks/${HQ_ID}`);
-    await page.getByRole('link', { name: 'Switch 01' }).click();
+    await page.locator('#devices').getByRole('link', { name: 'Switch 01' }).click();
     await page.getByRole('heading', { name: 'Switch 01' }).waitFor();
     const data = await api(
       `query($id: UUID!) { switchPortStats(virtualDeviceUUID: $id) { portNumber totalRxBytes totalTxBytes } phyInterfacesForVirtualDevice(virtualDeviceUUID: $id) { portNumber portSpeedMbps isConnected } }`,
@@ -191,9 +191,18 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(await page.locator('#ports tbody tr').count()).toBe(ports.length);
     const busy = (data.switchPortStats as JsonTree[]).find((s) => s.totalRxBytes > 0) as JsonTree;
     const row = page.locator(`#ports tr[data-port="${busy.portNumber}"] td`);
-    expect(await row.nth(6).innerText()).toBe(formatBytes(busy.totalRxBytes));
-    expect(await row.nth(7).innerText()).toBe(formatBytes(busy.totalTxBytes));
+    expect(await row.nth(7).innerText()).toBe(formatBytes(busy.totalRxBytes));
+    expect(await row.nth(8).innerText()).toBe(formatBytes(busy.totalTxBytes));
     expect(await row.nth(2).innerText()).toBe('Up');
+    // CPU and memory as the API has them; each port's LLDP neighbour, by the network's device it resolves to
+    const switch01 = (await api(`query($id: UUID!) { virtualDevice(UUID: $id) { cpuUsagePercent memoryTotalBytes phyInterfaces { portNumber lldpNeighbor { portID remoteDevice { label } } } } }`, { id: deviceId('Switch 01') })).virtualDevice as JsonTree;
+    expect(await page.locator('[data-stat="cpu"] .stat-value').innerText()).toBe(`${switch01.cpuUsagePercent}%`);
+    expect(await page.locator('[data-stat="memory"] .stat-value').innerText()).toContain(`of ${formatBytes(switch01.memoryTotalBytes)}`);
+    const seen = (switch01.phyInterfaces as JsonTree[]).filter((p) => p.lldpNeighbor !== null);
+    expect(seen.length).toBeGreaterThan(0);
+    for (const p of seen) {
+      expect(await page.locator(`#ports tr[data-port="${p.portNumber}"] td`).nth(6).innerText()).toBe(`${p.lldpNeighbor.remoteDevice.label} ${p.lldpNeighbor.portID}`);
+    }
     await screenshot(page, 'device');
 
     await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
@@ -201,6 +210,27 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     const own = (bssids.bssidsForNetwork as JsonTree[]).filter((b) => b.accessPointSerialNumber === 'MXC00-0000-0000').map((b) => b.BSSID);
     expect(own.length).toBeGreaterThan(0);
     expect(await page.locator('#radios tbody tr td:first-child').allInnerTexts()).toEqual(own);
+    expect(problems).toEqual([]);
+  });
+
+  it("draws the network's topology as the API has it: each device with a link, one line per linked pair", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}`);
+    const data = await api(`query($id: UUID!) { networkTopology(networkUUID: $id) { virtualDevice { UUID } neighbor { remoteDevice { UUID } } } }`, { id: HQ_ID });
+    const links = data.networkTopology as JsonTree[];
+    // the simulator's cabling: every neighbour is a device of the network
+    expect(links.length).toBeGreaterThan(3);
+    expect(links.every((l) => l.neighbor.remoteDevice !== null)).toBe(true);
+    const devices = new Set(links.flatMap((l) => [l.virtualDevice.UUID, l.neighbor.remoteDevice.UUID]));
+    const pairs = new Set(links.map((l) => [l.virtualDevice.UUID, l.neighbor.remoteDevice.UUID].sort().join('|')));
+    const drawn = await page.locator('#topology a.topology-node').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-device')));
+    expect(new Set(drawn)).toEqual(devices);
+    expect(drawn.length).toBe(devices.size);
+    expect(await page.locator('#topology line.topology-link').count()).toBe(pairs.size);
+    await page.locator('#topology a.topology-node').first().click();
+    await page.waitForURL(/\/devices\//);
+    await page.goBack();
+    await screenshot(page, 'network-topology', '#topology');
     expect(problems).toEqual([]);
   });
 

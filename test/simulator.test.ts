@@ -131,6 +131,30 @@ describe('the fleet simulator', () => {
     expect(checked).toBeGreaterThan(500);
   });
 
+  it('reports LLDP neighbours that see each other: every neighbour is a reporting device whose port sees the reporter back, and CPU/memory within bounds', () => {
+    const fleet = createFleet(NETWORKS, { seed: 3, intervalSeconds: 60 });
+    let links = 0;
+    for (let t = DAY_START + 9 * HOUR; t < DAY_START + 17 * HOUR; t += 1800) {
+      const reports = fleet.reportsAt(t);
+      const byMac = new Map(reports.map((r) => [r.macAddress, r]));
+      for (const r of reports) {
+        expect(r.cpuPercent).toBeGreaterThanOrEqual(0);
+        expect(r.cpuPercent).toBeLessThanOrEqual(100);
+        expect(r.memoryUsedBytes).toBeLessThanOrEqual(r.memoryTotalBytes as number);
+        for (const port of r.interfaces ?? []) {
+          const n = port.lldpNeighbor;
+          if (n === null || n === undefined) continue;
+          const other = byMac.get(n.chassisID);
+          expect(other, `${r.serialNumber} port ${port.portNumber} sees ${n.chassisID}`).toBeDefined();
+          const back = other?.interfaces?.find((p) => p.label === n.portID);
+          expect(back?.lldpNeighbor).toEqual({ chassisID: r.macAddress, portID: port.label, portDescription: port.label, systemName: r.serialNumber.toLowerCase() });
+          links += 1;
+        }
+      }
+    }
+    expect(links).toBeGreaterThan(20);
+  });
+
   it('keeps counters growing between reboots, and a reboot resets them and the uptime, with DEVICE_BOOT', () => {
     const interval = 300;
     const reports = reportsOver(5, DAY_START, 8 * 24, interval);

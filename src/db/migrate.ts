@@ -13,6 +13,7 @@ import * as mspFields from './migrations/0009-msp-fields.js';
 import * as networkSecurity from './migrations/0010-network-security.js';
 import * as alertReceivers from './migrations/0011-alert-receivers.js';
 import * as switchMacTable from './migrations/0012-switch-mac-table.js';
+import * as lldpResources from './migrations/0013-lldp-resources.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0010-network-security': networkSecurity,
   '0011-alert-receivers': alertReceivers,
   '0012-switch-mac-table': switchMacTable,
+  '0013-lldp-resources': lldpResources,
 };
 
 /**

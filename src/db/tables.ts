@@ -104,6 +104,10 @@ export interface HardwareDeviceTable {
   state_observed_at: Generated<string | null>;
   /** The network spare hardware is placed at; null when placed nowhere. */
   spare_network_id: Generated<number | null>;
+  /** CPU load in percent from the latest report with one (migration 0013). */
+  cpu_percent: Generated<number | null>;
+  memory_used_bytes: Generated<number | null>;
+  memory_total_bytes: Generated<number | null>;
 }
 
 export interface VlanTable {
@@ -236,6 +240,11 @@ export interface DevicePortTable {
   port_speed_mbps: number | null;
   native_vlan_id: number | null;
   observed_at: string;
+  /** The LLDP neighbour the port sees (migration 0013); null when none. */
+  lldp_chassis_id: Generated<string | null>;
+  lldp_port_id: Generated<string | null>;
+  lldp_port_description: Generated<string | null>;
+  lldp_system_name: Generated<string | null>;
 }
 
 /** A device's radio (BSSID) as its latest report with radios listed it. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getDialect } from '../db/dialect.js';
 import { bool, text } from '../modules/read/read.model.js';
 import type { GraphQLFeature } from '../modules/read/read.model.js';
+import { TOPOLOGY_FEATURE as TOPOLOGY } from '../modules/topology/topology.graphql.js';
 import type { Services } from '../services.js';
 import { compileDocument } from './compile.js';
 import { FEATURES } from './features.js';
@@ -9,9 +10,9 @@ import { createSchema } from './schema.js';
 
 const [COMPANY, NETWORK, DEVICE, CLIENT, VLAN, SSID, PORT, BSSID] = FEATURES;
 
-/** The feature list with `VLAN` replaced by `vlan`. */
+/** The feature list with `VLAN` replaced by `vlan` (and TOPOLOGY, whose LLDPNeighbor PhyInterface names). */
 function withVlan(vlan: GraphQLFeature<Services>): GraphQLFeature<Services>[] {
-  return [COMPANY, NETWORK, DEVICE, CLIENT, vlan, SSID, PORT, BSSID];
+  return [COMPANY, NETWORK, DEVICE, CLIENT, vlan, SSID, PORT, BSSID, TOPOLOGY];
 }
 
 describe('assembling the features', () => {
@@ -43,6 +44,7 @@ describe('assembling the features', () => {
       'switchPortMetricsRate',
       'controllerPortMetricsRate',
       'switchMACTable',
+      'networkTopology',
       'recentEventLogEventsPage',
       'blockedClientsForNetwork',
       'firewallRulesForNetwork',
@@ -80,9 +82,9 @@ describe('assembling the features', () => {
   });
 
   it('refuses a Query field without a root, and a root without a Query field', () => {
-    expect(() => createSchema([COMPANY, NETWORK, DEVICE, { ...CLIENT, roots: {} }, VLAN, SSID, PORT, BSSID])).toThrow('read model: no root for Query.networkClients');
+    expect(() => createSchema([COMPANY, NETWORK, DEVICE, { ...CLIENT, roots: {} }, VLAN, SSID, PORT, BSSID, TOPOLOGY])).toThrow('read model: no root for Query.networkClients');
     const extra = { ...CLIENT, roots: { ...CLIENT.roots, clientByMac: CLIENT.roots.networkClients } };
-    expect(() => createSchema([COMPANY, NETWORK, DEVICE, extra, VLAN, SSID, PORT, BSSID])).toThrow('read model: the root clientByMac names no Query field');
+    expect(() => createSchema([COMPANY, NETWORK, DEVICE, extra, VLAN, SSID, PORT, BSSID, TOPOLOGY])).toThrow('read model: the root clientByMac names no Query field');
   });
 
   it('refuses a Mutation field without a resolver, and a resolver without a Mutation field', () => {

@@ -14,6 +14,7 @@ import { BLOCKED_CLIENT_FEATURE } from '../modules/security/blocked-client.graph
 import { FIREWALL_RULE_FEATURE } from '../modules/security/firewall-rule.graphql.js';
 import { IDS_IPS_FEATURE } from '../modules/security/ids-ips.graphql.js';
 import { INTER_VLAN_FEATURE } from '../modules/security/inter-vlan.graphql.js';
+import { TOPOLOGY_FEATURE } from '../modules/topology/topology.graphql.js';
 import { SSID_FEATURE } from '../modules/ssid/ssid.graphql.js';
 import { VLAN_FEATURE } from '../modules/vlan/vlan.graphql.js';
 import { WEBHOOK_FEATURE } from '../modules/webhook/webhook.graphql.js';
@@ -35,6 +36,7 @@ export const FEATURES = [
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
   MAC_TABLE_FEATURE,
+  TOPOLOGY_FEATURE,
   EVENT_FEATURE,
   BLOCKED_CLIENT_FEATURE,
   FIREWALL_RULE_FEATURE,

@@ -48,6 +48,19 @@ function portRole(port: PortView): SafeHtml {
   return port.isTrunkPort ? html`Trunk` : html`Access`;
 }
 
+/** The port's LLDP neighbour: the network's device it resolves to (a link to its page), else its system name or chassis id, with its port. */
+function neighbour(port: PortView): SafeHtml {
+  const n = port.lldpNeighbor;
+  if (n === null) return none;
+  const name = n.remoteDevice ? html`<a href="../devices/${n.remoteDevice.UUID}">${n.remoteDevice.label}</a>` : html`${n.systemName ?? n.chassisID}`;
+  return html`<span class="nowrap">${name}${n.portID === null ? '' : html` <span class="muted">${n.portID}</span>`}</span>`;
+}
+
+/** "23.5%", or — when not reported. */
+function percent(value: number | null): string {
+  return value === null ? '—' : `${Math.round(value * 10) / 10}%`;
+}
+
 function portRow(port: PortView, stat: PortStatView | undefined): SafeHtml {
   const errors = stat ? stat.errorRxPackets + stat.errorTxPackets : null;
   return html`<tr data-port="${port.portNumber}">
@@ -57,6 +70,7 @@ function portRow(port: PortView, stat: PortStatView | undefined): SafeHtml {
   <td class="num nowrap">${port.portSpeedMbps === null ? none : port.portSpeedMbps >= 1000 ? `${port.portSpeedMbps / 1000} Gbit/s` : `${port.portSpeedMbps} Mbit/s`}</td>
   <td>${portRole(port)}</td>
   <td>${port.nativeVLAN ? html`${port.nativeVLAN.name} <span class="muted">(${port.nativeVLAN.vlanID})</span>` : none}</td>
+  <td>${neighbour(port)}</td>
   <td class="num">${stat ? formatBytes(stat.totalRxBytes) : none}</td>
   <td class="num">${stat ? formatBytes(stat.totalTxBytes) : none}</td>
   <td class="num">${stat ? count(stat.totalRxPackets + stat.totalTxPackets) : none}</td>
@@ -69,7 +83,7 @@ function renderPorts(detail: DeviceDetail): SafeHtml {
   if (ports.length === 0) return emptyState('No ports reported', 'Ports appear once the device reports its interfaces.');
   const stats = new Map(detail.portStats.map((s) => [s.portNumber, s]));
   return html`<p class="table-note">Received, sent, packets and errors: what the port's counters grew over the last 24 hours, counted across reboots.</p>
-<table class="table ports-table"><thead><tr><th class="num">Port</th><th>Label</th><th>State</th><th class="num">Speed</th><th>Role</th><th>Native VLAN</th>
+<table class="table ports-table"><thead><tr><th class="num">Port</th><th>Label</th><th>State</th><th class="num">Speed</th><th>Role</th><th>Native VLAN</th><th>LLDP neighbour</th>
 <th class="num">Received</th><th class="num">Sent</th><th class="num">Packets</th><th class="num">Errors</th></tr></thead>
 <tbody>${ports.map((p) => portRow(p, stats.get(p.portNumber)))}</tbody></table>`;
 }
@@ -82,6 +96,13 @@ function renderRadios(detail: DeviceDetail): SafeHtml {
     (b) => html`<tr><td><code>${b.BSSID}</code></td><td>${BANDS[b.radioBand] ?? b.radioBand}</td><td>${b.SSID ? html`<span class="strong">${b.SSID.ssid}</span>` : none}</td><td>${b.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td></tr>`,
   );
   return html`<table class="table bssids-table"><thead><tr><th>BSSID</th><th>Band</th><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** "1.2 GB of 4.0 GB (30%)", or — when not reported. */
+function memory(device: DeviceDetail['device']): string {
+  const { memoryUsedBytes: used, memoryTotalBytes: total } = device;
+  if (used === null) return '—';
+  return total === null || total === 0 ? formatBytes(used) : `${formatBytes(used)} of ${formatBytes(total)} (${Math.round((used / total) * 100)}%)`;
 }
 
 /**
@@ -104,6 +125,11 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
   <div class="stat"><div class="stat-value mono-value">${hardware?.macAddress ?? '—'}</div><div class="stat-label">MAC address</div></div>
   <div class="stat"><div class="stat-value">${device.uptime === null ? '—' : formatUptime(device.uptime)}</div><div class="stat-label">Uptime at last report</div></div>
   <div class="stat"><div class="stat-value">${device.phyInterfaces.filter((p) => p.isConnected).length} of ${device.phyInterfaces.length}</div><div class="stat-label">Ports with link</div></div>
+</div>
+<div class="stats stats-4">
+  <div class="stat" data-stat="cpu"><div class="stat-value">${percent(device.cpuUsagePercent)}</div><div class="stat-label">CPU load at last report</div></div>
+  <div class="stat" data-stat="memory"><div class="stat-value">${memory(device)}</div><div class="stat-label">Memory in use at last report</div></div>
+  <div class="stat"><div class="stat-value">${device.phyInterfaces.filter((p) => p.lldpNeighbor !== null).length}</div><div class="stat-label">LLDP neighbours</div></div>
 </div>`;
   const macTable =
     device.deviceType === 'SWITCH' || detail.macTable.length > 0

@@ -56,6 +56,11 @@ export const NETWORK_MONITORING = graphql(`
     offline: recentEventLogEventsPage(networkUUID: $network, limit: 100, typeFilter: [DEVICE_OFFLINE]) {
       events { generatedAt virtualDevice { UUID } }
     }
+    topology: networkTopology(networkUUID: $network) {
+      virtualDevice { UUID label deviceType }
+      phyInterface { portNumber label }
+      neighbor { chassisID portID systemName remoteDevice { UUID label deviceType } }
+    }
   }`);
 
 /** An event as the device page and the event log list it. */
@@ -68,11 +73,12 @@ export const DEVICE_PAGE = graphql(
   query DashboardDevice($network: UUID!, $device: UUID!) {
     network(UUID: $network) { UUID label }
     device: virtualDevice(UUID: $device) {
-      UUID label deviceType deviceModel isOnline networkUUID uptime
+      UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
       hardwareDevice { serialNumber macAddress isConnectedToBackend }
       phyInterfaces {
         UUID label portNumber portType isEnabled isConnected isTrunkPort isUplink isUplinkActive portSpeedMbps
         nativeVLAN { name vlanID }
+        lldpNeighbor { chassisID portID systemName remoteDevice { UUID label } }
       }
     }
     macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
@@ -114,6 +120,10 @@ export type NetworkDetail = Present<ResultOf<typeof NETWORK_PAGE>>;
 export type MetricsWindow = VariablesOf<typeof NETWORK_MONITORING>['window'];
 /** What a network's page charts. */
 export type NetworkMonitoring = Present<ResultOf<typeof NETWORK_MONITORING>>;
+/** One end of a link of the network's topology: a port of one of its devices and the LLDP neighbour it sees. */
+export type TopologyLinkView = NetworkMonitoring['topology'][number];
+/** A device as a link names it. */
+export type LinkedDevice = TopologyLinkView['virtualDevice'];
 /** Everything a device's page shows. */
 export type DeviceDetail = Present<ResultOf<typeof DEVICE_PAGE>>;
 /** Everything an event log page shows. */

@@ -10,6 +10,7 @@ import { renderSsidsForAdmin, renderVlansForAdmin } from './network-items.view.j
 import type { ItemsState } from './network-items.view.js';
 import type { NETWORK_CLIENT, NETWORK_DEVICE, NetworkDetail, NetworkListItem, NetworkMonitoring } from './documents.js';
 import type { ResultOf } from './graphql.js';
+import { renderTopology } from './topology.view.js';
 
 type DeviceView = ResultOf<typeof NETWORK_DEVICE>;
 type ClientView = ResultOf<typeof NETWORK_CLIENT>;
@@ -62,6 +63,7 @@ export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHt
 </div>`;
   return html`${header}${stats}
 ${renderCharts(page)}
+${section('Topology', null, renderTopology(network.UUID, page.monitoring.topology), 'topology')}
 ${section('Virtual devices', devices.length, renderDevices(network.UUID, devices, offlineSince(page.monitoring), now), 'devices')}
 ${section('Connected clients', clients.length, renderClients(detail, now), 'clients')}
 <div class="grid-2">

@@ -45,3 +45,20 @@ export function outputOf(child: ChildProcess): Promise<CliResult> {
 export function runNetgraph(args: readonly string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
   return startNetgraph(args, env, stdin).result;
 }
+
+/** SIGTERM, then what the collector printed once it exited; SIGKILL and an error with its output when it has not exited within 15 s. */
+export async function stopNetgraph(child: ChildProcess, result: Promise<CliResult>): Promise<CliResult> {
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      void result.then((r) => reject(new Error(`the collector did not stop within 15 s of SIGTERM; it printed:\n${r.stderr.slice(-3000)}`)));
+    }, 15_000);
+  });
+  try {
+    return await Promise.race([result, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

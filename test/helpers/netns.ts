@@ -52,7 +52,7 @@ const SUBNET_LOCKS = path.join(os.tmpdir(), 'netgraph-test-subnets');
  * processes (and CI runs) never share one; a claim of a process that is
  * gone is taken over. Returns N and how to give the subnet back.
  */
-function claimSubnet(): { n: number; release: () => void } {
+export function claimSubnet(): { n: number; release: () => void } {
   fs.mkdirSync(SUBNET_LOCKS, { recursive: true });
   const used = new Set((ip('-4', '-j', 'addr', 'show').match(/"198\.18\.(\d+)\.\d+"/g) ?? []).map((m) => Number(/\.18\.(\d+)\./.exec(m)?.[1])));
   for (let k = 0; k < 256; k += 1) {
@@ -82,7 +82,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** Deletes a test network's namespaces and the veth end it left in this one, whichever of them exist. */
-function removeNetwork(namespaces: readonly string[], localLink: string): void {
+export function removeNetwork(namespaces: readonly string[], localLink: string): void {
   for (const namespace of namespaces) {
     try {
       ip('netns', 'del', namespace);

@@ -18,7 +18,7 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const EVENT_TYPE = /^[A-Z][A-Z0-9_]*$/;
 const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'];
 const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
-const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable'];
+const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes'];
 const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,6 +48,9 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
   rule(typeof report.observedAt === 'string' && TIME.test(report.observedAt), `${path}.observedAt`, 'must be an RFC 3339 time');
   if (report.uptimeSeconds !== undefined) rule(isCount(report.uptimeSeconds), `${path}.uptimeSeconds`, 'must be a whole number ≥ 0');
   if (report.macAddress !== undefined) rule(typeof report.macAddress === 'string' && MAC.test(report.macAddress), `${path}.macAddress`, 'must be a lowercase MAC');
+  if (report.cpuPercent !== undefined) rule(typeof report.cpuPercent === 'number' && report.cpuPercent >= 0 && report.cpuPercent <= 100, `${path}.cpuPercent`, 'must be 0 to 100');
+  for (const f of ['memoryUsedBytes', 'memoryTotalBytes']) if (report[f] !== undefined) rule(isCount(report[f]), `${path}.${f}`, 'must be a whole number ≥ 0');
+  if (isCount(report.memoryUsedBytes) && isCount(report.memoryTotalBytes)) rule((report.memoryUsedBytes as number) <= (report.memoryTotalBytes as number), `${path}.memoryUsedBytes`, 'must not exceed memoryTotalBytes');
   list(report.interfaces, `${path}.interfaces`, (p, at) => {
     rule(Number.isInteger(p.portNumber) && (p.portNumber as number) >= 1, `${at}.portNumber`, 'must be a whole number ≥ 1');
     rule(typeof p.label === 'string', `${at}.label`, 'must be a string');
@@ -57,6 +60,13 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     rule(isVlan(p.nativeVLANID), `${at}.nativeVLANID`, 'must be 1 to 4094');
     const counters = isObject(p.counters) ? p.counters : {};
     for (const c of COUNTERS) rule(isCount(counters[c]), `${at}.counters.${c}`, 'must be a whole number ≥ 0');
+    if (isObject(p.lldpNeighbor)) {
+      const n = p.lldpNeighbor;
+      rule(typeof n.chassisID === 'string' && n.chassisID !== '' && n.chassisID.length <= 255, `${at}.lldpNeighbor.chassisID`, 'must be a string of 1 to 255');
+      for (const f of ['portID', 'portDescription', 'systemName']) rule(n[f] === null || (typeof n[f] === 'string' && (n[f] as string).length <= 255), `${at}.lldpNeighbor.${f}`, 'must be a string ≤ 255 or null');
+    } else {
+      rule(p.lldpNeighbor === undefined || p.lldpNeighbor === null, `${at}.lldpNeighbor`, 'must be an object or null');
+    }
   });
   list(report.uplinkSamples, `${path}.uplinkSamples`, (s, at) => {
     rule(Number.isInteger(s.portNumber), `${at}.portNumber`, 'must be a whole number');

@@ -40,6 +40,8 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   controllerPortMetricsRate:
     '{ controllerPortMetricsRate(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 3600, stepSeconds: 60 }, portNumber: 1) { values { portNumber timestamp totalRxBytes totalTxBytes } } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
+  networkTopology:
+    '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',
   recentEventLogEventsPage:
     '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [DEVICE_BOOT]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
   blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
@@ -52,3 +54,14 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
   alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
 };
+
+/** A network's links with every field of both ends, for the LLDP tests ($network: the network's UUID). */
+export const TOPOLOGY_QUERY = /* GraphQL */ `
+  query ($network: UUID!) {
+    networkTopology(networkUUID: $network) {
+      virtualDevice { UUID }
+      phyInterface { portNumber label }
+      neighbor { chassisID portID portDescription systemName remoteDevice { UUID } remotePhyInterface { portNumber virtualDeviceUUID } }
+    }
+  }
+`;

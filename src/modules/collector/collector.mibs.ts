@@ -33,6 +33,21 @@ const DOT1Q_VLAN_CURRENT_ENTRY = '1.3.6.1.2.1.17.7.1.4.2.1';
 /** dot1dTpFdbStatus / dot1qTpFdbStatus: learned(3); other(1), invalid(2), self(4) and mgmt(5) are not what the bridge learned. */
 const FDB_LEARNED = 3;
 
+/** LLDP-MIB lldpLocPortTable (index: lldpLocPortNum; columns 2 port id subtype, 3 port id, 4 port description). */
+const LLDP_LOC_PORT_ENTRY = '1.0.8802.1.1.2.1.3.7.1';
+/** LLDP-MIB lldpRemTable (index: time mark, lldpRemLocalPortNum, lldpRemIndex). */
+const LLDP_REM_ENTRY = '1.0.8802.1.1.2.1.4.1.1';
+const LLDP_REM = { chassisIdSubtype: 4, chassisId: 5, portIdSubtype: 6, portId: 7, portDesc: 8, sysName: 9 };
+/** LldpChassisIdSubtype and LldpPortIdSubtype values of a MAC address and a network address (IANA family, then the address). */
+const CHASSIS_SUBTYPE = { macAddress: 4, networkAddress: 5 };
+const PORT_SUBTYPE = { macAddress: 3, networkAddress: 4, interfaceName: 5, local: 7 };
+/** HOST-RESOURCES-MIB hrProcessorLoad (per processor, the last minute's load in percent). */
+const HR_PROCESSOR_LOAD = '1.3.6.1.2.1.25.3.3.1.2';
+/** HOST-RESOURCES-MIB hrStorageTable (columns 2 type, 4 allocation units, 5 size, 6 used) and its type of RAM. */
+const HR_STORAGE_ENTRY = '1.3.6.1.2.1.25.2.3.1';
+const HR_STORAGE_RAM = '1.3.6.1.2.1.25.2.1.2';
+const NOT_TEXT = /[\u0000-\u001f\u007f\ufffd]/;
+
 /** Cumulative counters of one interface; `wide` is true when they are IF-MIB's 64-bit counters. */
 export interface InterfaceCounters {
   readonly rxBytes: bigint;
@@ -73,6 +88,22 @@ export interface PolledFdbEntry {
   readonly ifIndex: number;
 }
 
+/** The LLDP neighbour seen on the interface `ifIndex`, as its advertisement describes itself. */
+export interface PolledLldpNeighbour {
+  readonly ifIndex: number;
+  readonly chassisID: string;
+  readonly portID: string | null;
+  readonly portDescription: string | null;
+  readonly systemName: string | null;
+}
+
+/** CPU load (percent, the processors' average) and RAM (bytes), null where the agent has none. */
+export interface PolledResources {
+  readonly cpuPercent: number | null;
+  readonly memoryUsedBytes: number | null;
+  readonly memoryTotalBytes: number | null;
+}
+
 /** What one poll read from a device. */
 export interface DevicePoll {
   readonly sysName: string | null;
@@ -84,27 +115,122 @@ export interface DevicePoll {
   readonly neighbours: readonly PolledNeighbour[];
   /** The learned forwarding entries of a bridge, in table order; null when the device is no bridge (no dot1dBasePortTable). */
   readonly forwarding: readonly PolledFdbEntry[] | null;
+  /** LLDP-MIB's remote table, the first neighbour of each local port that maps to an interface. */
+  readonly lldpNeighbours: readonly PolledLldpNeighbour[];
+  readonly resources: PolledResources;
 }
 
 /** Reads the system group, interfaces, IP neighbours and (of a bridge) the forwarding database of one device. */
 export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
   const [sysDescr, sysObjectID, sysUpTime, sysName] = await client.get(Object.values(SYSTEM));
-  const [ifRows, ifxRows, physical, forwarding] = await Promise.all([
+  const [ifRows, ifxRows, physical, forwarding, locPorts, remotes, resources] = await Promise.all([
     walkTable(client, IF_ENTRY),
     walkTable(client, IFX_ENTRY),
     walkTable(client, IP_NET_TO_PHYSICAL_ENTRY),
     pollForwarding(client),
+    walkTable(client, LLDP_LOC_PORT_ENTRY),
+    walkTable(client, LLDP_REM_ENTRY),
+    pollResources(client),
   ]);
   // ipNetToMediaTable only for agents that lack the newer table
   const neighbours = physical.size > 0 ? neighboursFromPhysical(physical) : neighboursFromMedia(await walkTable(client, IP_NET_TO_MEDIA_ENTRY));
+  const interfaces = [...ifRows.entries()].map(([index, columns]) => readInterface(Number(index), columns, ifxRows.get(index)));
   return {
     sysName: text(sysName),
     sysDescr: text(sysDescr),
     sysObjectID: typeof sysObjectID === 'string' ? sysObjectID : null,
     uptimeSeconds: typeof sysUpTime === 'number' ? Math.floor(sysUpTime / 100) : null,
-    interfaces: [...ifRows.entries()].map(([index, columns]) => readInterface(Number(index), columns, ifxRows.get(index))),
+    interfaces,
     neighbours,
     forwarding,
+    lldpNeighbours: decodeLldpNeighbours(remotes, lldpPortsToIfIndex(locPorts, interfaces)),
+    resources,
+  };
+}
+
+/**
+ * Which interface each LLDP local port is (lldpLocPortNum need not be the
+ * ifIndex): the interface named as the port's description, or as its id
+ * when that is an interface name (or a local name); else the interface
+ * whose ifIndex is the port number, as on most agents (lldpd's among them).
+ */
+export function lldpPortsToIfIndex(locPorts: Table, interfaces: readonly PolledInterface[]): Map<number, number> {
+  const byName = new Map(interfaces.map((i) => [i.name, i.ifIndex]));
+  const ifIndexes = new Set(interfaces.map((i) => i.ifIndex));
+  const map = new Map<number, number>();
+  for (const [index, row] of locPorts) {
+    const portNum = Number(index);
+    const subtype = integer(row.get(2));
+    const named = subtype === PORT_SUBTYPE.interfaceName || subtype === PORT_SUBTYPE.local ? text(row.get(3)) : null;
+    const ifIndex = byName.get(text(row.get(4)) ?? '') ?? byName.get(named ?? '');
+    if (ifIndex !== undefined) map.set(portNum, ifIndex);
+  }
+  for (const index of ifIndexes) if (!map.has(index) && ![...map.values()].includes(index)) map.set(index, index);
+  return map;
+}
+
+/** lldpRemTable's rows, the first (in table order) of each local port that maps to an interface. */
+export function decodeLldpNeighbours(rows: Table, ifIndexOf: ReadonlyMap<number, number>): PolledLldpNeighbour[] {
+  const byIfIndex = new Map<number, PolledLldpNeighbour>();
+  for (const [index, row] of rows) {
+    const ifIndex = ifIndexOf.get(Number(index.split('.')[1]));
+    const chassisID = lldpId(row.get(LLDP_REM.chassisIdSubtype), row.get(LLDP_REM.chassisId), CHASSIS_SUBTYPE);
+    if (ifIndex === undefined || chassisID === null || byIfIndex.has(ifIndex)) continue;
+    byIfIndex.set(ifIndex, {
+      ifIndex,
+      chassisID,
+      portID: lldpId(row.get(LLDP_REM.portIdSubtype), row.get(LLDP_REM.portId), PORT_SUBTYPE),
+      portDescription: text(row.get(LLDP_REM.portDesc)),
+      systemName: text(row.get(LLDP_REM.sysName)),
+    });
+  }
+  return [...byIfIndex.values()];
+}
+
+/**
+ * An LLDP chassis or port id as text: a MAC address as aa:bb:cc:dd:ee:ff, a
+ * network address (IANA family 1 or 2) as its IP address, anything else as
+ * its text when it is printable, else as hex; at most 255 characters.
+ */
+function lldpId(subtype: SnmpValue | undefined, value: SnmpValue | undefined, kinds: { macAddress: number; networkAddress: number }): string | null {
+  const kind = integer(subtype);
+  if (kind === kinds.macAddress) {
+    const mac = macAddress(value);
+    if (mac !== null) return mac;
+  }
+  if (kind === kinds.networkAddress && Buffer.isBuffer(value)) {
+    const [family, ...address] = [...value];
+    if (family === 1 && address.length === 4) return address.join('.');
+    if (family === 2 && address.length === 16) return ipv6(address);
+  }
+  if (!Buffer.isBuffer(value)) return text(value)?.slice(0, 255) ?? null;
+  const decoded = text(value);
+  // control characters or invalid UTF-8: binary, not text
+  if (decoded !== null && !NOT_TEXT.test(decoded)) return decoded.slice(0, 255);
+  return value.length === 0 ? null : value.toString('hex').replace(/(..)(?!$)/g, '$1:').slice(0, 255);
+}
+
+/** HOST-RESOURCES-MIB: the processors' average load, and the first RAM entry of hrStorageTable. */
+async function pollResources(client: SnmpClient): Promise<PolledResources> {
+  const [loads, storage] = await Promise.all([client.walk(HR_PROCESSOR_LOAD), walkTable(client, HR_STORAGE_ENTRY)]);
+  return decodeResources(loads.map((o) => integer(o.value)).filter((v) => v !== null), storage);
+}
+
+/** The average of `loads` (one decimal), and RAM in bytes (allocation units times size and used). */
+export function decodeResources(loads: readonly number[], storage: Table): PolledResources {
+  const cpuPercent = loads.length === 0 ? null : Math.round((loads.reduce((a, b) => a + b, 0) / loads.length) * 10) / 10;
+  const ram = [...storage.values()].find((row) => row.get(2) === HR_STORAGE_RAM);
+  const units = integer(ram?.get(4));
+  const size = integer(ram?.get(5));
+  const used = integer(ram?.get(6));
+  const bytes = (n: number | null) => (units === null || units <= 0 || n === null || n < 0 ? null : n * units);
+  const total = bytes(size);
+  const inUse = bytes(used);
+  return {
+    // hrProcessorLoad is 0 to 100 by definition; an agent that says otherwise is not believed
+    cpuPercent: cpuPercent !== null && cpuPercent >= 0 && cpuPercent <= 100 ? cpuPercent : null,
+    memoryUsedBytes: total !== null && inUse !== null && inUse <= total ? inUse : null,
+    memoryTotalBytes: total,
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_MAC_TABLE_ENTRIES } from '../report/report.schema.js';
-import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface } from './collector.mibs.js';
+import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
 
 /** What the collector knows of a device between polls: its uptime, for reboots, and its 32-bit counters, to unwrap them. */
 export interface DeviceMemory {
@@ -32,7 +32,8 @@ const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * The report one poll makes, and what to remember for the next: ports from
  * the interfaces (ifIndex as the port number), wired clients from the IP
- * neighbours, a bridge's MAC table from its forwarding database,
+ * neighbours, a bridge's MAC table from its forwarding database, each
+ * port's LLDP neighbour, CPU and memory,
  * `DEVICE_BOOT` when the uptime went down, 32-bit counters unwrapped across
  * polls (reset by a reboot).
  */
@@ -45,9 +46,10 @@ export function buildReport(
   const rebooted = previous?.uptimeSeconds != null && poll.uptimeSeconds !== null && poll.uptimeSeconds < previous.uptimeSeconds;
   const narrowCounters = new Map<number, { raw: bigint[]; wraps: bigint[] }>();
   const ports = poll.interfaces.filter((i) => i.type !== IF_TYPE_SOFTWARE_LOOPBACK && i.ifIndex <= MAX_PORT_NUMBER);
+  const lldp = new Map(poll.lldpNeighbours.map((n) => [n.ifIndex, n]));
   const interfaces = ports.map((i) => {
     const counters = i.counters === null ? null : unwrap(i.ifIndex, i.counters, rebooted ? undefined : previous, narrowCounters);
-    return portOf(i, device, counters);
+    return portOf(i, device, counters, lldp.get(i.ifIndex));
   });
   const report: DeviceReportBody = {
     reportId: randomUUID(),
@@ -55,6 +57,7 @@ export function buildReport(
     observedAt: observedAt.toISOString(),
     uptimeSeconds: poll.uptimeSeconds,
     macAddress: ports.find((i) => i.macAddress !== null)?.macAddress ?? null,
+    ...poll.resources,
     interfaces,
     clients: clientsOf(poll, new Set(ports.map((p) => p.ifIndex))),
     ...(poll.forwarding === null ? {} : { macTable: macTableOf(poll.forwarding, new Set(ports.map((p) => p.ifIndex))) }),
@@ -65,7 +68,7 @@ export function buildReport(
   return { report, memory: { uptimeSeconds: poll.uptimeSeconds, narrowCounters } };
 }
 
-function portOf(i: PolledInterface, device: ReportingDevice, counters: Record<string, number> | null): Record<string, unknown> {
+function portOf(i: PolledInterface, device: ReportingDevice, counters: Record<string, number> | null, neighbour: PolledLldpNeighbour | undefined): Record<string, unknown> {
   const isUplink = device.uplinks.includes(i.name);
   return {
     portNumber: i.ifIndex,
@@ -77,6 +80,7 @@ function portOf(i: PolledInterface, device: ReportingDevice, counters: Record<st
     ...(isUplink ? { isUplinkActive: i.isConnected } : {}),
     portSpeedMbps: i.speedMbps,
     counters,
+    lldpNeighbor: neighbour === undefined ? null : { chassisID: neighbour.chassisID, portID: neighbour.portID, portDescription: neighbour.portDescription, systemName: neighbour.systemName },
   };
 }
 

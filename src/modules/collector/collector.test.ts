@@ -18,6 +18,7 @@ const port = (ifIndex: number, rxBytes: bigint, wide: boolean, extra: Partial<Po
 });
 const poll = (uptimeSeconds: number, interfaces: PolledInterface[], neighbours: DevicePoll['neighbours'] = [], forwarding: DevicePoll['forwarding'] = null): DevicePoll => ({
   sysName: 'sw', sysDescr: null, sysObjectID: null, uptimeSeconds, interfaces, neighbours, forwarding,
+  lldpNeighbours: [], resources: { cpuPercent: null, memoryUsedBytes: null, memoryTotalBytes: null },
 });
 
 /** An agent that answers from a fixed list of objects, as a recorded walk would (OIDs in order). */
@@ -161,5 +162,58 @@ describe('buildReport', () => {
     const large = Array.from({ length: 8200 }, (_, i) => ({ macAddress: `0a:00:00:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`, vlanID: 10, ifIndex: 5 }));
     const capped = buildReport(device, poll(10, [port(5, 0n, true)], [], large), undefined, at).report.macTable as { macAddress: string }[];
     expect(capped.map((e) => e.macAddress)).toEqual(large.slice(0, 8192).map((e) => e.macAddress));
+  });
+
+  it("reads LLDP-MIB's remote table onto the ports, local ports mapped to ifIndex by name, else by number; ids decoded by subtype", async () => {
+    const rem = (localPort: number, remIndex: number, columns: Record<number, SnmpValue>) =>
+      Object.entries(columns).map(([column, value]) => cell(`1.0.8802.1.1.2.1.4.1.1.${column}.0.${localPort}.${remIndex}`, value));
+    const agent = recordedAgent([
+      ...IF_ROWS,
+      // local port 20 is eth7 by its description; local port 5 has no row: it is ifIndex 5
+      cell('1.0.8802.1.1.2.1.3.7.1.2.20', 5),
+      cell('1.0.8802.1.1.2.1.3.7.1.3.20', Buffer.from('Gi0/7')),
+      cell('1.0.8802.1.1.2.1.3.7.1.4.20', Buffer.from('eth7')),
+      // ifIndex 5: a MAC chassis id and port id, and a second neighbour on the same port (left out)
+      ...rem(5, 1, { 4: 4, 5: macBytes('0A:00:00:00:00:01'), 6: 3, 7: macBytes('0a:00:00:00:00:0f'), 8: Buffer.from('eth0'), 9: Buffer.from('ap-1') }),
+      ...rem(5, 2, { 4: 7, 5: Buffer.from('other'), 6: 5, 7: Buffer.from('x') }),
+      // local port 20 = ifIndex 7: a network-address chassis id, an interface-name port id, binary local id
+      ...rem(20, 1, { 4: 5, 5: Buffer.from([1, 10, 0, 0, 9]), 6: 7, 7: Buffer.from([0, 1, 255]) }),
+      // a local port that is no interface
+      ...rem(99, 1, { 4: 7, 5: Buffer.from('nowhere') }),
+    ]);
+    const polled = await pollDevice(agent);
+    expect(polled.lldpNeighbours).toEqual([
+      { ifIndex: 5, chassisID: '0a:00:00:00:00:01', portID: '0a:00:00:00:00:0f', portDescription: 'eth0', systemName: 'ap-1' },
+      { ifIndex: 7, chassisID: '10.0.0.9', portID: '00:01:ff', portDescription: null, systemName: null },
+    ]);
+    const ports = buildReport(device, polled, undefined, at).report.interfaces as { portNumber: number; lldpNeighbor: unknown }[];
+    expect(ports.map((p) => [p.portNumber, p.lldpNeighbor])).toEqual([
+      [5, { chassisID: '0a:00:00:00:00:01', portID: '0a:00:00:00:00:0f', portDescription: 'eth0', systemName: 'ap-1' }],
+      [7, { chassisID: '10.0.0.9', portID: '00:01:ff', portDescription: null, systemName: null }],
+      [9, null],
+    ]);
+  });
+
+  it('reports the processors\' average load and the RAM entry of hrStorageTable in bytes, and null where the agent has none', async () => {
+    const storage = (index: number, type: string, units: number, size: number, used: number) => [
+      cell(`1.3.6.1.2.1.25.2.3.1.2.${index}`, type),
+      cell(`1.3.6.1.2.1.25.2.3.1.4.${index}`, units),
+      cell(`1.3.6.1.2.1.25.2.3.1.5.${index}`, size),
+      cell(`1.3.6.1.2.1.25.2.3.1.6.${index}`, used),
+    ];
+    const polled = await pollDevice(
+      recordedAgent([
+        ...IF_ROWS,
+        ...storage(3, '1.3.6.1.2.1.25.2.1.3', 1024, 999, 1),
+        ...storage(1, '1.3.6.1.2.1.25.2.1.2', 1024, 4_000_000, 1_000_000),
+        cell('1.3.6.1.2.1.25.3.3.1.2.196608', 10),
+        cell('1.3.6.1.2.1.25.3.3.1.2.196609', 15),
+        cell('1.3.6.1.2.1.25.3.3.1.2.196610', 16),
+      ]),
+    );
+    const { report } = buildReport(device, polled, undefined, at);
+    expect([report.cpuPercent, report.memoryUsedBytes, report.memoryTotalBytes]).toEqual([13.7, 1_024_000_000, 4_096_000_000]);
+    const bare = buildReport(device, await pollDevice(recordedAgent(IF_ROWS)), undefined, at).report;
+    expect([bare.cpuPercent, bare.memoryUsedBytes, bare.memoryTotalBytes]).toEqual([null, null, null]);
   });
 });

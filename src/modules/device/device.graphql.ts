@@ -1,7 +1,7 @@
 import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
 import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
 import { inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
-import type { GraphQLFeature, ObjectReference } from '../read/read.model.js';
+import type { FieldMapping, GraphQLFeature, ObjectReference, ScalarType } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
 import type { HardwareDeviceService } from './hardware-device.service.js';
 import type { VirtualDeviceService } from './virtual-device.service.js';
@@ -9,6 +9,14 @@ import type { VirtualDeviceService } from './virtual-device.service.js';
 // the device writes read their payloads back through the two Query roots
 const virtualDevice = (uuid: string): ObjectReference => ({ root: 'virtualDevice', arg: uuid });
 const hardwareDevice = (serial: string): ObjectReference => ({ root: 'hardwareDevice', arg: serial });
+
+/** A column of the hardware assigned to the virtual device; null without hardware. */
+const hardwareColumn = (column: string, type: ScalarType): FieldMapping => ({
+  kind: 'computed',
+  type,
+  nullable: true,
+  sql: (v) => `(SELECT uh.${column} FROM hardware_devices uh WHERE uh.virtual_device_id = ${v}.id)`,
+});
 
 /**
  * Devices: virtual devices (a network's device slots), the hardware
@@ -57,6 +65,16 @@ type VirtualDevice {
   networkUUID: UUID!
   """Seconds since the assigned hardware started, from its latest report; null before one, or without hardware."""
   uptime: Int
+  """
+  netgraph's own (not in Meter's API): the CPU load of the assigned hardware
+  in percent (0 to 100, averaged over its processors), from its latest
+  report with one; null before one, or without hardware.
+  """
+  cpuUsagePercent: Float
+  """netgraph's own (not in Meter's API): the memory in use of the assigned hardware, in bytes, from its latest report with it; null before one."""
+  memoryUsedBytes: Float
+  """netgraph's own (not in Meter's API): the memory installed in the assigned hardware, in bytes, from its latest report with it; null before one."""
+  memoryTotalBytes: Float
   """The ports of the assigned hardware from its latest report with interfaces, by port number; empty before one."""
   phyInterfaces: [PhyInterface!]!
 }
@@ -275,12 +293,10 @@ type UnassignHardwareDevicePayload {
       },
       hardwareDevice: { kind: 'object', table: 'hardware_devices', join: (h, v) => `${h}.virtual_device_id = ${v}.id` },
       networkUUID: { kind: 'computed', type: 'string', sql: (v) => networkUuidOf(`${v}.network_id`) },
-      uptime: {
-        kind: 'computed',
-        type: 'integer',
-        nullable: true,
-        sql: (v) => `(SELECT uh.uptime_seconds FROM hardware_devices uh WHERE uh.virtual_device_id = ${v}.id)`,
-      },
+      uptime: hardwareColumn('uptime_seconds', 'integer'),
+      cpuUsagePercent: hardwareColumn('cpu_percent', 'float'),
+      memoryUsedBytes: hardwareColumn('memory_used_bytes', 'float'),
+      memoryTotalBytes: hardwareColumn('memory_total_bytes', 'float'),
       phyInterfaces: PORTS_OF_VIRTUAL_DEVICE,
     },
     HardwareDevice: {

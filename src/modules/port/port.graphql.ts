@@ -1,6 +1,7 @@
 import { clientsOnPort } from '../client/client.graphql.js';
 import { bool, hardwareIdsOfNetwork, inCompany, integer, networkIdOfHardware, nullable, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping } from '../read/read.model.js';
+import { LLDP_NEIGHBOR_OF_PORT } from '../topology/topology.graphql.js';
 import { vlanByNumber } from '../vlan/vlan.graphql.js';
 
 /** The hardware assigned to the virtual device aliased `v`. */
@@ -57,6 +58,8 @@ type PhyInterface {
   virtualDeviceUUID: UUID!
   """The wired clients connected to the port, by MAC address."""
   connectedDevices: [ConnectedDevice!]!
+  """netgraph's own (not in Meter's API): the LLDP neighbour the port sees, from the latest report; null when none."""
+  lldpNeighbor: LLDPNeighbor
 }
 
 """A wired client on a port."""
@@ -94,6 +97,7 @@ extend type Query {
         (p) => `${p}.hardware_device_id`,
         (p) => `${p}.port_number`,
       ),
+      lldpNeighbor: LLDP_NEIGHBOR_OF_PORT,
     },
     ConnectedDevice: {
       portNumber: integer('port_number'),

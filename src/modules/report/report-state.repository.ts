@@ -12,6 +12,10 @@ export interface DeviceUpdate {
   readonly uptimeSeconds?: number | null;
   readonly macAddress?: string | null;
   readonly stateObservedAt?: string;
+  /** CPU and memory (issue 30): the newest report with each decides it. */
+  readonly cpuPercent?: number | null;
+  readonly memoryUsedBytes?: number | null;
+  readonly memoryTotalBytes?: number | null;
 }
 
 /** A device's reported list of some kind (ports, radios), complete at `observedAt`. */
@@ -30,6 +34,12 @@ const DEVICE_UPDATE: readonly RowColumn[] = [
   ['uptime_seconds', 'bigint'],
   ['has_mac', 'boolean'],
   ['mac_address', 'text'],
+  ['has_cpu', 'boolean'],
+  ['cpu_percent', 'float'],
+  ['has_memory_used', 'boolean'],
+  ['memory_used_bytes', 'bigint'],
+  ['has_memory_total', 'boolean'],
+  ['memory_total_bytes', 'bigint'],
 ];
 
 const PORT_KEYS: readonly RowColumn[] = [
@@ -51,6 +61,10 @@ const PORTS: readonly RowColumn[] = [
   ['port_speed_mbps', 'integer'],
   ['native_vlan_id', 'integer'],
   ['observed_at', 'timestamptz'],
+  ['lldp_chassis_id', 'text'],
+  ['lldp_port_id', 'text'],
+  ['lldp_port_description', 'text'],
+  ['lldp_system_name', 'text'],
 ];
 
 const RADIOS: readonly RowColumn[] = [
@@ -86,6 +100,12 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
         uptime_seconds: update.uptimeSeconds ?? null,
         has_mac: update.macAddress !== undefined,
         mac_address: update.macAddress ?? null,
+        has_cpu: update.cpuPercent !== undefined,
+        cpu_percent: update.cpuPercent ?? null,
+        has_memory_used: update.memoryUsedBytes !== undefined,
+        memory_used_bytes: update.memoryUsedBytes ?? null,
+        has_memory_total: update.memoryTotalBytes !== undefined,
+        memory_total_bytes: update.memoryTotalBytes ?? null,
       }));
       // the three coalesced columns are never set to NULL by a report; uptime and MAC may be
       await sql`UPDATE hardware_devices SET
@@ -93,7 +113,10 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
           reported_online = coalesce(u.reported_online, hardware_devices.reported_online),
           state_observed_at = coalesce(u.state_observed_at, hardware_devices.state_observed_at),
           uptime_seconds = CASE WHEN u.has_uptime THEN u.uptime_seconds ELSE hardware_devices.uptime_seconds END,
-          mac_address = CASE WHEN u.has_mac THEN u.mac_address ELSE hardware_devices.mac_address END
+          mac_address = CASE WHEN u.has_mac THEN u.mac_address ELSE hardware_devices.mac_address END,
+          cpu_percent = CASE WHEN u.has_cpu THEN u.cpu_percent ELSE hardware_devices.cpu_percent END,
+          memory_used_bytes = CASE WHEN u.has_memory_used THEN u.memory_used_bytes ELSE hardware_devices.memory_used_bytes END,
+          memory_total_bytes = CASE WHEN u.has_memory_total THEN u.memory_total_bytes ELSE hardware_devices.memory_total_bytes END
         FROM ${rows.source('u', DEVICE_UPDATE, values)} WHERE hardware_devices.id = u.id`.execute(db);
     },
 
@@ -123,6 +146,10 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
           port_speed_mbps: p.portSpeedMbps,
           native_vlan_id: p.nativeVLANID,
           observed_at: l.observedAt,
+          lldp_chassis_id: p.lldpNeighbor?.chassisID ?? null,
+          lldp_port_id: p.lldpNeighbor?.portID ?? null,
+          lldp_port_description: p.lldpNeighbor?.portDescription ?? null,
+          lldp_system_name: p.lldpNeighbor?.systemName ?? null,
         })),
       );
       const update = takeExcluded(PORTS.slice(3).map(([name]) => name));

@@ -32,6 +32,8 @@ export interface PortReport {
   readonly portSpeedMbps: number | null;
   readonly nativeVLANID: number | null;
   readonly counters: Counters | null;
+  /** LLDP (issue 30): the neighbour the port sees; null when none. */
+  readonly lldpNeighbor: LldpNeighborReport | null;
 }
 
 export interface Counters {
@@ -91,8 +93,59 @@ export interface EventReport {
   readonly details: string | null;
 }
 
+// ---- LLDP neighbours and CPU/memory (issue 30) -----------------------------
+// Per port `lldpNeighbor`, per report `cpuPercent`, `memoryUsedBytes` and
+// `memoryTotalBytes`; docs/reports.md lists them with their bounds.
+
+/** The longest LLDP text the protocol keeps (chassis and port ids, descriptions, names: 255 octets in LLDP). */
+export const MAX_LLDP_TEXT = 255;
+
+/** The LLDP neighbour a port sees: what the neighbour's LLDP advertisement says of itself. */
+export interface LldpNeighborReport {
+  /** A MAC address lowercased; otherwise as sent. */
+  readonly chassisID: string;
+  readonly portID: string | null;
+  readonly portDescription: string | null;
+  readonly systemName: string | null;
+}
+
+function parseLldpNeighbor(value: unknown, at: string): LldpNeighborReport | null {
+  if (value === undefined || value === null) return null;
+  const neighbor = object(value, at);
+  const chassisID = text(neighbor.chassisID, `${at}.chassisID`, MAX_LLDP_TEXT);
+  return {
+    chassisID: MAC.test(chassisID) ? chassisID.toLowerCase() : chassisID,
+    portID: optionalText(neighbor.portID, `${at}.portID`, MAX_LLDP_TEXT),
+    portDescription: optionalText(neighbor.portDescription, `${at}.portDescription`, MAX_LLDP_TEXT),
+    systemName: optionalText(neighbor.systemName, `${at}.systemName`, MAX_LLDP_TEXT),
+  };
+}
+
+/** The device's CPU and memory; a field left out leaves the stored value as it was, null clears it. */
+interface ResourceReport {
+  readonly cpuPercent: number | null | undefined;
+  readonly memoryUsedBytes: number | null | undefined;
+  readonly memoryTotalBytes: number | null | undefined;
+}
+
+function parseResources(report: Json, at: string): ResourceReport {
+  const optional = <T>(value: unknown, parse: (v: unknown) => T): T | undefined => (value === undefined ? undefined : parse(value));
+  const resources = {
+    cpuPercent: optional(report.cpuPercent, (v) => optionalNumber(v, `${at}.cpuPercent`, 0, 100)),
+    memoryUsedBytes: optional(report.memoryUsedBytes, (v) => optionalInteger(v, `${at}.memoryUsedBytes`, 0, Number.MAX_SAFE_INTEGER)),
+    memoryTotalBytes: optional(report.memoryTotalBytes, (v) => optionalInteger(v, `${at}.memoryTotalBytes`, 0, Number.MAX_SAFE_INTEGER)),
+  };
+  const { memoryUsedBytes: used, memoryTotalBytes: total } = resources;
+  if (typeof used === 'number' && typeof total === 'number' && used > total) {
+    throw new Invalid(`${at}.memoryUsedBytes`, `is larger than memoryTotalBytes (${total}): send the memory in use and the memory installed, both in bytes`);
+  }
+  return resources;
+}
+
+// ---- end of issue 30's block ------------------------------------------------
+
 /** A valid report. A section that is undefined was absent: it leaves the device's earlier state as it was. */
-export interface DeviceReport {
+export interface DeviceReport extends ResourceReport {
   readonly reportId: string;
   readonly serialNumber: string;
   /** Canonical ISO 8601 UTC with milliseconds, so it orders as text on both stores. */
@@ -154,6 +207,7 @@ export function parseReport(value: unknown, index: number, window: TimeWindow): 
       clients: section(report.clients, `${at}.clients`, MAX_LIST.clients, parseClient, (c) => c.macAddress, 'macAddress'),
       events: section(report.events, `${at}.events`, MAX_LIST.events, (v, p) => parseEvent(v, p, window)),
       macTable: section(report.macTable, `${at}.macTable`, MAX_LIST.macTable, parseMacEntry, (e) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}`, 'macAddress'),
+      ...parseResources(report, at),
     };
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
@@ -209,6 +263,7 @@ function parsePort(value: unknown, at: string): PortReport {
     portSpeedMbps: optionalInteger(port.portSpeedMbps, `${at}.portSpeedMbps`, 0, 10_000_000),
     nativeVLANID: optionalInteger(port.nativeVLANID, `${at}.nativeVLANID`, 1, 4094),
     counters: port.counters === undefined || port.counters === null ? null : parseCounters(port.counters, `${at}.counters`),
+    lldpNeighbor: parseLldpNeighbor(port.lldpNeighbor, `${at}.lldpNeighbor`),
   };
 }
 

@@ -102,9 +102,15 @@ function latestState(device: DeviceRow, reports: readonly DeviceReport[], plan: 
   if (macTable?.macTable) plan.macTables.push({ deviceId: device.id, observedAt: macTable.observedAt, items: macTable.macTable });
   const uptime = latest('uptimeSeconds');
   const mac = latest('macAddress');
+  const cpu = latest('cpuPercent');
+  const memoryUsed = latest('memoryUsedBytes');
+  const memoryTotal = latest('memoryTotalBytes');
   return {
     stateObservedAt: newest.observedAt,
     ...(uptime ? { uptimeSeconds: uptime.uptimeSeconds ?? null } : {}),
     ...(mac ? { macAddress: mac.macAddress ?? null } : {}),
+    ...(cpu ? { cpuPercent: cpu.cpuPercent ?? null } : {}),
+    ...(memoryUsed ? { memoryUsedBytes: memoryUsed.memoryUsedBytes ?? null } : {}),
+    ...(memoryTotal ? { memoryTotalBytes: memoryTotal.memoryTotalBytes ?? null } : {}),
   };
 }

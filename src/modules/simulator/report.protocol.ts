@@ -31,6 +31,16 @@ export interface PortReport {
   readonly portSpeedMbps: number;
   readonly nativeVLANID: number;
   readonly counters: PortCounters;
+  /** Issue 30: the LLDP neighbour the port sees; null when none. */
+  readonly lldpNeighbor?: LldpNeighbor | null;
+}
+
+/** Issue 30: the LLDP advertisement a port receives: the neighbour's chassis id, port id and description, system name. */
+export interface LldpNeighbor {
+  readonly chassisID: string;
+  readonly portID: string | null;
+  readonly portDescription: string | null;
+  readonly systemName: string | null;
 }
 
 /** One measurement of an uplink port; latency and jitter are null while the link is down. */
@@ -85,6 +95,10 @@ export interface Report {
   readonly observedAt: string;
   readonly uptimeSeconds?: number;
   readonly macAddress?: string;
+  /** Issue 30: CPU load in percent (0 to 100) and memory in bytes. */
+  readonly cpuPercent?: number | null;
+  readonly memoryUsedBytes?: number | null;
+  readonly memoryTotalBytes?: number | null;
   readonly interfaces?: readonly PortReport[];
   readonly uplinkSamples?: readonly UplinkSample[];
   readonly radios?: readonly RadioReport[];

@@ -3,6 +3,7 @@ import { formatTime } from './report.protocol.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';
 import type { FleetOptions, SimDevice, SimNetwork } from './simulator.fleet.js';
+import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
 import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
 import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
@@ -89,7 +90,8 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
 /**
  * The report of one device that is up at `t`: ports with counters since its
  * last boot, uplink samples and radios where it has them, the clients it sees
- * (access points and switches), a switch's MAC table, and the events of the
+ * (access points and switches), a switch's MAC table, each port's LLDP
+ * neighbour, CPU and memory, and the events of the
  * interval before `t`. `wirelessByAp`: the clients each access point of the
  * device's network sees at `t` (wirelessByAccessPoint).
  */
@@ -104,7 +106,8 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     observedAt: formatTime(t),
     uptimeSeconds: t - boot.end,
     macAddress: device.macAddress,
-    interfaces: device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)),
+    ...resourcesAt(device, t),
+    interfaces: withLldpNeighbors(device, device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)), t),
     ...(samples.length > 0 ? { uplinkSamples: samples } : {}),
     ...(device.type === 'ACCESS_POINT' ? { radios: device.radios.map((r) => ({ BSSID: r.bssid, radioBand: r.band, ssid: r.ssid, isActive: true })) } : {}),
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
