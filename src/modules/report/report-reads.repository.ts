@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables.js';
-import type { ClientReport, PortReport, RadioReport } from './report.schema.js';
+import type { ClientReport, PortReport, RadioReport } from '../../ingest/report.protocol.js';
 
 /** A device's latest state from its reports. */
 export interface DeviceState {

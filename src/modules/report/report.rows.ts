@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
 import { UPLINK_METRICS } from './report.columns.js';
-import type { DeviceReport } from './report.schema.js';
+import type { DeviceReport } from '../../ingest/report.protocol.js';
 
 /** The width of a rollup bucket, in seconds. */
 export const ROLLUP_SECONDS = 300;

@@ -10,8 +10,10 @@ import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
 import { buildSeriesRows, eventRow } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
-import { MAX_CLOCK_AHEAD_MS, isRejection, parseReport } from './report.schema.js';
-import type { DeviceReport, Rejection } from './report.schema.js';
+import { isRejection, parseReport } from '../../ingest/report.parse.js';
+import type { Rejection } from '../../ingest/report.parse.js';
+import { MAX_CLOCK_AHEAD_MS } from '../../ingest/report.protocol.js';
+import type { DeviceReport } from '../../ingest/report.protocol.js';
 import { clientRounds, planState } from './report.state.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
