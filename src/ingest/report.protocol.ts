@@ -17,7 +17,7 @@
  */
 import Type from 'typebox';
 import type { Static, StaticDecode, TSchema } from 'typebox';
-import { MAC_ADDRESS_PATTERN, RFC3339_PATTERN, VLAN_ID } from '../kernel/rules.js';
+import { MAC_ADDRESS_ANY_CASE_PATTERN, RFC3339_PATTERN, VLAN_ID } from '../kernel/rules.js';
 import { MAX_FREE_FORM_NESTING } from '../modules/formats/json-input.js';
 
 /** The most reports one request may carry. */
@@ -106,7 +106,7 @@ const optionalNumber = (min: number, max: number, doc: Doc = {}) => Type.Optiona
 /** True or false, null or left out for `fallback`. */
 const flag = (fallback: boolean, doc: Doc = {}) => Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { default: fallback, ...doc }));
 /** A MAC address in either case (parsed lowercase). */
-const mac = (doc: Doc = {}) => Type.String({ pattern: MAC_ADDRESS_PATTERN, title: STRING_KIND.mac, errorMessage: 'must be a MAC address like 0c:8d:db:00:00:01', ...doc });
+const mac = (doc: Doc = {}) => Type.String({ pattern: MAC_ADDRESS_ANY_CASE_PATTERN, title: STRING_KIND.mac, errorMessage: 'must be a MAC address like 0c:8d:db:00:00:01', ...doc });
 /** An RFC 3339 time (parsed canonical), inside the window the server allows (report.parse.ts). */
 const time = (doc: Doc = {}) =>
   Type.String({ pattern: RFC3339_PATTERN, title: STRING_KIND.time, errorMessage: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-24T10:00:00Z', ...doc });
