@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './db/store-options.js';
 import type { ReadReplicaOptions } from './db/store-options.js';
+import { RETENTION_DEFAULTS } from './kernel/telemetry.js';
 import { RETRY_SCHEDULE_MS } from './modules/webhook/webhook-delivery.service.js';
 import type { SmtpSettings } from './modules/webhook/webhook.channels.js';
 
@@ -163,9 +164,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       offlineAfterSeconds: read.integer('DEVICE_OFFLINE_AFTER_SECONDS', 90, 5, 86_400),
       // a collector speaking for 10,000 devices that report every 30 s posts 20,000 reports a minute
       rateLimitReports: read.integer('INGEST_RATE_LIMIT_REPORTS', 30_000, 1, 100_000_000),
-      rawRetentionHours: read.integer('TELEMETRY_RAW_RETENTION_HOURS', 48, 1, 8_760),
-      rollupRetentionDays: read.integer('TELEMETRY_ROLLUP_RETENTION_DAYS', 90, 1, 3_650),
-      eventRetentionDays: read.integer('EVENT_RETENTION_DAYS', 90, 1, 3_650),
+      rawRetentionHours: read.integer('TELEMETRY_RAW_RETENTION_HOURS', RETENTION_DEFAULTS.rawRetentionHours, 1, 8_760),
+      rollupRetentionDays: read.integer('TELEMETRY_ROLLUP_RETENTION_DAYS', RETENTION_DEFAULTS.rollupRetentionDays, 1, 3_650),
+      eventRetentionDays: read.integer('EVENT_RETENTION_DAYS', RETENTION_DEFAULTS.eventRetentionDays, 1, 3_650),
     },
     webhooks: readWebhooks(read, problems),
     ...overrides,

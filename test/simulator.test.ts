@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../src/modules/simulator/report.protocol.js';
+import type { SimulatedReport as Report } from '../src/modules/simulator/simulator.report.js';
 import { createFleet } from '../src/modules/simulator/simulator.fleet.js';
 import type { FleetNetworkInput } from '../src/modules/simulator/simulator.fleet.js';
 import { runSimulator } from '../src/modules/simulator/simulator.runner.js';

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { RejectedReport } from '../modules/simulator/report.protocol.js';
+import type { RejectedReport } from '../modules/simulator/simulator.sink.js';
 import { createFleet, fleetNetworksOf } from '../modules/simulator/simulator.fleet.js';
 import type { FleetNetworkInput } from '../modules/simulator/simulator.fleet.js';
 import { runSimulator } from '../modules/simulator/simulator.runner.js';

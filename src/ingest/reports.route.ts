@@ -16,8 +16,8 @@ import { UNAUTHORIZED } from '../http/meter-answers.js';
 import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
 import type { LimitsService } from '../modules/limits/limits.service.js';
 import { findPrototypeKey, prototypeKeyMessage } from '../modules/formats/json-input.js';
-import { MAX_REPORTS_PER_REQUEST } from '../modules/report/report.schema.js';
-import type { Rejection } from '../modules/report/report.schema.js';
+import type { Rejection } from './report.parse.js';
+import { MAX_REPORTS_PER_REQUEST } from './report.protocol.js';
 import type { IngestFigures, ReportService } from '../modules/report/report.service.js';
 
 export const REPORTS_PATH = '/api/v1/reports';

@@ -1,4 +1,4 @@
-import { isSerialNumber, SERIAL_RULE } from '../company/company.rules.js';
+import { isSerialNumber, SERIAL_RULE } from '../../kernel/rules.js';
 import { isIpAddress } from '../formats/formats.js';
 import { isIP } from 'node:net';
 import type { ArgumentProblem, ArgumentValues, RootArgument, SqlContext } from '../read/read.model.js';

@@ -1,3 +1,4 @@
+import { isVlanId } from '../../kernel/rules.js';
 import type { SnmpClient, SnmpObject, SnmpValue } from './snmp.client.js';
 
 // The standard MIB objects one poll reads, and how their values are decoded.
@@ -286,12 +287,12 @@ export function decodeQBridgeFdb(rows: Table, vlanRows: Table, ifIndexOf: Readon
  * The VLAN of an FDB id (docs/collector.md): the VLAN dot1qVlanCurrentTable
  * gives it, the lowest when several VLANs share it (shared VLAN learning);
  * when the table names none, the FDB id itself, as on switches with one FDB
- * per VLAN (independent VLAN learning, the common case). Null outside 1 to 4094.
+ * per VLAN (independent VLAN learning, the common case). Null when that is no VLAN number.
  */
 export function vlanOfFdb(fdbId: number, vlansOfFdb: ReadonlyMap<number, readonly number[]>): number | null {
   const vlans = vlansOfFdb.get(fdbId);
   const vlan = vlans === undefined || vlans.length === 0 ? fdbId : Math.min(...vlans);
-  return vlan >= 1 && vlan <= 4094 ? vlan : null;
+  return isVlanId(vlan) ? vlan : null;
 }
 
 /** The MAC address of an index's six decimal parts. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_MAC_TABLE_ENTRIES } from '../report/report.schema.js';
+import { MAX_MAC_TABLE_ENTRIES } from '../../ingest/report.protocol.js';
+import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report } from '../../ingest/report.protocol.js';
 import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
 
 /** What the collector knows of a device between polls: its uptime, for reboots, and its 32-bit counters, to unwrap them. */
@@ -9,9 +10,6 @@ export interface DeviceMemory {
   readonly narrowCounters: ReadonlyMap<number, { readonly raw: readonly bigint[]; readonly wraps: readonly bigint[] }>;
 }
 
-/** A report of the protocol of docs/reports.md, ready to send. */
-export type DeviceReportBody = Record<string, unknown> & { readonly reportId: string; readonly serialNumber: string };
-
 /** How a polled device reports: the hardware it reports as, and which of its interfaces are uplinks. */
 export interface ReportingDevice {
   readonly serialNumber: string;
@@ -20,7 +18,7 @@ export interface ReportingDevice {
 }
 
 const IF_TYPE_SOFTWARE_LOOPBACK = 24;
-const PORT_TYPES: ReadonlyMap<number, string> = new Map([
+const PORT_TYPES: ReadonlyMap<number, PortType> = new Map([
   [71, 'WIRELESS'], // ieee80211
   [243, 'CELLULAR'], // wwanPP
   [244, 'CELLULAR'], // wwanPP2
@@ -42,7 +40,7 @@ export function buildReport(
   poll: DevicePoll,
   previous: DeviceMemory | undefined,
   observedAt: Date,
-): { report: DeviceReportBody; memory: DeviceMemory } {
+): { report: Report; memory: DeviceMemory } {
   const rebooted = previous?.uptimeSeconds != null && poll.uptimeSeconds !== null && poll.uptimeSeconds < previous.uptimeSeconds;
   const narrowCounters = new Map<number, { raw: bigint[]; wraps: bigint[] }>();
   const ports = poll.interfaces.filter((i) => i.type !== IF_TYPE_SOFTWARE_LOOPBACK && i.ifIndex <= MAX_PORT_NUMBER);
@@ -51,7 +49,7 @@ export function buildReport(
     const counters = i.counters === null ? null : unwrap(i.ifIndex, i.counters, rebooted ? undefined : previous, narrowCounters);
     return portOf(i, device, counters, lldp.get(i.ifIndex));
   });
-  const report: DeviceReportBody = {
+  const report: Report = {
     reportId: randomUUID(),
     serialNumber: device.serialNumber,
     observedAt: observedAt.toISOString(),
@@ -68,7 +66,7 @@ export function buildReport(
   return { report, memory: { uptimeSeconds: poll.uptimeSeconds, narrowCounters } };
 }
 
-function portOf(i: PolledInterface, device: ReportingDevice, counters: Record<string, number> | null, neighbour: PolledLldpNeighbour | undefined): Record<string, unknown> {
+function portOf(i: PolledInterface, device: ReportingDevice, counters: CountersInput | null, neighbour: PolledLldpNeighbour | undefined): PortInput {
   const isUplink = device.uplinks.includes(i.name);
   return {
     portNumber: i.ifIndex,
@@ -90,7 +88,7 @@ function unwrap(
   counters: InterfaceCounters,
   previous: DeviceMemory | undefined,
   memory: Map<number, { raw: bigint[]; wraps: bigint[] }>,
-): Record<string, number> | null {
+): CountersInput | null {
   const values = [counters.rxBytes, counters.txBytes, counters.rxPackets, counters.txPackets];
   let total = values;
   if (!counters.wide) {
@@ -111,7 +109,7 @@ function unwrap(
 }
 
 /** Wired clients: the device's IP neighbours, one per MAC address (its IPv4 address first), on a reported port; never the device's own interfaces. */
-function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>): Record<string, unknown>[] {
+function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>): ClientInput[] {
   const own = new Set(poll.interfaces.map((i) => i.macAddress).filter((m) => m !== null));
   const byMac = new Map<string, { ip: string; portNumber: number | null }>();
   for (const n of poll.neighbours) {
@@ -128,9 +126,9 @@ function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>): Record<s
  * port number), once per MAC address and VLAN (the first in table order), at
  * most the protocol's 8,192, the first in table order.
  */
-function macTableOf(forwarding: readonly PolledFdbEntry[], portNumbers: ReadonlySet<number>): Record<string, unknown>[] {
+function macTableOf(forwarding: readonly PolledFdbEntry[], portNumbers: ReadonlySet<number>): MacTableEntryInput[] {
   const seen = new Set<string>();
-  const table: Record<string, unknown>[] = [];
+  const table: MacTableEntryInput[] = [];
   for (const entry of forwarding) {
     const key = `${entry.macAddress}/${entry.vlanID ?? ''}`;
     if (!portNumbers.has(entry.ifIndex) || seen.has(key) || table.length === MAX_MAC_TABLE_ENTRIES) continue;

@@ -1,11 +1,11 @@
 import { AppError } from '../../errors.js';
-import { MAX_REPORTS_PER_REQUEST } from '../report/report.schema.js';
-import type { Report } from '../simulator/report.protocol.js';
+import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
+import type { Report } from '../../ingest/report.protocol.js';
 import { createHttpSink } from '../simulator/simulator.sink.js';
 import type { CollectedDevice, CollectorConfig } from './collector.config.js';
 import { pollDevice } from './collector.mibs.js';
 import { buildReport } from './collector.report.js';
-import type { DeviceMemory, DeviceReportBody } from './collector.report.js';
+import type { DeviceMemory } from './collector.report.js';
 import { ReportSpool } from './collector.spool.js';
 import { openSnmpClient } from './snmp.client.js';
 
@@ -14,7 +14,7 @@ export interface PollOutcome {
   readonly host: string;
   readonly serialNumber: string;
   readonly durationMs: number;
-  readonly report: DeviceReportBody | null;
+  readonly report: Report | null;
   readonly error: string | null;
 }
 
@@ -98,7 +98,7 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
 async function deliver(spool: ReportSpool, sink: ReturnType<typeof createHttpSink>, log: CollectorLog): Promise<void> {
   for (const batch of await spool.pending()) {
     try {
-      // the report protocol's objects as built by buildReport (issue 27 gives the protocol one definition)
+      // the report protocol's objects as buildReport made them, read back from the spool's files
       const result = await sink.send(batch.reports as Report[]);
       for (const r of result.rejected) log.warn({ serialNumber: r.serialNumber, path: r.path, code: r.code }, `report refused: ${r.message}`);
       await spool.remove(batch);

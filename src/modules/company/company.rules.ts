@@ -19,14 +19,3 @@ export function isWebsiteDomain(value: string): boolean {
 
 /** How a valid website domain looks, for error messages. */
 export const DOMAIN_RULE = 'a lowercase domain name without scheme or path, e.g. "acme.example"';
-
-/** Serial numbers: letters, digits, '-', '_' and '.', 1 to 64 characters. */
-const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** True when `value` is a valid hardware serial number. */
-export function isSerialNumber(value: string): boolean {
-  return SERIAL_PATTERN.test(value);
-}
-
-/** How a valid serial number looks, for error messages. */
-export const SERIAL_RULE = 'letters, digits, ".", "_" and "-", 1 to 64 characters, e.g. "M1A3-7GKQ-2J4T"';

@@ -1,4 +1,4 @@
-import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
+import { SERIAL_RULE, isSerialNumber } from '../../kernel/rules.js';
 import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
 import { inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
 import type { FieldMapping, GraphQLFeature, ObjectReference, ScalarType } from '../read/read.model.js';

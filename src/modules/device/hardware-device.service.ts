@@ -2,7 +2,7 @@ import type { SqlContext } from '../../db/store.js';
 import { AppError, invariant } from '../../errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../audit/audit.service.js';
-import { SERIAL_RULE, isSerialNumber } from '../company/company.rules.js';
+import { SERIAL_RULE, isSerialNumber } from '../../kernel/rules.js';
 import { DEVICE_TYPES } from '../import/import.schema.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import type { NetworkRow } from '../network/network.repository.js';

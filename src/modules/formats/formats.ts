@@ -1,11 +1,13 @@
 import { isIP } from 'node:net';
+import { MAC_ADDRESS_PATTERN, RFC3339_PATTERN } from '../../kernel/rules.js';
 
 // The string formats the features check (import documents, write inputs, the
 // audit log's `since`); the GraphQL scalars of the same names apply them too.
+// The MAC and RFC 3339 patterns are the kernel's (device reports use them too).
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MAC_PATTERN = /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/;
-const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+const MAC_PATTERN = new RegExp(MAC_ADDRESS_PATTERN);
+const DATETIME_PATTERN = new RegExp(RFC3339_PATTERN);
 
 /** True for an RFC 4122 UUID in canonical lowercase form. */
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);

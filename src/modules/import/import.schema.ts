@@ -1,10 +1,11 @@
+import { SERIAL_RULE, VLAN_ID_RULE, isSerialNumber, isVlanId } from '../../kernel/rules.js';
 import { AppError } from '../../errors.js';
 import { findPrototypeKey, joinPath } from '../formats/json-input.js';
 import { SSID_ENCRYPTION_PROTOCOLS } from '../ssid/ssid.service.js';
 import { checkClientAddressing } from '../vlan/vlan.service.js';
 import type { VlanFields } from '../vlan/vlan.service.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../formats/formats.js';
-import { DOMAIN_RULE, SERIAL_RULE, SLUG_RULE, isSerialNumber, isSlug, isWebsiteDomain } from '../company/company.rules.js';
+import { DOMAIN_RULE, SLUG_RULE, isSlug, isWebsiteDomain } from '../company/company.rules.js';
 import { validateNetworkSecurity } from './import.security.js';
 import type { ImportNetworkSecurity, ImportProblem } from './import.security.js';
 
@@ -301,8 +302,8 @@ class Validator {
   vlan(value: unknown, path: string, seen: Seen, ids: Set<string>): ImportVlan {
     const l = this.object(value, path) ?? {};
     const vlanID = l.vlanID;
-    if (typeof vlanID !== 'number' || !Number.isInteger(vlanID) || vlanID < 1 || vlanID > 4094) {
-      this.fail(`${path}.vlanID`, `${JSON.stringify(vlanID) ?? 'undefined'} is not valid: expected a whole number from 1 to 4094`);
+    if (!isVlanId(vlanID)) {
+      this.fail(`${path}.vlanID`, `${JSON.stringify(vlanID) ?? 'undefined'} is not valid: expected ${VLAN_ID_RULE}`);
     } else {
       this.unique(ids, String(vlanID), `${path}.vlanID`, 'vlanID');
     }
@@ -357,8 +358,8 @@ class Validator {
 
   optionalVlanNumber(value: unknown, path: string): number | null {
     if (value === undefined || value === null) return null;
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 4094) return value;
-    this.fail(path, `${JSON.stringify(value)} is not valid: expected a whole number from 1 to 4094, or null`);
+    if (isVlanId(value)) return value;
+    this.fail(path, `${JSON.stringify(value)} is not valid: expected ${VLAN_ID_RULE}, or null`);
     return null;
   }
 

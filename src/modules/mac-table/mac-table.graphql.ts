@@ -1,4 +1,4 @@
-import { MAX_MAC_TABLE_ENTRIES } from '../report/report.schema.js';
+import { MAX_MAC_TABLE_ENTRIES } from '../../ingest/report.protocol.js';
 import { dateTime, inCompany, integer, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping } from '../read/read.model.js';
 

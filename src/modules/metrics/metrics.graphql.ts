@@ -1,7 +1,8 @@
+import { RETENTION_DEFAULTS, ROLLUP_SECONDS } from '../../kernel/telemetry.js';
 import { integer, text } from '../read/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument, SqlContext } from '../read/read.model.js';
 import { clientCounts, isNamed, namedNetworks, namedNetworksAreCallers, qualitySeries, seriesNetworks, seriesRows, throughputSeries } from './metrics.sql.js';
-import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT as FILTER_ARGUMENT, checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
+import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT as FILTER_ARGUMENT, MIN_STEP_SECONDS, checkFilter, filterOf, seriesCostSize } from './metrics.window.js';
 
 /** The most networks networksUplinkQualities takes (its complexity prices this many when they are variables). */
 export const MAX_SERIES_NETWORKS = 50;
@@ -124,7 +125,7 @@ and last bucket may be partial.
 input MetricsFilterInput {
   """How far back from endTime the window reaches; at most 1,000 steps, and within the retention of what the step reads."""
   durationSeconds: Int!
-  """The width of a bucket, at least 60. A multiple of 300 reads the 5-minute rollups (kept 90 days by default); any other step the raw samples (kept 48 hours)."""
+  """The width of a bucket, at least ${MIN_STEP_SECONDS}. A multiple of ${ROLLUP_SECONDS} reads the 5-minute rollups (kept ${RETENTION_DEFAULTS.rollupRetentionDays} days by default); any other step the raw samples (kept ${RETENTION_DEFAULTS.rawRetentionHours} hours)."""
   stepSeconds: Int!
   """The end of the window (exclusive); the time of the request when absent."""
   endTime: DateTime

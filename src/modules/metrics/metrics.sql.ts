@@ -1,3 +1,4 @@
+import type { UplinkMetric } from '../../kernel/telemetry.js';
 import type { ArgumentValues, SqlContext } from '../read/read.model.js';
 import { filterOf, seriesRanges } from './metrics.window.js';
 
@@ -70,15 +71,15 @@ export function seriesNetworks(c: SqlContext): string {
   );
 }
 
-/** The uplink metrics a series averages, as the column prefixes of uplink_rollups and the columns of uplink_samples. */
-export type UplinkMetric = 'loss_percent' | 'rx_bps' | 'tx_bps';
+/** The uplink metrics a series averages (UPLINK_METRICS but latency and jitter, which have series of their own). */
+export type SeriesMetric = Extract<UplinkMetric, 'loss_percent' | 'rx_bps' | 'tx_bps'>;
 
 /**
  * Per network, device, port and bucket: each metric's sum (`<m>_s`) and
  * sample count (`<m>_n`) over the three sources, for the series row aliased
  * `p` (its network_id, and its port when phy_given).
  */
-function uplinkSums(c: SqlContext, p: string, metrics: readonly UplinkMetric[]): string {
+function uplinkSums(c: SqlContext, p: string, metrics: readonly SeriesMetric[]): string {
   const { rollup, raw } = sources(c);
   // the series row's port, and its device's ports, when given
   const port = (t: string) =>

@@ -1,3 +1,4 @@
+import { ROLLUP_SECONDS } from '../../kernel/telemetry.js';
 import type { ArgumentProblem, ArgumentValues, ReadSettings, RootArgument } from '../read/read.model.js';
 
 /** A series' window as the API takes it (MetricsFilterInput). */
@@ -8,8 +9,6 @@ export interface MetricsFilter {
   readonly endTime?: string | null;
 }
 
-/** The width of the 5-minute rollups (docs/reports.md), in seconds. */
-export const ROLLUP_SECONDS = 300;
 /** The smallest step a series takes. */
 export const MIN_STEP_SECONDS = 60;
 /** The most steps one window may span. */
@@ -64,7 +63,7 @@ export function checkFilter(filter: MetricsFilter, settings: ReadSettings, path 
   if (durationSeconds > kept) {
     const what = rollups
       ? `the 5-minute rollups are kept ${settings.rollupRetentionDays} days (TELEMETRY_ROLLUP_RETENTION_DAYS)`
-      : `steps that are not a multiple of 300 s read the raw samples, kept ${settings.rawRetentionHours} hours (TELEMETRY_RAW_RETENTION_HOURS); a step that is a multiple of 300 s reads the rollups, kept longer`;
+      : `steps that are not a multiple of ${ROLLUP_SECONDS} s read the raw samples, kept ${settings.rawRetentionHours} hours (TELEMETRY_RAW_RETENTION_HOURS); a step that is a multiple of ${ROLLUP_SECONDS} s reads the rollups, kept longer`;
     return { argument: `${path}.durationSeconds`, message: `must be at most ${kept}: ${what}.` };
   }
   return undefined;

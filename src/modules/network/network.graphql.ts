@@ -5,6 +5,7 @@ import { SSIDS_OF_NETWORK } from '../ssid/ssid.graphql.js';
 import { VLANS_OF_NETWORK } from '../vlan/vlan.graphql.js';
 import { VIRTUAL_DEVICE_TYPES } from '../import/import.schema.js';
 import { asInput } from '../write/write.rules.js';
+import { MAX_NESTED } from './network.service.js';
 import type { NetworkService } from './network.service.js';
 
 /** Ordered by label, then UUID, as the schema says. */
@@ -137,9 +138,9 @@ input CreateNetworkInput {
   isActive: Boolean! = true
   "Where the network is; none when absent or null."
   mailingAddress: MailingAddressInput
-  "VLANs to create with the network, at most 4094; field errors name them as \`input.vlans[i]\`."
+  "VLANs to create with the network, at most ${MAX_NESTED.vlans}; field errors name them as \`input.vlans[i]\`."
   vlans: [NewVLANInput!]
-  "SSIDs to create with the network, at most 256; field errors name them as \`input.ssids[i]\`."
+  "SSIDs to create with the network, at most ${MAX_NESTED.ssids}; field errors name them as \`input.ssids[i]\`."
   ssids: [NewSSIDInput!]
 }
 

@@ -1,3 +1,4 @@
+import { VLAN_ID } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
@@ -68,7 +69,7 @@ const UPDATABLE = ['label', 'slug', 'isActive', 'mailingAddress'] as const;
  * one request cannot hold the write lock for long; add more with createVLAN
  * and createSSID.
  */
-export const MAX_NESTED = { vlans: 4094, ssids: 256 } as const;
+export const MAX_NESTED = { vlans: VLAN_ID.max - VLAN_ID.min + 1, ssids: 256 } as const;
 
 /**
  * Networks of the caller's company: create (with VLANs and SSIDs, all or

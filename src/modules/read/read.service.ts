@@ -1,6 +1,7 @@
 import { onlineSince as onlineSinceAt } from '../../kernel/online.js';
 import type { Store } from '../../db/store.js';
 import { AppError, KEY_NOT_VALID, invariant } from '../../errors.js';
+import { RETENTION_DEFAULTS } from '../../kernel/telemetry.js';
 import { isUuid } from '../formats/formats.js';
 import type { Caller } from '../../kernel/caller.js';
 import type { ArgumentValues, ReadModel, ReadSettings, RootArgument, RootDefinition, RootRead, Selection } from './read.model.js';
@@ -63,7 +64,7 @@ export function namingArguments(root: RootDefinition): string {
 }
 
 /** The defaults of the TELEMETRY_* retention settings, for reads without a server config (the CLI, unit tests). */
-export const DEFAULT_READ_SETTINGS: ReadSettings = { rawRetentionHours: 48, rollupRetentionDays: 90 };
+export const DEFAULT_READ_SETTINGS: ReadSettings = { rawRetentionHours: RETENTION_DEFAULTS.rawRetentionHours, rollupRetentionDays: RETENTION_DEFAULTS.rollupRetentionDays };
 
 /** How reads tell online from offline: the clock, and how long after its last report a device counts as offline. */
 export interface OnlineRule {

@@ -4,7 +4,7 @@ import type { RowColumn, SqlDialect } from '../../db/dialect.js';
 import type { Database } from '../../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { DeviceList } from './report-state.repository.js';
-import type { ClientReport } from './report.schema.js';
+import type { ClientReport } from '../../ingest/report.protocol.js';
 
 /** A device's complete client set seen at `observedAt`, for the network its virtual device is in. */
 export interface ClientSet extends DeviceList<ClientReport> {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { RowColumn, SqlDialect } from '../../db/dialect.js';
 import type { Database } from '../../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
-import type { MacTableEntryReport, PortReport, RadioReport } from './report.schema.js';
+import type { MacTableEntryReport, PortReport, RadioReport } from '../../ingest/report.protocol.js';
 
 /** What a device's newest reports change of its row; undefined leaves a column as it is. */
 export interface DeviceUpdate {

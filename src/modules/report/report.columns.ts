@@ -1,12 +1,11 @@
 import type { RowColumn } from '../../db/dialect.js';
+import { UPLINK_METRICS } from '../../kernel/telemetry.js';
 
 /**
  * The columns ingest writes in bulk, per table, with their types for the
  * dialect's rowSource (migration 0004 has the tables).
  */
 
-/** The uplink metrics a sample carries and a rollup aggregates, as column names. */
-export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'] as const;
 /** The six cumulative counters of a port, as column names. */
 const COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'] as const;
 

@@ -7,7 +7,8 @@ import { createReportClientRepository } from './report-clients.repository.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
-import { BULK_COLUMNS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_METRICS, UPLINK_ROLLUPS } from './report.columns.js';
+import { UPLINK_METRICS } from '../../kernel/telemetry.js';
+import { BULK_COLUMNS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {

@@ -2,11 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
-import { UPLINK_METRICS } from './report.columns.js';
-import type { DeviceReport } from './report.schema.js';
-
-/** The width of a rollup bucket, in seconds. */
-export const ROLLUP_SECONDS = 300;
+import type { DeviceReport } from '../../ingest/report.protocol.js';
+import { ROLLUP_SECONDS, UPLINK_METRICS } from '../../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {

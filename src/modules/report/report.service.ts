@@ -10,8 +10,11 @@ import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
 import { buildSeriesRows, eventRow } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
-import { MAX_CLOCK_AHEAD_MS, isRejection, parseReport } from './report.schema.js';
-import type { DeviceReport, Rejection } from './report.schema.js';
+import { isRejection, parseReport } from '../../ingest/report.parse.js';
+import type { Rejection } from '../../ingest/report.parse.js';
+import { MAX_CLOCK_AHEAD_MS } from '../../ingest/report.protocol.js';
+import type { DeviceReport } from '../../ingest/report.protocol.js';
+import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../../kernel/telemetry.js';
 import { clientRounds, planState } from './report.state.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
@@ -34,15 +37,8 @@ export interface IngestFigures extends IngestResult {
 export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'eventRetentionDays'>;
 
 /** The defaults of IngestConfig, for processes without a server config (the CLI, unit tests). */
-export const DEFAULT_REPORT_SETTINGS: ReportSettings = {
-  offlineAfterSeconds: 90,
-  rawRetentionHours: 48,
-  rollupRetentionDays: 90,
-  eventRetentionDays: 90,
-};
+export const DEFAULT_REPORT_SETTINGS: ReportSettings = { offlineAfterSeconds: 90, ...RETENTION_DEFAULTS };
 
-/** The raw time series, partitioned by day on PostgreSQL. */
-const RAW_SERIES = ['uplink_samples', 'port_counters', 'client_observations'] as const;
 /** How far ahead day partitions are made: a missed day or two of maintenance still finds its partition. */
 const PARTITIONS_AHEAD_MS = 2 * 86_400_000;
 
@@ -58,7 +54,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
   const preparePartitions = async (): Promise<void> => {
     if (!store.dialect.partitionsByTime) return;
     const at = now().getTime();
-    for (const table of RAW_SERIES) {
+    for (const table of RAW_SERIES_TABLES) {
       await ensureDailyPartitions(store.db as Kysely<unknown>, table, at - settings.rawRetentionHours * 3_600_000, at + PARTITIONS_AHEAD_MS);
     }
   };
@@ -156,9 +152,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
       const rollup = Math.floor((at - settings.rollupRetentionDays * 86_400_000) / 1000);
       const history = new Date(at - settings.eventRetentionDays * 86_400_000).toISOString();
       const targets = [
-        ['uplink_samples', 'observed_at', raw],
-        ['port_counters', 'observed_at', raw],
-        ['client_observations', 'observed_at', raw],
+        ...RAW_SERIES_TABLES.map((table) => [table, 'observed_at', raw] as const),
         ['report_receipts', 'observed_at', raw],
         ['uplink_rollups', 'bucket', rollup],
         ['client_presence_rollups', 'bucket', rollup],
@@ -171,7 +165,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
       let deleted = 0;
       await preparePartitions();
       if (store.dialect.partitionsByTime) {
-        for (const table of RAW_SERIES) deleted += await dropPartitionsBefore(store.db as Kysely<unknown>, table, Date.parse(raw));
+        for (const table of RAW_SERIES_TABLES) deleted += await dropPartitionsBefore(store.db as Kysely<unknown>, table, Date.parse(raw));
       }
       for (const [table, column, before] of targets) {
         for (;;) {

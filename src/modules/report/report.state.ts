@@ -4,7 +4,7 @@ import type { DeviceList, DeviceUpdate } from './report-state.repository.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
 import { eventRow } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
-import type { DeviceReport, MacTableEntryReport, PortReport, RadioReport } from './report.schema.js';
+import type { DeviceReport, MacTableEntryReport, PortReport, RadioReport } from '../../ingest/report.protocol.js';
 
 /** What one request's stored reports change of their devices' latest state, to be written table by table. */
 export interface StatePlan {

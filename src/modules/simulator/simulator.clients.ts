@@ -1,4 +1,4 @@
-import type { ClientReport } from './report.protocol.js';
+import type { ClientInput } from '../../ingest/report.protocol.js';
 import { between, formatMac, hash32, pick, unit } from './simulator.noise.js';
 import { isOnSite } from './simulator.schedule.js';
 
@@ -106,8 +106,11 @@ export function signalAt(client: SimClient, ap: number, t: number): number {
   return Math.max(-90, Math.min(-30, Math.round(level + waver)));
 }
 
+/** A client as the simulator reports it: every field of the protocol's, given. */
+export type SimulatedClient = ReturnType<typeof clientReport>;
+
 /** The protocol's view of a client at an access point (signal given) or on a switch port (signal null). */
-export function clientReport(client: SimClient, signal: number | null): ClientReport {
+export function clientReport(client: SimClient, signal: number | null) {
   return {
     macAddress: client.macAddress,
     ip: client.ip,
@@ -117,5 +120,5 @@ export function clientReport(client: SimClient, signal: number | null): ClientRe
     vlanID: client.vlanID,
     ssid: client.wireless?.ssid ?? null,
     portNumber: client.wiredPort,
-  };
+  } satisfies ClientInput;
 }

@@ -1,7 +1,6 @@
 import type { ImportCompany } from '../import/import.schema.js';
-import type { Report } from './report.protocol.js';
 import { createWirelessClients, createWiredClients } from './simulator.clients.js';
-import type { ClientSite, SimClient, SimVlan } from './simulator.clients.js';
+import type { SimClient, SimVlan } from './simulator.clients.js';
 import {
   HARDWARE_TYPES,
   accessPointPorts,
@@ -13,11 +12,12 @@ import {
   switchPortCount,
   switchPorts,
 } from './simulator.devices.js';
-import type { HardwareType, PortContext, PortSpec, RadioSpec } from './simulator.devices.js';
+import type { HardwareType, PortContext, PortSpec } from './simulator.devices.js';
 import { hash32, hashString } from './simulator.noise.js';
+import type { AccessPointPort, FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
 import { deviceReport, wirelessByAccessPoint } from './simulator.report.js';
+import type { SimulatedReport } from './simulator.report.js';
 import { isOffline } from './simulator.schedule.js';
-import type { TrafficDevice } from './simulator.traffic.js';
 
 /** A hardware device to simulate. Types other than the five hardware types are left out. */
 export interface FleetDeviceInput {
@@ -38,39 +38,6 @@ export interface FleetNetworkInput {
   readonly devices: readonly FleetDeviceInput[];
 }
 
-/** The seed (same seed, same fleet) and the time between two reports of a device. */
-export interface FleetOptions {
-  readonly seed: number;
-  readonly intervalSeconds: number;
-}
-
-/** A simulated device: its traffic model, and where it sits. */
-export interface SimDevice extends TrafficDevice {
-  readonly serialNumber: string;
-  readonly type: HardwareType;
-  readonly macAddress: string;
-  readonly radios: readonly RadioSpec[];
-  readonly network: SimNetwork;
-  /** Its index among its network's access points; null for other types. */
-  readonly apIndex: number | null;
-  readonly wiredClients: readonly SimClient[];
-  /** A switch's access points (by index among the network's) and the ports they hang off; [] for other types. */
-  readonly accessPointPorts: readonly AccessPointPort[];
-}
-
-/** An access point plugged into a switch port. */
-export interface AccessPointPort {
-  readonly apIndex: number;
-  readonly portNumber: number;
-}
-
-/** A simulated network: the site its clients come from, its devices and wireless clients. */
-export interface SimNetwork extends ClientSite {
-  readonly devices: SimDevice[];
-  readonly accessPoints: SimDevice[];
-  readonly wireless: SimClient[];
-}
-
 /** A fleet: the reports of all its devices at any time. */
 export interface Fleet {
   readonly intervalSeconds: number;
@@ -80,7 +47,7 @@ export interface Fleet {
    * The report of every device that is up at `t` (Unix seconds, truncated to
    * whole seconds), in input order; a pure function of the seed, the input and `t`.
    */
-  reportsAt(t: number): Report[];
+  reportsAt(t: number): SimulatedReport[];
   /** How many reports `reportsAt(t)` returns, without building them. */
   reportCountAt(t: number): number;
 }

@@ -1,5 +1,5 @@
-import type { LldpNeighbor, PortReport } from './report.protocol.js';
-import type { SimDevice } from './simulator.fleet.js';
+import type { LldpNeighborInput as LldpNeighbor, PortInput } from '../../ingest/report.protocol.js';
+import type { SimDevice } from './simulator.model.js';
 import { between, unit } from './simulator.noise.js';
 import { isOffline } from './simulator.schedule.js';
 
@@ -51,7 +51,7 @@ export function lldpNeighbors(device: SimDevice, t: number): Map<number, LldpNei
 }
 
 /** The ports with their LLDP neighbours at `t` (null on a port that sees none). */
-export function withLldpNeighbors(device: SimDevice, ports: readonly PortReport[], t: number): PortReport[] {
+export function withLldpNeighbors<P extends PortInput>(device: SimDevice, ports: readonly P[], t: number): (P & { lldpNeighbor: LldpNeighbor | null })[] {
   const seen = lldpNeighbors(device, t);
   return ports.map((p) => ({ ...p, lldpNeighbor: seen.get(p.portNumber) ?? null }));
 }

@@ -1,8 +1,9 @@
-import type { ClientReport, EventReport, MacTableEntry, PortReport, Report, UplinkSample } from './report.protocol.js';
-import { formatTime } from './report.protocol.js';
+import type { EventInput, MacTableEntryInput, PortInput, Report } from '../../ingest/report.protocol.js';
+import { formatTime } from '../../ingest/report.protocol.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
+import type { SimulatedClient } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';
-import type { FleetOptions, SimDevice, SimNetwork } from './simulator.fleet.js';
+import type { FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
 import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
 import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
@@ -12,9 +13,9 @@ import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulato
 const MAX_SAMPLES = 20;
 
 /** The wireless clients each access point of the network sees at `t`, by access point index. */
-export function wirelessByAccessPoint(network: SimNetwork, t: number): ClientReport[][] {
+export function wirelessByAccessPoint(network: SimNetwork, t: number): SimulatedClient[][] {
   const up = network.accessPoints.map((ap) => !isOffline(ap.key, t));
-  const byAp: ClientReport[][] = network.accessPoints.map(() => []);
+  const byAp: SimulatedClient[][] = network.accessPoints.map(() => []);
   for (const client of network.wireless) {
     const ap = associatedAp(client, network, up, t);
     if (ap !== undefined) byAp[ap]?.push(clientReport(client, signalAt(client, ap, t)));
@@ -22,7 +23,7 @@ export function wirelessByAccessPoint(network: SimNetwork, t: number): ClientRep
   return byAp;
 }
 
-function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, primaryDown: boolean): PortReport {
+function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, primaryDown: boolean) {
   const linkDown = port.wan === 'primary' && primaryDown;
   const active = port.wan === 'backup' ? primaryDown : port.wan === 'primary' ? !primaryDown : port.isConnected;
   return {
@@ -37,7 +38,7 @@ function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, 
     portSpeedMbps: port.speedMbps,
     nativeVLANID: port.nativeVlanId,
     counters: portCounters(device, port, boot, t),
-  };
+  } satisfies PortInput;
 }
 
 /**
@@ -52,12 +53,12 @@ function sampleTimes(intervalSeconds: number, boot: number, t: number): number[]
   return times;
 }
 
-function uplinkSamples(device: SimDevice, boot: number, t: number, intervalSeconds: number): UplinkSample[] {
+function uplinkSamples(device: SimDevice, boot: number, t: number, intervalSeconds: number) {
   const wanPorts = device.ports.filter((p) => p.wan !== null);
   return sampleTimes(intervalSeconds, boot, t).flatMap((s) => wanPorts.map((p) => uplinkSample(device, p, s)));
 }
 
-function events(device: SimDevice, boot: { end: number; reason: string }, t: number, intervalSeconds: number): EventReport[] {
+function events(device: SimDevice, boot: { end: number; reason: string }, t: number, intervalSeconds: number): EventInput[] {
   const from = t - intervalSeconds;
   const found = wanEvents(device, from, t);
   if (from < boot.end && boot.end <= t) {
@@ -66,7 +67,7 @@ function events(device: SimDevice, boot: { end: number; reason: string }, t: num
   return found;
 }
 
-function wiredClients(device: SimDevice, t: number): ClientReport[] {
+function wiredClients(device: SimDevice, t: number): SimulatedClient[] {
   return device.wiredClients.filter((c) => isOnSite(c, device.network.utcOffsetSeconds, t)).map((c) => clientReport(c, null));
 }
 
@@ -76,8 +77,8 @@ function wiredClients(device: SimDevice, t: number): ClientReport[] {
  * port's native VLAN), with the wireless clients associated with it, on
  * their VLANs, learned on the same port.
  */
-function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly ClientReport[])[]): MacTableEntry[] {
-  const entries: MacTableEntry[] = wiredClients(device, t).map((c) => ({ macAddress: c.macAddress, vlanID: c.vlanID, portNumber: c.portNumber ?? 0 }));
+function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly SimulatedClient[])[]): MacTableEntryInput[] {
+  const entries: MacTableEntryInput[] = wiredClients(device, t).map((c) => ({ macAddress: c.macAddress, vlanID: c.vlanID, portNumber: c.portNumber ?? 0 }));
   for (const { apIndex, portNumber } of device.accessPointPorts) {
     const ap = device.network.accessPoints[apIndex];
     if (ap === undefined || isOffline(ap.key, t)) continue;
@@ -95,7 +96,7 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
  * interval before `t`. `wirelessByAp`: the clients each access point of the
  * device's network sees at `t` (wirelessByAccessPoint).
  */
-export function deviceReport(device: SimDevice, t: number, options: FleetOptions, wirelessByAp: readonly (readonly ClientReport[])[]): Report {
+export function deviceReport(device: SimDevice, t: number, options: FleetOptions, wirelessByAp: readonly (readonly SimulatedClient[])[]) {
   const boot = lastBoot(device.key, t);
   const primaryDown = isPrimaryDown(device, t);
   const found = events(device, boot, t, options.intervalSeconds);
@@ -113,5 +114,8 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
     ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
     ...(found.length > 0 ? { events: found } : {}),
-  };
+  } satisfies Report;
 }
+
+/** A report as the simulator builds it: a `Report` of the protocol with every field the simulator fills typed as given. */
+export type SimulatedReport = ReturnType<typeof deviceReport>;

@@ -1,6 +1,6 @@
-import type { RejectedReport, Report, SendResult } from './report.protocol.js';
 import type { Fleet } from './simulator.fleet.js';
-import type { ReportSink } from './simulator.sink.js';
+import type { SimulatedReport } from './simulator.report.js';
+import type { RejectedReport, ReportSink, SendResult } from './simulator.sink.js';
 
 /** Where a run is: sending history, or reporting live. */
 export interface SimulatorProgress {
@@ -61,7 +61,7 @@ type Totals = { reports: number; backfillReports: number; accepted: number; dupl
 /** Sends reports through the sink and counts the answers; `deliver` is false when the signal ended the send. */
 function createDelivery(options: RunSimulatorOptions) {
   const totals: Totals = { reports: 0, backfillReports: 0, accepted: 0, duplicates: 0, rejected: 0 };
-  const deliver = async (reports: readonly Report[]): Promise<boolean> => {
+  const deliver = async (reports: readonly SimulatedReport[]): Promise<boolean> => {
     if (reports.length === 0) return true;
     let result: SendResult;
     try {
@@ -86,7 +86,7 @@ function createDelivery(options: RunSimulatorOptions) {
  */
 async function backfill(options: RunSimulatorOptions, ticks: readonly number[], delivery: ReturnType<typeof createDelivery>): Promise<void> {
   const total = ticks.reduce((n, t) => n + options.fleet.reportCountAt(t), 0);
-  let pending: Report[] = [];
+  let pending: SimulatedReport[] = [];
   let inFlight: Promise<boolean> = Promise.resolve(true);
   for (const [i, t] of ticks.entries()) {
     if (options.signal.aborted) break;

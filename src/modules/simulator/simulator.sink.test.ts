@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Report } from './report.protocol.js';
+import type { Report } from '../../ingest/report.protocol.js';
 import { createIngestSink } from './simulator.sink.js';
 
 const reports = (n: number): Report[] =>

@@ -1,19 +1,36 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { AppError } from '../../errors.js';
-import { MAX_REPORTS_PER_REQUEST } from '../report/report.schema.js';
-import type { RejectedReport, Report, SendResult } from './report.protocol.js';
+import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
+import type { Report } from '../../ingest/report.protocol.js';
+import type { SimulatedReport } from './simulator.report.js';
 
 const gzipAsync = promisify(gzip);
 
+/** A report the server refused, with the server's reason. */
+export interface RejectedReport {
+  readonly reportId: string;
+  readonly serialNumber: string;
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+/** What the server answered for a number of reports, summed over batches. */
+export interface SendResult {
+  readonly accepted: number;
+  readonly duplicates: number;
+  readonly rejected: readonly RejectedReport[];
+}
+
 /** Where simulated reports go: over HTTP to a server, or straight into a process's ingest service. */
-export interface ReportSink {
+export interface ReportSink<R extends Report = SimulatedReport> {
   /**
    * Delivers the reports, in batches as the sink likes, and resolves with what
    * was accepted, seen before, or rejected. Rejects when delivery failed for
    * good (the request itself was refused, or retries ran out).
    */
-  send(reports: readonly Report[]): Promise<SendResult>;
+  send(reports: readonly R[]): Promise<SendResult>;
 }
 
 /** How the HTTP sink posts. */
@@ -106,7 +123,7 @@ async function refusal(response: Response): Promise<AppError> {
  * them as duplicates if the first try was stored after all); other refusals
  * (401, 403, 400, 413) end the send at once.
  */
-export function createHttpSink(options: HttpSinkOptions): ReportSink {
+export function createHttpSink(options: HttpSinkOptions): ReportSink<Report> {
   const endpoint = `${options.url.replace(/\/+$/, '')}/api/v1/reports`;
   const batchSize = Math.min(MAX_REPORTS_PER_REQUEST, Math.max(1, options.batchSize ?? 100));
   const maxAttempts = Math.max(1, options.maxAttempts ?? 8);
@@ -183,7 +200,7 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T
 export function createRoutingSink(sinkOf: ReadonlyMap<string, ReportSink>): ReportSink {
   return {
     async send(reports) {
-      const groups = new Map<ReportSink, Report[]>();
+      const groups = new Map<ReportSink, SimulatedReport[]>();
       for (const report of reports) {
         const sink = sinkOf.get(report.serialNumber);
         if (sink === undefined) throw new Error(`simulator-routing-sink: no sink for serial number ${report.serialNumber}`);
@@ -206,7 +223,7 @@ export type IngestFn = (reports: readonly Report[]) => Promise<{ readonly accept
  * When `signal` aborts, the send rejects with its reason before the next
  * batch, so stopping waits for one batch at most.
  */
-export function createIngestSink(ingest: IngestFn, options: { readonly batchSize?: number; readonly signal?: AbortSignal } = {}): ReportSink {
+export function createIngestSink(ingest: IngestFn, options: { readonly batchSize?: number; readonly signal?: AbortSignal } = {}): ReportSink<Report> {
   const size = Math.min(MAX_REPORTS_PER_REQUEST, Math.max(1, options.batchSize ?? MAX_REPORTS_PER_REQUEST));
   return {
     async send(reports) {

@@ -1,5 +1,5 @@
-import type { EventReport, PortCounters, UplinkSample } from './report.protocol.js';
-import { formatTime } from './report.protocol.js';
+import type { CountersInput, EventInput, UplinkSampleInput } from '../../ingest/report.protocol.js';
+import { formatTime } from '../../ingest/report.protocol.js';
 import { between, unit, waveAt, waveIntegral } from './simulator.noise.js';
 import type { PortSpec } from './simulator.devices.js';
 import { incidentAt, incidentInSlot, slotOf } from './simulator.schedule.js';
@@ -13,7 +13,7 @@ export interface TrafficDevice {
 }
 
 const BYTES_PER_PACKET = { rx: 720, tx: 480 } as const;
-const ZERO: PortCounters = { rxBytes: 0, txBytes: 0, rxPackets: 0, txPackets: 0, rxErrors: 0, txErrors: 0 };
+const ZERO: CountersInput = { rxBytes: 0, txBytes: 0, rxPackets: 0, txPackets: 0, rxErrors: 0, txErrors: 0 };
 
 /** The primary WAN port's link-down incidents that overlap [from, to). */
 function downIncidents(device: TrafficDevice, from: number, to: number): { port: PortSpec; incident: Incident }[] {
@@ -42,7 +42,7 @@ function bytesSinceBoot(device: TrafficDevice, port: PortSpec, direction: 'rx' |
 }
 
 /** A port's counters at `t`, cumulative since the boot at `boot`. */
-export function portCounters(device: TrafficDevice, port: PortSpec, boot: number, t: number): PortCounters {
+export function portCounters(device: TrafficDevice, port: PortSpec, boot: number, t: number): CountersInput {
   if (!port.isConnected) return ZERO;
   const rxBytes = bytesSinceBoot(device, port, 'rx', boot, t);
   const txBytes = bytesSinceBoot(device, port, 'tx', boot, t);
@@ -60,11 +60,11 @@ export function isPrimaryDown(device: TrafficDevice, t: number): boolean {
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
 /** A WAN port's measurement at `s`: latency by load, occasional loss, the link's throughput. */
-export function uplinkSample(device: TrafficDevice, port: PortSpec, s: number): UplinkSample {
+export function uplinkSample(device: TrafficDevice, port: PortSpec, s: number) {
   const primaryDown = isPrimaryDown(device, s);
   const observedAt = formatTime(s);
   if (port.wan === 'primary' && primaryDown) {
-    return { portNumber: port.portNumber, observedAt, latencyMs: null, jitterMs: null, lossPercent: 100, rxBitsPerSecond: 0, txBitsPerSecond: 0 };
+    return { portNumber: port.portNumber, observedAt, latencyMs: null, jitterMs: null, lossPercent: 100, rxBitsPerSecond: 0, txBitsPerSecond: 0 } satisfies UplinkSampleInput;
   }
   const carrier = port.wan === 'backup' && primaryDown ? (device.ports.find((p) => p.wan === 'primary') ?? port) : port;
   const load = carrier.rx === undefined ? 0 : waveAt(carrier.rx, s) / carrier.rx.base;
@@ -80,12 +80,12 @@ export function uplinkSample(device: TrafficDevice, port: PortSpec, s: number): 
     lossPercent: round(loss, 2),
     rxBitsPerSecond: Math.round((carrier.rx === undefined ? 0 : waveAt(carrier.rx, s)) * 8),
     txBitsPerSecond: Math.round((carrier.tx === undefined ? 0 : waveAt(carrier.tx, s)) * 8),
-  };
+  } satisfies UplinkSampleInput;
 }
 
 /** WAN_DOWN and WAN_UP events of the primary WAN port in (from, to]. */
-export function wanEvents(device: TrafficDevice, from: number, to: number): EventReport[] {
-  const events: { at: number; event: EventReport }[] = [];
+export function wanEvents(device: TrafficDevice, from: number, to: number): EventInput[] {
+  const events: { at: number; event: EventInput }[] = [];
   for (const { port, incident } of downIncidents(device, from, to + 1)) {
     if (from < incident.start && incident.start <= to) {
       events.push({ at: incident.start, event: { type: 'WAN_DOWN', observedAt: formatTime(incident.start), details: { portNumber: port.portNumber, label: port.label } } });

@@ -1,3 +1,4 @@
+import { VLAN_ID } from '../../kernel/rules.js';
 import { bool, filterField, inCompany, inNetworkOfCompany, networkUuidOf, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { vlanByNumber } from '../vlan/vlan.graphql.js';
@@ -110,7 +111,7 @@ input NewSSIDInput {
   isHidden: Boolean! = false
   "One of SSIDEncryptionProtocol's values as a string, e.g. \`WPA2\` or \`WPA3_TRANSITION\`, or null; anything else is BAD_USER_INPUT."
   encryptionProtocol: String
-  "The number (1 to 4094) of the network's VLAN its clients go on, or null."
+  "The number (${VLAN_ID.min} to ${VLAN_ID.max}) of the network's VLAN its clients go on, or null."
   vlanID: Int
 }
 
@@ -128,7 +129,7 @@ input CreateSSIDInput {
   isHidden: Boolean! = false
   "One of SSIDEncryptionProtocol's values as a string, e.g. \`WPA2\` or \`WPA3_TRANSITION\`, or null; anything else is BAD_USER_INPUT."
   encryptionProtocol: String
-  "The number (1 to 4094) of the network's VLAN its clients go on, or null."
+  "The number (${VLAN_ID.min} to ${VLAN_ID.max}) of the network's VLAN its clients go on, or null."
   vlanID: Int
 }
 

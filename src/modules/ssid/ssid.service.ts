@@ -1,3 +1,4 @@
+import { VLAN_ID_RULE, isVlanId } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../errors.js';
@@ -68,11 +69,11 @@ export function checkSsidFields(input: Partial<SsidFields>, path = ''): SsidValu
   };
 }
 
-/** A VLAN number, 1 to 4094, or null. */
+/** A VLAN number, or null. */
 function optionalVlanNumber(value: unknown, field: string): number | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 4094) return value;
-  throw new AppError('BAD_USER_INPUT', `${field} must be a whole number from 1 to 4094, or null.`, { field });
+  if (isVlanId(value)) return value;
+  throw new AppError('BAD_USER_INPUT', `${field} must be ${VLAN_ID_RULE}, or null.`, { field });
 }
 
 /** CONFLICT for an SSID name that another SSID of the network uses. */

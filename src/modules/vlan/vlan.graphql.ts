@@ -1,3 +1,4 @@
+import { VLAN_ID } from '../../kernel/rules.js';
 import { bool, inCompany, inNetworkOfCompany, integer, networkUuidOf, nullable, text, uuidArgument } from '../read/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../read/read.model.js';
 import { asInput } from '../write/write.rules.js';
@@ -19,7 +20,7 @@ export const VLAN_FEATURE = {
 type VLAN {
   UUID: UUID!
   name: String!
-  """1 to 4094, unique within the network."""
+  """${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."""
   vlanID: Int!
   isEnabled: Boolean!
   """Whether this is the network's default VLAN (false unless set)."""
@@ -67,7 +68,7 @@ extend type Mutation {
 input NewVLANInput {
   "VLAN name, 1 to 100 characters, not blank."
   name: String!
-  "VLAN number, 1 to 4094, unique within the network."
+  "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
   vlanID: Int!
   "Whether the VLAN is enabled."
   isEnabled: Boolean! = true
@@ -89,7 +90,7 @@ input CreateVLANInput {
   networkUUID: UUID!
   "VLAN name, 1 to 100 characters, not blank."
   name: String!
-  "VLAN number, 1 to 4094, unique within the network."
+  "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
   vlanID: Int!
   "Whether the VLAN is enabled."
   isEnabled: Boolean! = true
@@ -111,7 +112,7 @@ input UpdateVLANInput {
   vlanUUID: UUID!
   "New name, 1 to 100 characters, not blank."
   name: String
-  "New VLAN number, 1 to 4094, unique within the network."
+  "New VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
   vlanID: Int
   "Whether the VLAN is enabled."
   isEnabled: Boolean

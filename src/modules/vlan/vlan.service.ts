@@ -1,3 +1,4 @@
+import { VLAN_ID_RULE, isVlanId } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { SqlContext } from '../../db/store.js';
@@ -44,8 +45,8 @@ const UPDATABLE = ['name', 'vlanID', 'isEnabled', 'isDefault', 'description', ..
 /** Checks a VLAN's fields; `path` prefixes the field names in errors (e.g. `vlans[1].`). */
 export function checkVlanFields(input: Partial<VlanFields>, path = ''): VlanValues {
   const vlanId = input.vlanID;
-  if (typeof vlanId !== 'number' || !Number.isInteger(vlanId) || vlanId < 1 || vlanId > 4094) {
-    throw new AppError('BAD_USER_INPUT', `${path}vlanID must be a whole number from 1 to 4094.`, { field: `${path}vlanID` });
+  if (!isVlanId(vlanId)) {
+    throw new AppError('BAD_USER_INPUT', `${path}vlanID must be ${VLAN_ID_RULE}.`, { field: `${path}vlanID` });
   }
   return {
     name: requireText(input.name, `${path}name`, 100),

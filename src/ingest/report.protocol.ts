@@ -1,0 +1,388 @@
+/**
+ * The device report protocol of `POST /api/v1/reports`, defined once. A
+ * contract: fields may be added, never renamed.
+ *
+ * From this one schema come the types a sender builds (`Report`, `*Input`:
+ * the simulator, the SNMP collector), the types ingest works with once a
+ * report is parsed (`DeviceReport`, `*Report`: each element's `Type.Decode`
+ * callback says how), the validator with its paths and messages
+ * (report.parse.ts) and the field table of docs/reports.md
+ * (report.docs.ts, `npm run schema`).
+ *
+ * Adding a field: add it to its element's `Type.Object` below (with a
+ * `description`, which is its line in the docs table) and to that element's
+ * decode callback; `npm run schema`. A field's rule and message come from its
+ * builder (`text`, `wholeNumber`, `mac`, ...); a new kind of rule gets a
+ * builder here and its message in report.parse.ts.
+ */
+import Type from 'typebox';
+import type { Static, StaticDecode, TSchema } from 'typebox';
+import { MAC_ADDRESS_ANY_CASE_PATTERN, RFC3339_PATTERN, VLAN_ID } from '../kernel/rules.js';
+import { MAX_FREE_FORM_NESTING } from '../modules/formats/json-input.js';
+
+/** The most reports one request may carry. */
+export const MAX_REPORTS_PER_REQUEST = 500;
+/** How far ahead of the server's clock an observedAt may be. */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+/** The most entries a switch's `macTable` may hold (the API prices switchMACTable from it). */
+export const MAX_MAC_TABLE_ENTRIES = 8192;
+/** Event types only netgraph records; a device may not report them. */
+export const NETGRAPH_EVENT_TYPES = ['DEVICE_ONLINE', 'DEVICE_OFFLINE'] as const;
+/** The most bytes an event's `details` may take as JSON text. */
+export const MAX_DETAILS_BYTES = 8 * 1024;
+
+/** `portType` values. */
+export const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'] as const;
+/** `radioBand` values. */
+export const RADIO_BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'] as const;
+/** `portType` values. */
+export type PortType = (typeof PORT_TYPES)[number];
+/** `radioBand` values. */
+export type RadioBand = (typeof RADIO_BANDS)[number];
+
+/**
+ * The JSON Schema keywords the builders below write, as the validator
+ * (report.parse.ts) and the docs table (report.docs.ts) read them.
+ */
+export interface SchemaNode {
+  readonly type?: string;
+  readonly anyOf?: readonly SchemaNode[];
+  readonly enum?: readonly string[];
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly required?: readonly string[];
+  readonly items?: SchemaNode;
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly maxLength?: number;
+  readonly maxItems?: number;
+  readonly pattern?: string;
+  /** Names a kind of string (STRING_KIND), or free-form JSON; the docs table's type. */
+  readonly title?: string;
+  readonly description?: string;
+  /** What null or absent means. */
+  readonly default?: unknown;
+  /** The message for a string that misses its pattern. */
+  readonly errorMessage?: string;
+  /** Values the pattern lets through that a device may not send (event types netgraph records itself). */
+  readonly reserved?: readonly string[];
+  /** A free-form JSON object's deepest nesting and largest size as JSON text. */
+  readonly maxNesting?: number;
+  readonly maxBytes?: number;
+}
+
+// ---------------------------------------------------------------------------
+// The builders: each kind of field, as JSON Schema. report.parse.ts words a
+// field's message from these keywords, report.docs.ts its type column.
+
+const MAX_PORT_NUMBER = 65_535;
+/** Text with neither a NUL (PostgreSQL refuses it) nor, when required, only blanks. */
+const TEXT = '^[^\\u0000]*$';
+const REQUIRED_TEXT = '^(?=[\\s\\S]*\\S)[^\\u0000]*$';
+/** `title` of the string kinds, which the docs table names and the validator recognises. */
+export const STRING_KIND = {
+  mac: 'MAC address',
+  time: 'RFC 3339 date-time with a time zone',
+} as const;
+
+type Doc = { readonly description?: string };
+
+/**
+ * A string of at most `max` characters, counted as JavaScript (and the rest
+ * of the API) counts them: UTF-16 code units. JSON Schema's maxLength counts
+ * code points, so the refinement holds the line; maxLength says it in the schema.
+ */
+const string = (max: number, options: { readonly pattern: string } & Record<string, unknown>) =>
+  Type.Refine(Type.String({ maxLength: max, ...options }), (value) => value.length <= max);
+/** A required, non-blank string of at most `max` characters. */
+const text = (max: number, doc: Doc = {}) => string(max, { pattern: REQUIRED_TEXT, ...doc });
+/** A string of at most `max` characters, null or left out. */
+const optionalText = (max: number, doc: Doc = {}) => Type.Optional(Type.Union([string(max, { pattern: TEXT }), Type.Null()], doc));
+/** A required whole number from `min` to `max`. */
+const wholeNumber = (min: number, max: number, doc: Doc = {}) => Type.Integer({ minimum: min, maximum: max, ...doc });
+/** A whole number from `min` to `max`, null or left out. */
+const optionalWholeNumber = (min: number, max: number, doc: Doc = {}) => Type.Optional(Type.Union([wholeNumber(min, max), Type.Null()], doc));
+/** A number (fractions allowed) from `min` to `max`, null or left out. */
+const optionalNumber = (min: number, max: number, doc: Doc = {}) => Type.Optional(Type.Union([Type.Number({ minimum: min, maximum: max }), Type.Null()], doc));
+/** True or false, null or left out for `fallback`. */
+const flag = (fallback: boolean, doc: Doc = {}) => Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { default: fallback, ...doc }));
+/** A MAC address in either case (parsed lowercase). */
+const mac = (doc: Doc = {}) => Type.String({ pattern: MAC_ADDRESS_ANY_CASE_PATTERN, title: STRING_KIND.mac, errorMessage: 'must be a MAC address like 0c:8d:db:00:00:01', ...doc });
+/** An RFC 3339 time (parsed canonical), inside the window the server allows (report.parse.ts). */
+const time = (doc: Doc = {}) =>
+  Type.String({ pattern: RFC3339_PATTERN, title: STRING_KIND.time, errorMessage: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-24T10:00:00Z', ...doc });
+/** One of `values`. */
+const oneOf = <T extends string>(values: readonly T[], doc: Doc = {}) => Type.Enum([...values], doc);
+/** A section: a list of at most `max` elements, or left out (it then leaves the earlier state as it was). */
+const section = <T extends TSchema>(items: T, max: number, doc: Doc = {}) => Type.Optional(Type.Array(items, { maxItems: max, ...doc }));
+const portNumber = (doc: Doc = {}) => wholeNumber(0, MAX_PORT_NUMBER, doc);
+const vlanId = (doc: Doc = {}) => optionalWholeNumber(VLAN_ID.min, VLAN_ID.max, doc);
+
+const lower = (value: string): string => value.toLowerCase();
+/** Canonical ISO 8601 UTC; throws a RangeError for a time Date.parse refuses (report.parse.ts then refuses the report). */
+const canonical = (value: string): string => new Date(Date.parse(value)).toISOString();
+
+// ---------------------------------------------------------------------------
+// The elements, each with the decode callback that turns what was sent into
+// what ingest keeps: defaults filled, absent as null, MACs lowercase, times
+// canonical (ISO 8601 UTC with milliseconds, so they order as text).
+
+const CountersSchema = Type.Object({
+  rxBytes: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  txBytes: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  rxPackets: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  txPackets: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  rxErrors: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  txErrors: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+});
+
+/** The six counters and nothing else a sender put beside them (decoded in the port's callback: a port then needs no copy of its own). */
+const countersOf = (c: Static<typeof CountersSchema>): Static<typeof CountersSchema> => ({
+  rxBytes: c.rxBytes,
+  txBytes: c.txBytes,
+  rxPackets: c.rxPackets,
+  txPackets: c.txPackets,
+  rxErrors: c.rxErrors,
+  txErrors: c.txErrors,
+});
+
+/** The longest LLDP text the protocol keeps (chassis and port ids, descriptions, names: 255 octets in LLDP). */
+export const MAX_LLDP_TEXT = 255;
+const MAC_TEXT = new RegExp(MAC_ADDRESS_ANY_CASE_PATTERN);
+
+/** The LLDP neighbour a port sees: what the neighbour's advertisement says of itself (issue 30). */
+const LldpNeighborSchema = Type.Decode(
+  Type.Object({
+    chassisID: text(MAX_LLDP_TEXT, { description: 'lowercased when it is a MAC address, otherwise kept as sent' }),
+    portID: optionalText(MAX_LLDP_TEXT),
+    portDescription: optionalText(MAX_LLDP_TEXT),
+    systemName: optionalText(MAX_LLDP_TEXT),
+  }),
+  (n) => ({
+    chassisID: MAC_TEXT.test(n.chassisID) ? lower(n.chassisID) : n.chassisID,
+    portID: n.portID ?? null,
+    portDescription: n.portDescription ?? null,
+    systemName: n.systemName ?? null,
+  }),
+);
+
+const PortSchema = Type.Decode(
+  Type.Object({
+    portNumber: portNumber({ description: 'unique within a report' }),
+    label: optionalText(100),
+    portType: Type.Optional(Type.Union([oneOf(PORT_TYPES), Type.Null()])),
+    isEnabled: flag(true),
+    isConnected: flag(false),
+    isUplink: flag(false),
+    isUplinkActive: flag(false, { description: 'kept for uplinks only; `null` on ports that are not uplinks' }),
+    isTrunkPort: flag(false),
+    portSpeedMbps: optionalWholeNumber(0, 10_000_000),
+    nativeVLANID: vlanId(),
+    counters: Type.Optional(
+      Type.Union([CountersSchema, Type.Null()], {
+        description: 'cumulative since the device booted (they fall back to small numbers after a reboot); all six when given',
+      }),
+    ),
+    lldpNeighbor: Type.Optional(Type.Union([LldpNeighborSchema, Type.Null()], { description: 'the LLDP neighbour the port sees; null or left out when none' })),
+  }),
+  (p) => {
+    const isUplink = p.isUplink ?? false;
+    return {
+      portNumber: p.portNumber,
+      label: p.label ?? null,
+      portType: (p.portType ?? null) as string | null,
+      isEnabled: p.isEnabled ?? true,
+      isConnected: p.isConnected ?? false,
+      isUplink,
+      isUplinkActive: isUplink ? (p.isUplinkActive ?? false) : null,
+      isTrunkPort: p.isTrunkPort ?? false,
+      portSpeedMbps: p.portSpeedMbps ?? null,
+      nativeVLANID: p.nativeVLANID ?? null,
+      counters: p.counters == null ? null : countersOf(p.counters),
+      lldpNeighbor: p.lldpNeighbor ?? null,
+    };
+  },
+);
+
+const UplinkSampleSchema = Type.Decode(
+  Type.Object({
+    portNumber: portNumber(),
+    observedAt: time({ description: 'checked like the report\'s' }),
+    latencyMs: optionalNumber(0, 3_600_000),
+    jitterMs: optionalNumber(0, 3_600_000),
+    lossPercent: optionalNumber(0, 100, { description: 'share of probes lost' }),
+    rxBitsPerSecond: optionalNumber(0, 1e15, { description: 'throughput per direction' }),
+    txBitsPerSecond: optionalNumber(0, 1e15),
+  }),
+  (s) => ({
+    portNumber: s.portNumber,
+    observedAt: canonical(s.observedAt),
+    latencyMs: s.latencyMs ?? null,
+    jitterMs: s.jitterMs ?? null,
+    lossPercent: s.lossPercent ?? null,
+    rxBitsPerSecond: s.rxBitsPerSecond ?? null,
+    txBitsPerSecond: s.txBitsPerSecond ?? null,
+  }),
+);
+
+const RadioSchema = Type.Decode(
+  Type.Object({
+    BSSID: mac({ description: 'unique within a report' }),
+    radioBand: oneOf(RADIO_BANDS),
+    ssid: optionalText(32),
+    isActive: flag(true),
+  }),
+  (r) => ({ bssid: lower(r.BSSID), radioBand: r.radioBand as string, ssid: r.ssid ?? null, isActive: r.isActive ?? true }),
+);
+
+const ClientSchema = Type.Decode(
+  Type.Object({
+    macAddress: mac({ description: 'unique within a report' }),
+    ip: optionalText(64),
+    hostname: optionalText(255, { description: 'what the API calls `clientName`' }),
+    isWireless: flag(false),
+    signal: optionalWholeNumber(-150, 0, { description: 'dBm; kept for wireless clients only, `null` for wired ones' }),
+    vlanID: vlanId({ description: 'names the network\'s VLAN when it has one; an id the network does not have is kept as reported' }),
+    ssid: optionalText(32, { description: 'likewise for the network\'s SSIDs' }),
+    portNumber: optionalWholeNumber(0, MAX_PORT_NUMBER, { description: 'the switch port of a wired client' }),
+  }),
+  (c) => {
+    const isWireless = c.isWireless ?? false;
+    return {
+      macAddress: lower(c.macAddress),
+      ip: c.ip ?? null,
+      hostname: c.hostname ?? null,
+      isWireless,
+      // dBm means nothing on a wire
+      signal: isWireless ? (c.signal ?? null) : null,
+      vlanID: c.vlanID ?? null,
+      ssid: c.ssid ?? null,
+      portNumber: c.portNumber ?? null,
+    };
+  },
+);
+
+const MacTableEntrySchema = Type.Decode(
+  Type.Object({
+    macAddress: mac({ description: 'unique within a report per `vlanID`' }),
+    vlanID: vlanId({ description: 'the VLAN (802.1Q) the address was learned in; null for a bridge that has no VLANs' }),
+    portNumber: portNumber({ description: 'the port the address was learned on, numbered as in `interfaces`' }),
+  }),
+  (e) => ({ macAddress: lower(e.macAddress), vlanID: e.vlanID ?? null, portNumber: e.portNumber }),
+);
+
+/** `details` of an event: any JSON object (nesting and size are checked by report.parse.ts). */
+const DetailsSchema = Type.Unsafe<Record<string, unknown>>({ type: 'object', title: 'JSON object', maxNesting: MAX_FREE_FORM_NESTING, maxBytes: MAX_DETAILS_BYTES });
+
+const EventSchema = Type.Decode(
+  Type.Object({
+    type: string(64, {
+      pattern: '^[A-Z][A-Z0-9_]{0,63}$',
+      title: 'upper-case name',
+      errorMessage: 'must be an upper-case name of letters, digits and underscores, e.g. DEVICE_BOOT',
+      reserved: [...NETGRAPH_EVENT_TYPES],
+      description: 'an open set of `A-Z`, `0-9` and `_`; `DEVICE_ONLINE` and `DEVICE_OFFLINE` are netgraph\'s own and refused',
+    }),
+    observedAt: time({ description: 'checked like the report\'s' }),
+    details: Type.Optional(Type.Union([DetailsSchema, Type.Null()], { description: 'kept as JSON text' })),
+  }),
+  (e) => ({ type: e.type, observedAt: canonical(e.observedAt), details: e.details == null ? null : JSON.stringify(e.details) }),
+);
+
+/** One report: one device at one moment. Only `reportId`, `serialNumber` and `observedAt` are required. */
+export const ReportSchema = Type.Decode(
+  Type.Object({
+    reportId: text(128, { description: 'the sender\'s id of this report (a UUID is a good choice); unique per company. A report whose id is stored already is a duplicate.' }),
+    serialNumber: text(100, { description: 'a hardware device of the key\'s company' }),
+    observedAt: time({
+      description: 'when the device saw what it reports; at most 5 minutes in the future, no older than `TELEMETRY_RAW_RETENTION_HOURS`',
+    }),
+    uptimeSeconds: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, {
+      description: 'seconds since the device booted; the device\'s uptime is the value of its latest report',
+    }),
+    macAddress: Type.Optional(Type.Union([mac(), Type.Null()], { description: 'the device\'s own MAC address' })),
+    cpuPercent: optionalNumber(0, 100, { description: 'CPU load; left out leaves the stored value as it was, null clears it' }),
+    memoryUsedBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory in use; at most `memoryTotalBytes` when both are given; left out or null as `cpuPercent`' }),
+    memoryTotalBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory installed; left out or null as `cpuPercent`' }),
+    interfaces: section(PortSchema, 1024, { description: 'the device\'s ports as they are now; replaces the ports of an earlier report as a set' }),
+    uplinkSamples: section(UplinkSampleSchema, 1000, { description: 'measurements of an uplink port, each at its own `observedAt`' }),
+    radios: section(RadioSchema, 64, { description: 'the device\'s radios as they are now; replaces an earlier set' }),
+    clients: section(ClientSchema, 5000, { description: 'the **complete** set of clients the device sees at `observedAt`; `[]` means none' }),
+    events: section(EventSchema, 100, { description: 'the device\'s own events, each at its own `observedAt`' }),
+    macTable: section(MacTableEntrySchema, MAX_MAC_TABLE_ENTRIES, {
+      description: 'a switch\'s MAC forwarding table: the **complete** table at `observedAt` (learned entries), replacing the earlier one as a set; `[]` means empty',
+    }),
+  }),
+  (r) => ({
+    reportId: r.reportId,
+    serialNumber: r.serialNumber,
+    observedAt: canonical(r.observedAt),
+    uptimeSeconds: r.uptimeSeconds,
+    macAddress: r.macAddress == null ? r.macAddress : lower(r.macAddress),
+    cpuPercent: r.cpuPercent,
+    memoryUsedBytes: r.memoryUsedBytes,
+    memoryTotalBytes: r.memoryTotalBytes,
+    interfaces: r.interfaces,
+    uplinkSamples: r.uplinkSamples,
+    radios: r.radios,
+    clients: r.clients,
+    events: r.events,
+    macTable: r.macTable,
+  }),
+);
+
+/**
+ * What identifies an element of a section: a report may list each once. The
+ * second is refused at `field`, saying `repeats <key>`.
+ */
+export const SECTION_IDENTITY = {
+  interfaces: { field: 'portNumber', key: (p: PortReport) => String(p.portNumber) },
+  radios: { field: 'BSSID', key: (r: RadioReport) => r.bssid },
+  clients: { field: 'macAddress', key: (c: ClientReport) => c.macAddress },
+  macTable: { field: 'macAddress', key: (e: MacTableEntryReport) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}` },
+} as const;
+
+// ---------------------------------------------------------------------------
+// The types. A sender builds a `Report`; ingest works with a `DeviceReport`.
+
+/** A report as a sender builds it (the body's `reports[i]`). */
+export type Report = Static<typeof ReportSchema>;
+/** A port as sent. */
+export type PortInput = NonNullable<Report['interfaces']>[number];
+/** A port's traffic counters as sent, cumulative since the device booted. */
+/** An LLDP neighbour as a sender sends it. */
+export type LldpNeighborInput = NonNullable<PortInput['lldpNeighbor']>;
+/** What ingest keeps of a port's LLDP neighbour. */
+export type LldpNeighborReport = NonNullable<PortReport['lldpNeighbor']>;
+export type CountersInput = NonNullable<PortInput['counters']>;
+/** An uplink measurement as sent. */
+export type UplinkSampleInput = NonNullable<Report['uplinkSamples']>[number];
+/** A BSSID (a band of a radio broadcasting one SSID) as sent. */
+export type RadioInput = NonNullable<Report['radios']>[number];
+/** A client the device sees, as sent. */
+export type ClientInput = NonNullable<Report['clients']>[number];
+/** An entry of a switch's MAC forwarding table, as sent. */
+export type MacTableEntryInput = NonNullable<Report['macTable']>[number];
+/** A device's own event, as sent. */
+export type EventInput = NonNullable<Report['events']>[number];
+
+/** A valid report, parsed. A section that is undefined was absent: it leaves the device's earlier state as it was. */
+export type DeviceReport = StaticDecode<typeof ReportSchema>;
+/** One port of a parsed report; `isUplinkActive` is null on ports that are not uplinks. */
+export type PortReport = NonNullable<DeviceReport['interfaces']>[number];
+/** Traffic counters of a parsed port. */
+export type Counters = StaticDecode<typeof CountersSchema>;
+/** An uplink sample of a parsed report, at its canonical time. */
+export type UplinkSampleReport = NonNullable<DeviceReport['uplinkSamples']>[number];
+/** A radio of a parsed report; `bssid` lowercase. */
+export type RadioReport = NonNullable<DeviceReport['radios']>[number];
+/** A client of a parsed report; `signal` null for wired clients. */
+export type ClientReport = NonNullable<DeviceReport['clients']>[number];
+/** A MAC table entry of a parsed report. */
+export type MacTableEntryReport = NonNullable<DeviceReport['macTable']>[number];
+/** An event of a parsed report; `details` as JSON text, or null. */
+export type EventReport = NonNullable<DeviceReport['events']>[number];
+
+/** A time in the protocol's format: RFC 3339 in UTC, whole seconds (`2026-11-24T10:00:00Z`). */
+export function formatTime(seconds: number): string {
+  return new Date(Math.floor(seconds) * 1000).toISOString().replace('.000Z', 'Z');
+}

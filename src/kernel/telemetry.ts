@@ -1,0 +1,21 @@
+// The words of device telemetry that ingest, retention, the partitions and
+// the series reads share (docs/reports.md, "Time series" and "Retention").
+// Migrations keep their own literal copies: they are history.
+
+/** The width of a rollup bucket, in seconds: buckets start at multiples of it since the epoch (5 minutes). */
+export const ROLLUP_SECONDS = 300;
+
+/** The raw time series: tables with an observed_at, kept TELEMETRY_RAW_RETENTION_HOURS, partitioned by day on PostgreSQL. */
+export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observations'] as const;
+
+/** The uplink metrics a sample carries and a rollup aggregates: the columns of uplink_samples and column prefixes of uplink_rollups. */
+export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'] as const;
+/** One of UPLINK_METRICS. */
+export type UplinkMetric = (typeof UPLINK_METRICS)[number];
+
+/**
+ * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,
+ * TELEMETRY_ROLLUP_RETENTION_DAYS, EVENT_RETENTION_DAYS): raw samples, the
+ * 5-minute rollups, and events with client history.
+ */
+export const RETENTION_DEFAULTS = { rawRetentionHours: 48, rollupRetentionDays: 90, eventRetentionDays: 90 } as const;
