@@ -21,8 +21,9 @@ const noCycleWithTypes = {
 };
 
 /** Folders and files of src/ by layer, for the import directions below. */
-const ADAPTERS = ['./src/graphql', './src/web', './src/cli', './src/http'];
 const COMPOSITION = ['./src/app.ts', './src/server.ts', './src/runtime.ts', './src/services.ts', './src/main.ts'];
+/** What takes requests or runs as a program of its own: nothing below it knows it. */
+const EDGES = ['./src/http', './src/dashboard', './src/cli', './src/tools', './src/collector', ...COMPOSITION];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'bench/node_modules/**', 'coverage/**', 'web/vendor/**'] },
@@ -75,7 +76,7 @@ export default tseslint.config(
       ],
     },
   },
-  // Layers point one way: adapters (cli, web, graphql, http) -> features (modules) -> db. No cycles.
+  // No import cycles, `import type` included (noCycleWithTypes above)
   {
     files: ['src/**/*.ts'],
     plugins: { 'import-x': importX, cycles: { rules: { 'no-cycle': noCycleWithTypes } } },
@@ -98,24 +99,44 @@ export default tseslint.config(
         {
           zones: [
             {
-              target: './src/modules',
-              from: [...ADAPTERS, ...COMPOSITION],
-              message: 'Features do not know their adapters: move what both need into src/modules/ (or pass it in).',
+              target: './src/kernel',
+              from: ['./src/db', './src/engine', './src/features', './src/ingest', './src/platform', './src/observability', ...EDGES],
+              message: 'src/kernel/ holds the shared words: it imports nothing else of netgraph.',
             },
             {
               target: './src/db',
-              from: ['./src/modules', ...ADAPTERS, ...COMPOSITION],
-              message: 'src/db/ is the bottom layer: it knows tables and dialects, never features or adapters.',
+              from: ['./src/engine', './src/features', './src/ingest', './src/platform', './src/observability', ...EDGES],
+              message: 'src/db/ knows tables and dialects, never features, the engine or what serves them.',
             },
             {
-              target: './src/graphql',
-              from: ['./src/web', './src/cli'],
-              message: 'GraphQL does not know the other adapters: move what both need into src/modules/ or src/graphql/.',
+              target: ['./src/features', './src/platform'],
+              from: EDGES,
+              message: 'Features and platform services do not know who calls them: move what both need into src/kernel/ (or pass it in).',
             },
             {
-              target: './src/http',
-              from: ['./src/graphql', './src/web', './src/cli', ...COMPOSITION],
-              message: 'src/http/ is what every route answers with: it knows no route, so graphql/ and web/ can both use it.',
+              target: './src/engine',
+              from: EDGES.filter((edge) => !edge.endsWith('services.ts')),
+              message: 'The engine runs documents for any caller: it does not know the routes, the dashboard or the tools.',
+            },
+            {
+              target: './src/ingest',
+              from: ['./src/engine', './src/features', ...EDGES],
+              message: 'Ingest turns reports into rows: it does not know the read side or what serves it.',
+            },
+            {
+              target: './src/http/*.ts',
+              from: ['./src/engine', './src/ingest', './src/http/routes', './src/dashboard', './src/cli', './src/tools', './src/collector', ...COMPOSITION],
+              message: 'src/http/ holds the steps every route shares (auth, limits, body, request log, errors): it knows no route.',
+            },
+            {
+              target: './src/http/routes',
+              from: ['./src/dashboard', './src/cli', './src/tools', './src/collector', ...COMPOSITION],
+              message: 'A route knows its steps and what it calls, never the dashboard or the tools.',
+            },
+            {
+              target: './src/collector',
+              from: ['./src/db', './src/engine', './src/features', './src/platform', './src/http', './src/dashboard', './src/cli', ...COMPOSITION],
+              message: 'The collector is a sender like any device: it speaks the report protocol (src/ingest/report.protocol.ts) over HTTP, nothing else.',
             },
           ],
         },

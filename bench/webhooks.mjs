@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { loadConfig } from '../dist/config.js';
 import { migrateToLatest } from '../dist/db/migrate.js';
-import { generateDataset } from '../dist/demo/dataset.js';
+import { generateDataset } from '../dist/tools/demo/dataset.js';
 import { openRuntime } from '../dist/runtime.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');

@@ -7,14 +7,14 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply } f
 import type { Config } from './config.js';
 import { isMigrated } from './db/migrate.js';
 import type { Store } from './db/store.js';
-import { AppError, ERROR_CODES } from './errors.js';
-import { DocumentCache } from './graphql/document.js';
-import { createGraphQLEndpoint, isPlainGraphQLRequest } from './graphql/endpoint.js';
-import { createExecutor } from './graphql/execute.js';
-import { createMutationExecutor } from './graphql/mutate.js';
-import { createGraphQLAdmission } from './graphql/pipeline.js';
-import { GRAPHQL_PATH, registerGraphQLRoutes } from './graphql/route.js';
-import { createSchema, printSchemaReference } from './graphql/schema.js';
+import { AppError, ERROR_CODES } from './kernel/errors.js';
+import { DocumentCache } from './engine/document.js';
+import { createGraphQLEndpoint, isPlainGraphQLRequest } from './http/routes/graphql.endpoint.js';
+import { createExecutor } from './engine/execute.js';
+import { createMutationExecutor } from './engine/mutate.js';
+import { createGraphQLAdmission } from './http/routes/graphql.pipeline.js';
+import { GRAPHQL_PATH, registerGraphQLRoutes } from './http/routes/graphql.route.js';
+import { createSchema, printSchemaReference } from './engine/schema.js';
 import { JSON_TYPE, sendAnswer } from './http/answer.js';
 import { parseJsonBody, useJsonParser } from './http/json-body.js';
 import { BODY_LIMIT_BYTES } from './http/body-errors.js';
@@ -27,10 +27,10 @@ import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
 import { logRequest } from './observability/log.js';
 import type { Metrics } from './observability/metrics.js';
-import { registerReportRoutes } from './ingest/reports.route.js';
-import { createLimitsService } from './modules/limits/limits.service.js';
+import { registerReportRoutes } from './http/routes/reports.route.js';
+import { createLimitsService } from './platform/limits/limits.service.js';
 import type { Services } from './services.js';
-import { registerDashboard } from './web/dashboard.js';
+import { registerDashboard } from './dashboard/dashboard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

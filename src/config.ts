@@ -2,8 +2,8 @@ import path from 'node:path';
 import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './db/store-options.js';
 import type { ReadReplicaOptions } from './db/store-options.js';
 import { RETENTION_DEFAULTS } from './kernel/telemetry.js';
-import { RETRY_SCHEDULE_MS } from './modules/webhook/webhook-delivery.service.js';
-import type { SmtpSettings } from './modules/webhook/webhook.channels.js';
+import { RETRY_SCHEDULE_MS } from './features/webhook/webhook-delivery.service.js';
+import type { SmtpSettings } from './features/webhook/webhook.channels.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =

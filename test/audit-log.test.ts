@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../src/modules/api-key/api-key.token.js';
+import { hashKey } from '../src/features/api-key/api-key.token.js';
 import type { Caller } from '../src/kernel/caller.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportDocument } from '../src/modules/import/import.schema.js';
+import type { ImportDocument } from '../src/platform/import/import.schema.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { storeKinds } from './helpers/stores.js';

@@ -12,7 +12,7 @@ import type { BridgeNetwork, TestAgent } from './helpers/netns.js';
 // snmpd has no BRIDGE-MIB for a Linux bridge, so test/fixtures/bridge-mib.py
 // serves the kernel's table (`bridge fdb`) through snmpd's pass_persist. The
 // kernel here has no VLAN filtering, so this is BRIDGE-MIB's dot1dTpFdbTable
-// (no VLANs); Q-BRIDGE-MIB's decoding is covered by src/modules/collector/collector.test.ts.
+// (no VLANs); Q-BRIDGE-MIB's decoding is covered by src/collector/collector.test.ts.
 const AVAILABLE = canBuildNetworks() && fs.existsSync('/usr/sbin/bridge') && fs.existsSync('/usr/bin/python3');
 if (!AVAILABLE && process.env.CI === 'true') throw new Error('CI must run the collector tests: they need root, iproute2 (ip, bridge), python3, snmpd and snmpget');
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { generateDataset, generateDemoDataset } from '../src/demo/dataset.js';
-import type { ImportCompany } from '../src/modules/import/import.schema.js';
+import { generateDataset, generateDemoDataset } from '../src/tools/demo/dataset.js';
+import type { ImportCompany } from '../src/platform/import/import.schema.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { chromiumAvailable, launchBrowser } from './helpers/browser.js';

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { tryTakeSessionLock } from '../src/db/session-lock.js';
-import { DEMO_BACKFILL_SECONDS, DEMO_COMPANY_SLUG, DEMO_SIMULATOR_LOCK } from '../src/demo/demo-simulator.js';
+import { DEMO_BACKFILL_SECONDS, DEMO_COMPANY_SLUG, DEMO_SIMULATOR_LOCK } from '../src/tools/demo/demo-simulator.js';
 import { openRuntime } from '../src/runtime.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/tables.js';
 import type { Services } from '../src/services.js';
-import { fleetNetworksOf } from '../src/modules/simulator/simulator.fleet.js';
+import { fleetNetworksOf } from '../src/tools/simulator/simulator.fleet.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPE_NAMES, eventTypeName, eventTypeNameSql } from '../src/modules/event/event-types.js';
+import { EVENT_TYPE_NAMES, eventTypeName, eventTypeNameSql } from '../src/features/event/event-types.js';
 
 describe('event type names', () => {
   it('names the known types, and derives a name for the others', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../src/errors.js';
+import { ERROR_CODES } from '../src/kernel/errors.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createFixture } from './helpers/fixture.js';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../src/errors.js';
-import { renderSchemaReference } from '../src/graphql/reference.js';
-import { createSchema, printSchemaReference } from '../src/graphql/schema.js';
+import { ERROR_CODES } from '../src/kernel/errors.js';
+import { renderSchemaReference } from '../src/engine/reference.js';
+import { createSchema, printSchemaReference } from '../src/engine/schema.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { IDS, createFixture } from './helpers/fixture.js';
@@ -213,7 +213,7 @@ describe.each(storeKinds())('the HTTP endpoint on %s', (kind) => {
     expect((await app.request('/readyz')).body).toEqual({ status: 'ready' });
   });
 
-  // POST /api/v1/graphql with a JSON body is answered on bare node:http (src/graphql/endpoint.ts); the same
+  // POST /api/v1/graphql with a JSON body is answered on bare node:http (src/http/routes/graphql.endpoint.ts); the same
   // path with a query string, or another media type, goes through Fastify's route. Both must answer alike.
   describe('the bare route and the Fastify route answer alike', () => {
     const big = JSON.stringify({ query: `{ __typename } # ${'x'.repeat(1024 * 1024)}` });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_COMPANY_SLUG } from '../src/demo/demo-simulator.js';
-import { fleetNetworksOf } from '../src/modules/simulator/simulator.fleet.js';
+import { DEMO_COMPANY_SLUG } from '../src/tools/demo/demo-simulator.js';
+import { fleetNetworksOf } from '../src/tools/simulator/simulator.fleet.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pino from 'pino';
 import type { LoggerOptions } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../src/errors.js';
+import { AppError } from '../src/kernel/errors.js';
 import { warnWhenUnavailable } from '../src/http/error-answer.js';
 import { createProcessLog, LineBatch, logRequest, requestLineWriter } from '../src/observability/log.js';
 import type { RequestLine } from '../src/observability/log.js';

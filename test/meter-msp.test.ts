@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateImport } from '../src/modules/import/import.schema.js';
+import { validateImport } from '../src/platform/import/import.schema.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { IDS, createFixture } from './helpers/fixture.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_MAX } from '../src/db/postgres-reads.js';
 import { openStore } from '../src/db/open-store.js';
 import type { Row, Store } from '../src/db/store.js';
-import { isAppError } from '../src/errors.js';
+import { isAppError } from '../src/kernel/errors.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { IDS, createFixture } from './helpers/fixture.js';

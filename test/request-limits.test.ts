@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDataset } from '../src/demo/dataset.js';
+import { generateDataset } from '../src/tools/demo/dataset.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp, TestResponse } from './helpers/app.js';
 import { IDS, createFixture } from './helpers/fixture.js';

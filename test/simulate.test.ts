@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFleet } from '../src/modules/simulator/simulator.fleet.js';
-import { createHttpSink, retryAfterMs } from '../src/modules/simulator/simulator.sink.js';
-import type { SimulatedReport as Report } from '../src/modules/simulator/simulator.report.js';
+import { createFleet } from '../src/tools/simulator/simulator.fleet.js';
+import { createHttpSink, retryAfterMs } from '../src/tools/simulator/simulator.sink.js';
+import type { SimulatedReport as Report } from '../src/tools/simulator/simulator.report.js';
 import { runNetgraph, startNetgraph } from './helpers/cli.js';
 import type { CliResult } from './helpers/cli.js';
 import { SERIALS, createFixture } from './helpers/fixture.js';

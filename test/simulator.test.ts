@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SimulatedReport as Report } from '../src/modules/simulator/simulator.report.js';
-import { createFleet } from '../src/modules/simulator/simulator.fleet.js';
-import type { FleetNetworkInput } from '../src/modules/simulator/simulator.fleet.js';
-import { runSimulator } from '../src/modules/simulator/simulator.runner.js';
-import type { ReportSink } from '../src/modules/simulator/simulator.sink.js';
+import type { SimulatedReport as Report } from '../src/tools/simulator/simulator.report.js';
+import { createFleet } from '../src/tools/simulator/simulator.fleet.js';
+import type { FleetNetworkInput } from '../src/tools/simulator/simulator.fleet.js';
+import { runSimulator } from '../src/tools/simulator/simulator.runner.js';
+import type { ReportSink } from '../src/tools/simulator/simulator.sink.js';
 import { checkReport } from './helpers/report-protocol.js';
 
 const NETWORKS: FleetNetworkInput[] = [

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDialect } from '../src/db/dialect.js';
 import type { DialectName } from '../src/db/dialect.js';
-import { generateDataset } from '../src/demo/dataset.js';
-import { compileDocument } from '../src/graphql/compile.js';
-import { FEATURES } from '../src/graphql/features.js';
-import { createSchema } from '../src/graphql/schema.js';
-import type { CompiledRead } from '../src/modules/read/read.repository.js';
+import { generateDataset } from '../src/tools/demo/dataset.js';
+import { compileDocument } from '../src/engine/compile.js';
+import { FEATURES } from '../src/engine/features.js';
+import { createSchema } from '../src/engine/schema.js';
+import type { CompiledRead } from '../src/engine/read.repository.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { NESTED_COMPANY_QUERY, ROOT_QUERIES } from './helpers/root-queries.js';

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/kernel/caller.js';
-import type { DeliveryInfo } from '../src/modules/webhook/webhook.service.js';
+import type { DeliveryInfo } from '../src/features/webhook/webhook.service.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';

@@ -1,6 +1,6 @@
-// The benchmark data: the product's deterministic generator (src/demo/dataset.ts,
+// The benchmark data: the product's deterministic generator (src/tools/demo/dataset.ts,
 // compiled to dist/), at a configurable scale, plus one big company.
-import { generateDataset } from '../../dist/demo/dataset.js';
+import { generateDataset } from '../../dist/tools/demo/dataset.js';
 
 /**
  * The default scale of the issue: 20 companies x 50 networks x 20 devices x

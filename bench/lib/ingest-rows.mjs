@@ -1,5 +1,5 @@
 // The rows the ingest floor writes for a batch: the tables and columns of
-// migration 0004 that netgraph's ingest writes (src/modules/report/), as
+// migration 0004 that netgraph's ingest writes (src/ingest/), as
 // multi-row statements. `mark(n, type)` is the n-th placeholder of a
 // statement ($n::type on PostgreSQL, ? on SQLite).
 

@@ -1,5 +1,5 @@
 // The ingest floor: node:http taking the bodies of POST /api/v1/reports and
-// writing the rows netgraph writes for them (src/modules/report/), with
+// writing the rows netgraph writes for them (src/ingest/), with
 // hand-written multi-row statements in one transaction per batch. No key, no
 // validation beyond JSON.parse. It covers the benchmark's steady fleet: the
 // same ports and clients in every report of a device and no device events,

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { loadConfig } from '../../dist/config.js';
 import { migrateToLatest } from '../../dist/db/migrate.js';
-import { generateDemoDataset } from '../../dist/demo/dataset.js';
+import { generateDemoDataset } from '../../dist/tools/demo/dataset.js';
 import { openRuntime } from '../../dist/runtime.js';
 
 /** Runs `fn` with the services of a runtime on `databaseUrl`, closed afterwards. */

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
-import { AppError } from '../errors.js';
-import { parseCollectorConfig } from '../modules/collector/collector.config.js';
-import { createCollector } from '../modules/collector/collector.service.js';
-import type { PollOutcome } from '../modules/collector/collector.service.js';
+import { AppError } from '../kernel/errors.js';
+import { parseCollectorConfig } from '../collector/collector.config.js';
+import { createCollector } from '../collector/collector.service.js';
+import type { PollOutcome } from '../collector/collector.service.js';
 import { createProcessLog } from '../observability/log.js';
 import type { CommandContext, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 
 // What commands, their runner and `serve` share; commands.ts and serve.ts both import it, never each other.
 

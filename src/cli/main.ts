@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { COMMANDS } from './commands.js';
 import { formatCommandHelp, formatGroup, formatOverview, unknownCommandMessage, unknownOptionMessage } from './help.js';
 import type { CliIo, Command, CommandContext } from './io.js';

@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { LOG_LEVELS } from '../config.js';
-import { startDemoSimulator } from '../demo/demo-simulator.js';
-import type { DemoSimulator, DemoSimulatorLog } from '../demo/demo-simulator.js';
+import { startDemoSimulator } from '../tools/demo/demo-simulator.js';
+import type { DemoSimulator, DemoSimulatorLog } from '../tools/demo/demo-simulator.js';
 import { holdUntil, prepareDatabase, runsDemoSimulator, startServer } from '../server.js';
 import type { ServerOptions } from '../server.js';
 import { serveClusterMetrics } from '../observability/cluster-metrics.js';

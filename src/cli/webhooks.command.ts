@@ -1,7 +1,7 @@
-import { AppError } from '../errors.js';
-import type { DeliveryInfo } from '../modules/webhook/webhook.service.js';
-import type { AuthorizationInput, EndpointInfo, RuleInput } from '../modules/webhook/webhook.rules.js';
-import { ALERT_TYPES } from '../modules/webhook/webhook.alerts.js';
+import { AppError } from '../kernel/errors.js';
+import type { DeliveryInfo } from '../features/webhook/webhook.service.js';
+import type { AuthorizationInput, EndpointInfo, RuleInput } from '../features/webhook/webhook.rules.js';
+import { ALERT_TYPES } from '../features/webhook/webhook.alerts.js';
 import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import type { WithServices } from './simulate.command.js';

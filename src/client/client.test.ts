@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES as SERVER_CODES } from '../errors.js';
+import { ERROR_CODES as SERVER_CODES } from '../kernel/errors.js';
 import { documentText, graphql, readOperation } from './client.documents.js';
 import { ERROR_CODES, errorsOfBody } from './client.errors.js';
 import { createPacer, readLimitHeaders, retryAt } from './client.pacer.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { isAppError } from '../errors.js';
+import { isAppError } from '../kernel/errors.js';
 import type { createReadRunner } from './postgres-reads.js';
 import type { ReadReplicaStatus, ReplicaState, Row, SelectOptions } from './store.js';
 

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { getDialect } from './dialect.js';
 import { createReadRunner } from './postgres-reads.js';
 import { createReplicaRouter } from './postgres-replica.js';

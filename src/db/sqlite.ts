@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { getDialect, ipOrderKey } from './dialect.js';
 import { statementTimeout } from './store.js';
 import type { Row, Store, StoreStats } from './store.js';

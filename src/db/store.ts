@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import type { SqlDialect } from './dialect.js';
 import type { Database } from './tables.js';
 

@@ -1,6 +1,6 @@
 import type { KeyScope } from '../kernel/caller.js';
-import type { ApiKeyService } from '../modules/api-key/api-key.service.js';
-import type { LimitDecision, LimitsService } from '../modules/limits/limits.service.js';
+import type { ApiKeyService } from '../features/api-key/api-key.service.js';
+import type { LimitDecision, LimitsService } from '../platform/limits/limits.service.js';
 import type { Answer } from './answer.js';
 import { bearerToken } from './bearer-token.js';
 import { limitHeaders } from './limit-headers.js';

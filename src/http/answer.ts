@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../kernel/errors.js';
 
 /** The content type of every JSON answer but a GraphQL result the client asked as application/graphql-response+json. */
 export const JSON_TYPE = 'application/json; charset=utf-8';

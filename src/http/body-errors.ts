@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import { AppError, NOT_JSON } from '../errors.js';
+import { AppError, NOT_JSON } from '../kernel/errors.js';
 
 /** Request bodies up to this size are read; larger ones get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify';
-import { ERROR_CODES, INTERNAL, isAppError } from '../errors.js';
-import type { AppError } from '../errors.js';
+import { ERROR_CODES, INTERNAL, isAppError } from '../kernel/errors.js';
+import type { AppError } from '../kernel/errors.js';
 import { JSON_TYPE, errorBody } from './answer.js';
 import type { Answer } from './answer.js';
 import { fromFastifyError } from './body-errors.js';

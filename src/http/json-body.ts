@@ -1,8 +1,8 @@
 import { errorCodes } from 'fastify';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
-import { JsonInputError, MAX_JSON_NESTING, findPrototypeKey, parseJsonText, prototypeKeyMessage } from '../modules/formats/json-input.js';
-import type { PrototypeKey } from '../modules/formats/json-input.js';
+import { AppError } from '../kernel/errors.js';
+import { JsonInputError, MAX_JSON_NESTING, findPrototypeKey, parseJsonText, prototypeKeyMessage } from '../kernel/json-input.js';
+import type { PrototypeKey } from '../kernel/json-input.js';
 
 /** A parsed JSON body, and the first prototype key it holds (found without a walk when its text cannot spell one). */
 export interface ParsedJsonBody {

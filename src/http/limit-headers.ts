@@ -1,7 +1,7 @@
-import { budgetHoldsAt } from '../modules/limits/limits.arithmetic.js';
-import type { LimitPolicies } from '../modules/limits/limits.arithmetic.js';
-import { httpDate, secondsUntil, wholePoints } from '../modules/limits/limits.headers.js';
-import type { LimitState } from '../modules/limits/limits.headers.js';
+import { budgetHoldsAt } from '../platform/limits/limits.arithmetic.js';
+import type { LimitPolicies } from '../platform/limits/limits.arithmetic.js';
+import { httpDate, secondsUntil, wholePoints } from '../platform/limits/limits.headers.js';
+import type { LimitState } from '../platform/limits/limits.headers.js';
 
 /** What a route's request window counts, as its RateLimit policy names it: requests (GraphQL) or reports (ingest). */
 export type WindowUnit = 'requests' | 'reports';

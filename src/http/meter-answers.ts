@@ -1,6 +1,6 @@
-import { ERROR_CODES } from '../errors.js';
-import type { ErrorCode } from '../errors.js';
-import { httpDate } from '../modules/limits/limits.headers.js';
+import { ERROR_CODES } from '../kernel/errors.js';
+import type { ErrorCode } from '../kernel/errors.js';
+import { httpDate } from '../platform/limits/limits.headers.js';
 import { JSON_TYPE } from './answer.js';
 import type { Answer } from './answer.js';
 

@@ -1,5 +1,5 @@
 import type { Caller } from '../kernel/caller.js';
-import type { LimitState } from '../modules/limits/limits.headers.js';
+import type { LimitState } from '../platform/limits/limits.headers.js';
 
 /** What the request log line reports about a request, and what the later steps of its answer need. */
 export interface RequestContext {

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 import { answerForAppError } from './error-answer.js';
 
 /**

@@ -1,7 +1,7 @@
 import { IsCodec } from 'typebox';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { jsonValueNesting } from '../modules/formats/json-input.js';
+import { jsonValueNesting } from '../kernel/json-input.js';
 import { NETGRAPH_EVENT_TYPES, ReportSchema, SECTION_IDENTITY, STRING_KIND } from './report.protocol.js';
 import type { SchemaNode } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';

@@ -18,7 +18,7 @@
 import Type from 'typebox';
 import type { Static, StaticDecode, TSchema } from 'typebox';
 import { MAC_ADDRESS_ANY_CASE_PATTERN, RFC3339_PATTERN, VLAN_ID } from '../kernel/rules.js';
-import { MAX_FREE_FORM_NESTING } from '../modules/formats/json-input.js';
+import { MAX_FREE_FORM_NESTING } from '../kernel/json-input.js';
 
 /** The most reports one request may carry. */
 export const MAX_REPORTS_PER_REQUEST = 500;

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-import { AppError } from '../errors.js';
+import { AppError } from '../kernel/errors.js';
 
 /**
  * The metrics of a `netgraph serve --workers N` server. A scrape lands on

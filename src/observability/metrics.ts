@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ReadReplicaStatus, Store } from '../db/store.js';
-import type { IngestFigures } from '../modules/report/report.service.js';
+import type { IngestFigures } from '../ingest/report.service.js';
 import { joinClusterMetrics } from './cluster-metrics.js';
 
 /** The metrics of one server process, in their own registry (several apps can share a process in tests). */

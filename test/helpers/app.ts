@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import type { ImportDocument } from '../../src/modules/import/import.schema.js';
+import type { ImportDocument } from '../../src/platform/import/import.schema.js';
 import { startServer } from '../../src/server.js';
 import type { RunningServer, ServerOptions } from '../../src/server.js';
 import { createTestDatabase } from './stores.js';

@@ -1,4 +1,4 @@
-import type { ImportDocument } from '../../src/modules/import/import.schema.js';
+import type { ImportDocument } from '../../src/platform/import/import.schema.js';
 
 /** Fixed ids so tests can name them. Two companies: acme (the caller's) and globex (another). */
 export const IDS = {

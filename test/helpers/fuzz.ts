@@ -1,13 +1,13 @@
 import { getNamedType, isObjectType } from 'graphql';
 import type { GraphQLObjectType } from 'graphql';
-import { createSchema } from '../../src/graphql/schema.js';
+import { createSchema } from '../../src/engine/schema.js';
 import { IDS, SERIALS } from './fixture.js';
 import type { RawRequest } from './raw-http.js';
 
-import type { Random } from '../../src/demo/random.js';
+import type { Random } from '../../src/tools/demo/random.js';
 
-export { createRandom } from '../../src/demo/random.js';
-export type { Random } from '../../src/demo/random.js';
+export { createRandom } from '../../src/tools/demo/random.js';
+export type { Random } from '../../src/tools/demo/random.js';
 
 const schema = createSchema();
 const queryType = schema.getQueryType() as GraphQLObjectType;

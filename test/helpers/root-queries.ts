@@ -1,4 +1,4 @@
-import type { QueryRootName } from '../../src/graphql/features.js';
+import type { QueryRootName } from '../../src/engine/features.js';
 
 // One query of every Query root, shared by the statement counts (statements.test.ts) and the query plans
 // (query-plans.test.ts); $SLUG, $NETWORK, $DEVICE and the like are filled in by each test.

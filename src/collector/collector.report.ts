@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
+import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report } from '../ingest/report.protocol.js';
+import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
+
+/** What the collector knows of a device between polls: its uptime, for reboots, and its 32-bit counters, to unwrap them. */
+export interface DeviceMemory {
+  readonly uptimeSeconds: number | null;
+  /** Per ifIndex: the last raw 32-bit readings and how many times each has wrapped, in order rxBytes, txBytes, rxPackets, txPackets. */
+  readonly narrowCounters: ReadonlyMap<number, { readonly raw: readonly bigint[]; readonly wraps: readonly bigint[] }>;
+}
+
+/** How a polled device reports: the hardware it reports as, and which of its interfaces are uplinks. */
+export interface ReportingDevice {
+  readonly serialNumber: string;
+  /** ifName (or ifDescr) of the uplink interfaces. */
+  readonly uplinks: readonly string[];
+}
+
+const IF_TYPE_SOFTWARE_LOOPBACK = 24;
+const PORT_TYPES: ReadonlyMap<number, PortType> = new Map([
+  [71, 'WIRELESS'], // ieee80211
+  [243, 'CELLULAR'], // wwanPP
+  [244, 'CELLULAR'], // wwanPP2
+]);
+const MAX_PORT_NUMBER = 65_535;
+const WRAP_32 = 2n ** 32n;
+const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The report one poll makes, and what to remember for the next: ports from
+ * the interfaces (ifIndex as the port number), wired clients from the IP
+ * neighbours, a bridge's MAC table from its forwarding database, each
+ * port's LLDP neighbour, CPU and memory,
+ * `DEVICE_BOOT` when the uptime went down, 32-bit counters unwrapped across
+ * polls (reset by a reboot).
+ */
+export function buildReport(
+  device: ReportingDevice,
+  poll: DevicePoll,
+  previous: DeviceMemory | undefined,
+  observedAt: Date,
+): { report: Report; memory: DeviceMemory } {
+  const rebooted = previous?.uptimeSeconds != null && poll.uptimeSeconds !== null && poll.uptimeSeconds < previous.uptimeSeconds;
+  const narrowCounters = new Map<number, { raw: bigint[]; wraps: bigint[] }>();
+  const ports = poll.interfaces.filter((i) => i.type !== IF_TYPE_SOFTWARE_LOOPBACK && i.ifIndex <= MAX_PORT_NUMBER);
+  const lldp = new Map(poll.lldpNeighbours.map((n) => [n.ifIndex, n]));
+  const interfaces = ports.map((i) => {
+    const counters = i.counters === null ? null : unwrap(i.ifIndex, i.counters, rebooted ? undefined : previous, narrowCounters);
+    return portOf(i, device, counters, lldp.get(i.ifIndex));
+  });
+  const report: Report = {
+    reportId: randomUUID(),
+    serialNumber: device.serialNumber,
+    observedAt: observedAt.toISOString(),
+    uptimeSeconds: poll.uptimeSeconds,
+    macAddress: ports.find((i) => i.macAddress !== null)?.macAddress ?? null,
+    ...poll.resources,
+    interfaces,
+    clients: clientsOf(poll, new Set(ports.map((p) => p.ifIndex))),
+    ...(poll.forwarding === null ? {} : { macTable: macTableOf(poll.forwarding, new Set(ports.map((p) => p.ifIndex))) }),
+    ...(rebooted
+      ? { events: [{ type: 'DEVICE_BOOT', observedAt: observedAt.toISOString(), details: { source: 'snmp', uptimeSeconds: poll.uptimeSeconds, previousUptimeSeconds: previous?.uptimeSeconds } }] }
+      : {}),
+  };
+  return { report, memory: { uptimeSeconds: poll.uptimeSeconds, narrowCounters } };
+}
+
+function portOf(i: PolledInterface, device: ReportingDevice, counters: CountersInput | null, neighbour: PolledLldpNeighbour | undefined): PortInput {
+  const isUplink = device.uplinks.includes(i.name);
+  return {
+    portNumber: i.ifIndex,
+    label: (i.alias === null ? i.name : `${i.name}: ${i.alias}`).slice(0, 100),
+    portType: PORT_TYPES.get(i.type) ?? null,
+    isEnabled: i.isEnabled,
+    isConnected: i.isConnected,
+    isUplink,
+    ...(isUplink ? { isUplinkActive: i.isConnected } : {}),
+    portSpeedMbps: i.speedMbps,
+    counters,
+    lldpNeighbor: neighbour === undefined ? null : { chassisID: neighbour.chassisID, portID: neighbour.portID, portDescription: neighbour.portDescription, systemName: neighbour.systemName },
+  };
+}
+
+/** The report's counters: 64-bit ones as read, 32-bit ones plus 2^32 for every wrap seen since the device booted. */
+function unwrap(
+  ifIndex: number,
+  counters: InterfaceCounters,
+  previous: DeviceMemory | undefined,
+  memory: Map<number, { raw: bigint[]; wraps: bigint[] }>,
+): CountersInput | null {
+  const values = [counters.rxBytes, counters.txBytes, counters.rxPackets, counters.txPackets];
+  let total = values;
+  if (!counters.wide) {
+    const before = previous?.narrowCounters.get(ifIndex);
+    const wraps = values.map((raw, k) => {
+      const wrapsBefore = before?.wraps[k] ?? 0n;
+      const rawBefore = before?.raw[k];
+      return rawBefore !== undefined && raw < rawBefore ? wrapsBefore + 1n : wrapsBefore;
+    });
+    memory.set(ifIndex, { raw: values, wraps });
+    total = values.map((raw, k) => raw + (wraps[k] ?? 0n) * WRAP_32);
+  }
+  const all = [...total, counters.rxErrors, counters.txErrors];
+  // a count past 2^53 (9 PB) cannot be sent exactly as a JSON number
+  if (all.some((v) => v > MAX_COUNTER)) return null;
+  const [rxBytes, txBytes, rxPackets, txPackets, rxErrors, txErrors] = all.map(Number);
+  return { rxBytes: rxBytes ?? 0, txBytes: txBytes ?? 0, rxPackets: rxPackets ?? 0, txPackets: txPackets ?? 0, rxErrors: rxErrors ?? 0, txErrors: txErrors ?? 0 };
+}
+
+/** Wired clients: the device's IP neighbours, one per MAC address (its IPv4 address first), on a reported port; never the device's own interfaces. */
+function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>): ClientInput[] {
+  const own = new Set(poll.interfaces.map((i) => i.macAddress).filter((m) => m !== null));
+  const byMac = new Map<string, { ip: string; portNumber: number | null }>();
+  for (const n of poll.neighbours) {
+    if (own.has(n.macAddress)) continue;
+    const known = byMac.get(n.macAddress);
+    if (known !== undefined && (known.ip.includes('.') || !n.ip.includes('.'))) continue;
+    byMac.set(n.macAddress, { ip: n.ip, portNumber: portNumbers.has(n.ifIndex) ? n.ifIndex : null });
+  }
+  return [...byMac].map(([macAddress, { ip, portNumber }]) => ({ macAddress, ip, hostname: null, isWireless: false, portNumber }));
+}
+
+/**
+ * A bridge's MAC table: its learned entries on reported ports (ifIndex as the
+ * port number), once per MAC address and VLAN (the first in table order), at
+ * most the protocol's 8,192, the first in table order.
+ */
+function macTableOf(forwarding: readonly PolledFdbEntry[], portNumbers: ReadonlySet<number>): MacTableEntryInput[] {
+  const seen = new Set<string>();
+  const table: MacTableEntryInput[] = [];
+  for (const entry of forwarding) {
+    const key = `${entry.macAddress}/${entry.vlanID ?? ''}`;
+    if (!portNumbers.has(entry.ifIndex) || seen.has(key) || table.length === MAX_MAC_TABLE_ENTRIES) continue;
+    seen.add(key);
+    table.push({ macAddress: entry.macAddress, vlanID: entry.vlanID, portNumber: entry.ifIndex });
+  }
+  return table;
+}

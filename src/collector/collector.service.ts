@@ -1,0 +1,132 @@
+import { AppError } from '../kernel/errors.js';
+import { MAX_REPORTS_PER_REQUEST } from '../ingest/report.protocol.js';
+import type { Report } from '../ingest/report.protocol.js';
+import { createHttpSink } from '../tools/simulator/simulator.sink.js';
+import type { CollectedDevice, CollectorConfig } from './collector.config.js';
+import { pollDevice } from './collector.mibs.js';
+import { buildReport } from './collector.report.js';
+import type { DeviceMemory } from './collector.report.js';
+import { ReportSpool } from './collector.spool.js';
+import { openSnmpClient } from './snmp.client.js';
+
+/** What polling one device came to: its report, or why there is none. */
+export interface PollOutcome {
+  readonly host: string;
+  readonly serialNumber: string;
+  readonly durationMs: number;
+  readonly report: Report | null;
+  readonly error: string | null;
+}
+
+/** Where the collector says what it does; its lines never hold a credential or the API key. */
+export interface CollectorLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** A collector: polls its devices and delivers their reports through its spool. */
+export interface Collector {
+  /** Polls every device once (at most `concurrency` at a time), remembering uptimes and counters for the next poll. */
+  pollAll(): Promise<PollOutcome[]>;
+  /** Polls, spools the reports, and sends what the spool holds; until `signal` aborts. */
+  run(signal: AbortSignal): Promise<void>;
+}
+
+/** Builds a collector from its configuration. */
+export function createCollector(config: CollectorConfig, log: CollectorLog, now: () => Date = () => new Date()): Collector {
+  const memory = new Map<CollectedDevice, DeviceMemory>();
+
+  async function poll(device: CollectedDevice): Promise<PollOutcome> {
+    const started = performance.now();
+    const client = openSnmpClient({ host: device.host, port: device.port, credentials: device.snmp, timeoutMs: config.timeoutMs, retries: config.retries });
+    const outcome = { host: device.host, serialNumber: device.serialNumber };
+    try {
+      const polled = await pollDevice(client);
+      const built = buildReport(device, polled, memory.get(device), now());
+      memory.set(device, built.memory);
+      return { ...outcome, durationMs: elapsed(started), report: built.report, error: null };
+    } catch (error) {
+      return { ...outcome, durationMs: elapsed(started), report: null, error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      client.close();
+    }
+  }
+
+  async function pollAll(): Promise<PollOutcome[]> {
+    const outcomes: PollOutcome[] = new Array<PollOutcome>(config.devices.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < config.devices.length) {
+        const index = next++;
+        outcomes[index] = await poll(config.devices[index] as CollectedDevice);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, config.devices.length) }, worker));
+    return outcomes;
+  }
+
+  return {
+    pollAll,
+    async run(signal) {
+      const spool = await ReportSpool.open(config.spoolDir, config.spoolMaxBytes, {
+        onNearlyFull: (bytes, limit) => log.warn({ bytes, limit }, 'the spool is over 80% full: the server has not taken reports for a while'),
+        onDropped: (file, bytes) => log.error({ file, bytes }, 'the spool is full: dropped its oldest batch'),
+      });
+      const sink = createHttpSink({ url: config.server, key: config.apiKey, batchSize: MAX_REPORTS_PER_REQUEST, maxAttempts: 3, signal });
+      while (!signal.aborted) {
+        const cycle = performance.now();
+        const outcomes = await pollAll();
+        for (const o of outcomes) {
+          if (o.error !== null) log.warn({ host: o.host, serialNumber: o.serialNumber, durationMs: o.durationMs }, `poll failed: ${o.error}`);
+        }
+        const reports = outcomes.flatMap((o) => (o.report === null ? [] : [o.report]));
+        for (let i = 0; i < reports.length; i += MAX_REPORTS_PER_REQUEST) await spool.append(reports.slice(i, i + MAX_REPORTS_PER_REQUEST));
+        log.info({ devices: outcomes.length, failed: outcomes.length - reports.length, durationMs: elapsed(cycle) }, 'polled');
+        await deliver(spool, sink, log);
+        await sleep(Math.max(0, config.intervalSeconds * 1000 - (performance.now() - cycle)), signal);
+      }
+    },
+  };
+}
+
+/**
+ * Sends the spooled batches oldest first and removes each the server
+ * answered; stops at the first that could not be delivered (the server
+ * unreachable, or refusing the key), to try again next cycle, in order.
+ */
+async function deliver(spool: ReportSpool, sink: ReturnType<typeof createHttpSink>, log: CollectorLog): Promise<void> {
+  for (const batch of await spool.pending()) {
+    try {
+      // the report protocol's objects as buildReport made them, read back from the spool's files
+      const result = await sink.send(batch.reports as Report[]);
+      for (const r of result.rejected) log.warn({ serialNumber: r.serialNumber, path: r.path, code: r.code }, `report refused: ${r.message}`);
+      await spool.remove(batch);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'BAD_REQUEST') {
+        // a batch the server can never take (400, 413): keep it aside for a person, not in the way of the next ones
+        log.error({ file: batch.file }, `the server refused a spooled batch; moved aside: ${error.message}`);
+        await spool.setAside(batch);
+        continue;
+      }
+      log.warn({ waiting: batch.file }, `reports not delivered, kept in the spool: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

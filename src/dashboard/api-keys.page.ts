@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_KEY_NOT_FOUND, AppError, isAppError } from '../kernel/errors.js';
+import { isUuid } from '../kernel/formats.js';
+import type { ApiKeyInfo } from '../features/api-key/api-key.service.js';
+import type { ActiveSession } from '../features/user/user.service.js';
+import { callerOf, formField, sendPage, sessionOf } from './context.js';
+import type { WebContext } from './context.js';
+import { renderCreatedKey, renderKeyList, renderRevokeConfirmation, settingsShell } from './api-keys.view.js';
+import type { KeyForm } from './api-keys.view.js';
+
+/** Where Settings > Integrations > API keys lives. */
+export const API_KEYS_PATH = '/settings/integrations/api-keys';
+
+function requireAdmin(session: ActiveSession): void {
+  if (session.user.role !== 'admin') {
+    throw new AppError('FORBIDDEN', 'Only admins can add or revoke API keys. Ask an admin of your company.');
+  }
+}
+
+/**
+ * Settings > Integrations > API keys: list, add (the value is shown once,
+ * in the response to the form), revoke with a confirmation. Every call goes
+ * to the API key service with the session's company; members only list.
+ */
+export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void {
+  web.get('/settings', async (_request, reply) => reply.redirect(API_KEYS_PATH, 302));
+  web.get('/settings/integrations', async (_request, reply) => reply.redirect(API_KEYS_PATH, 302));
+  web.get(API_KEYS_PATH, async (request, reply) => sendList(ctx, request, reply, 200));
+  web.post(API_KEYS_PATH, async (request, reply) => createKey(ctx, request, reply));
+
+  web.get(`${API_KEYS_PATH}/:id/revoke`, async (request, reply) => {
+    const session = sessionOf(request);
+    requireAdmin(session);
+    const key = await findKey(ctx, request);
+    if (key.revokedAt !== null) return reply.redirect(API_KEYS_PATH, 302);
+    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session), session) });
+  });
+
+  web.post(`${API_KEYS_PATH}/:id/revoke`, async (request, reply) => {
+    requireAdmin(sessionOf(request));
+    const key = await findKey(ctx, request);
+    const caller = callerOf(ctx, request);
+    await ctx.services.apiKeys.revoke(key.id, caller.companyId, caller.actor);
+    return reply.redirect(`${API_KEYS_PATH}?revoked=${encodeURIComponent(key.id)}`, 303);
+  });
+}
+
+/** The list page; `form` refills the add form after a refused label. */
+async function sendList(
+  ctx: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  form: KeyForm = { label: '', scope: 'read' },
+): Promise<FastifyReply> {
+  const session = sessionOf(request);
+  const keys = await ctx.services.apiKeys.list(callerOf(ctx, request).companySlug);
+  const revokedId = (request.query as Record<string, string | undefined>).revoked;
+  const revoked = revokedId === undefined ? undefined : keys.find((k) => k.id === revokedId && k.revokedAt !== null);
+  const body = settingsShell(renderKeyList({ session, keys, form, revoked }), session);
+  return sendPage(ctx, reply, status, { title: 'API keys', session, section: 'settings', body });
+}
+
+/**
+ * Adds a key and shows its value in this response only: not stored, not
+ * redirected through a URL, not cached, and the address bar is reset so
+ * that a reload lists the keys instead of showing it again.
+ */
+async function createKey(ctx: WebContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const session = sessionOf(request);
+  requireAdmin(session);
+  const label = formField(request.body, 'label');
+  // read is the default: a key gets write access only when it is asked for
+  const scope = formField(request.body, 'scope') || 'read';
+  let created: ApiKeyInfo & { key: string };
+  try {
+    const caller = callerOf(ctx, request);
+    created = await ctx.services.apiKeys.create({ companySlug: caller.companySlug, label, scope }, caller.actor);
+  } catch (error) {
+    if (!isAppError(error, 'BAD_USER_INPUT')) throw error;
+    if (error.details.field === 'scope') return sendList(ctx, request, reply, 400, { label, scope: 'read', error: error.message });
+    return sendList(ctx, request, reply, 400, { label, scope, error: 'Enter a label of 1 to 100 characters that says what the key is for, e.g. "billing-sync".' });
+  }
+  return sendPage(ctx, reply, 200, {
+    title: 'API key created',
+    session,
+    section: 'settings',
+    replaceUrl: API_KEYS_PATH,
+    body: settingsShell(renderCreatedKey(created), session),
+  });
+}
+
+/** The key named in the path, within the session's company; NOT_FOUND for another company's key, as for none. */
+async function findKey(ctx: WebContext, request: FastifyRequest): Promise<ApiKeyInfo> {
+  const { id } = request.params as { id: string };
+  // PostgreSQL refuses a malformed uuid outright, so it must not reach the query
+  if (!isUuid(id)) throw API_KEY_NOT_FOUND.create();
+  try {
+    return await ctx.services.apiKeys.get(id, callerOf(ctx, request).companyId);
+  } catch (error) {
+    if (isAppError(error, 'NOT_FOUND')) throw API_KEY_NOT_FOUND.create();
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+import type { ApiKeyInfo } from '../features/api-key/api-key.service.js';
+import type { ActiveSession } from '../features/user/user.service.js';
+import { exactTime, relativeTime, shortDate } from './format.js';
+import { html, raw } from './html.js';
+import type { SafeHtml } from './html.js';
+import { badge, csrfInput, emptyState, notice, pageHeader } from './layout.js';
+
+const PATH = '/settings/integrations/api-keys';
+/** Where Settings > Account > Password lives. */
+export const PASSWORD_PATH = '/settings/account/password';
+const CRUMBS = [{ label: 'Settings', href: PATH }, { label: 'Integrations', href: PATH }, { label: 'API keys' }];
+
+/**
+ * The settings area: its side navigation and the page. The audit log is
+ * listed for admins only, as only they may open it.
+ */
+export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'webhooks' | 'audit-log' | 'password' = 'api-keys'): SafeHtml {
+  const link = (href: string, page: typeof current, label: string) =>
+    html`<a href="${href}"${current === page ? raw(' aria-current="page"') : ''}>${label}</a>`;
+  return html`<div class="settings">
+  <aside class="subnav" aria-label="Settings">
+    <p class="subnav-title">Settings</p>
+    <p class="subnav-group">Integrations</p>
+    ${link(PATH, 'api-keys', 'API keys')}
+    ${link('/settings/integrations/webhooks', 'webhooks', 'Webhooks')}
+    ${session.user.role === 'admin' ? html`<p class="subnav-group">Security</p>${link('/settings/audit-log', 'audit-log', 'Audit log')}` : ''}
+    <p class="subnav-group">Account</p>
+    ${link(PASSWORD_PATH, 'password', 'Password')}
+  </aside>
+  <div class="settings-main">${content}</div>
+</div>`;
+}
+
+function timeCell(at: string | null, now: Date, never: string): SafeHtml {
+  if (at === null) return html`<span class="muted">${never}</span>`;
+  return html`<time datetime="${at}" title="${exactTime(at)}">${relativeTime(at, now)}</time>`;
+}
+
+function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
+  const admin = session.user.role === 'admin';
+  const action =
+    admin && key.revokedAt === null
+      ? html`<a class="btn btn-danger-outline btn-sm" href="${PATH}/${key.id}/revoke" data-revoke="${key.id}" data-label="${key.label}">Revoke</a>`
+      : '';
+  return html`<tr${key.revokedAt ? raw(' class="row-muted"') : ''} data-key-id="${key.id}">
+  <td class="strong">${key.label}</td>
+  <td><code class="key-prefix">${key.prefix}…</code></td>
+  <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : key.scope === 'ingest' ? badge('neutral', 'Ingest') : badge('neutral', 'Read only')}</td>
+  <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>
+  <td>${timeCell(key.lastUsedAt, now, 'Never')}</td>
+  <td>${key.revokedAt ? html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>` : badge('success', 'Active')}</td>
+  ${admin ? html`<td class="actions">${action}</td>` : ''}
+</tr>`;
+}
+
+/** What the add form holds: the label and scope typed, and why the label was refused. */
+export interface KeyForm {
+  readonly label: string;
+  readonly scope: string;
+  readonly error?: string;
+}
+
+function scopeOption(value: string, label: string, form: KeyForm): SafeHtml {
+  return html`<option value="${value}"${form.scope === value ? raw(' selected') : ''}>${label}</option>`;
+}
+
+function addForm(session: ActiveSession, form: KeyForm): SafeHtml {
+  return html`<form method="post" action="${PATH}" class="card add-key" novalidate>
+  ${csrfInput(session.csrfToken)}
+  <label class="field field-grow">
+    <span class="field-label">Label</span>
+    <input type="text" name="label" value="${form.label}" maxlength="100" required placeholder="e.g. billing-sync" aria-describedby="label-help"${form.error ? raw(' aria-invalid="true"') : ''}>
+    ${form.error ? html`<span class="field-error" id="label-help">${form.error}</span>` : html`<span class="field-help" id="label-help">Say what will use the key, so you know what breaks when you revoke it.</span>`}
+  </label>
+  <label class="field">
+    <span class="field-label">Scope</span>
+    <select name="scope">${scopeOption('read', 'Read only', form)}${scopeOption('read_write', 'Read and write', form)}${scopeOption('ingest', 'Ingest (device reports)', form)}</select>
+  </label>
+  <button type="submit" class="btn btn-primary">Add API key</button>
+</form>`;
+}
+
+function revokeDialog(session: ActiveSession): SafeHtml {
+  return html`<dialog class="dialog" id="revoke-dialog" aria-labelledby="revoke-title">
+  <form method="post" action="" class="dialog-body">
+    ${csrfInput(session.csrfToken)}
+    <h2 id="revoke-title">Revoke <span data-dialog-label></span>?</h2>
+    <p>Requests with this key are refused immediately, on every server. This cannot be undone.</p>
+    <div class="dialog-actions">
+      <button type="button" class="btn btn-secondary" data-dialog-cancel>Cancel</button>
+      <button type="submit" class="btn btn-danger">Revoke key</button>
+    </div>
+  </form>
+</dialog>`;
+}
+
+/** The key list, with the add form and revoke actions for admins. */
+export function renderKeyList(view: {
+  session: ActiveSession;
+  keys: readonly ApiKeyInfo[];
+  form: KeyForm;
+  revoked: ApiKeyInfo | undefined;
+}): SafeHtml {
+  const { session, keys } = view;
+  const admin = session.user.role === 'admin';
+  const now = new Date();
+  const table = keys.length === 0
+    ? emptyState('No API keys yet', admin ? 'Add a key for each script or integration, so you can revoke them one by one.' : 'An admin of your company can add keys here.')
+    : html`<table class="table">
+  <thead><tr><th>Label</th><th>Key</th><th>Scope</th><th>Created</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
+  <tbody>${keys.map((k) => keyRow(k, session, now))}</tbody>
+</table>`;
+  return html`${pageHeader({
+    title: 'API keys',
+    crumbs: CRUMBS,
+    description: html`Keys let scripts and integrations read the data of ${session.user.companyName} through the GraphQL API, and change it with the read and write scope. Each key works for this company only; give every integration its own, so you can revoke one without breaking the others.`,
+  })}
+${view.revoked ? notice('success', html`Revoked <strong>${view.revoked.label}</strong>. Requests with it now get 401.`) : ''}
+${admin ? addForm(session, view.form) : notice('info', 'You can see the keys of your company. Only admins can add or revoke API keys.')}
+<div class="card card-flush">${table}</div>
+${admin ? revokeDialog(session) : ''}`;
+}
+
+/** The one screen that shows a new key's value, with a copy button and the warning that it will not be shown again. */
+export function renderCreatedKey(key: ApiKeyInfo & { key: string }): SafeHtml {
+  return html`${pageHeader({ title: 'API key created', crumbs: CRUMBS })}
+${notice('warning', html`<strong>Copy the key now.</strong> This is the only time it is shown: netgraph keeps only a hash of it, so it cannot be shown again. Store it in your secret manager.`)}
+<div class="card new-key">
+  <p class="field-label">New ${key.scope === 'read_write' ? 'read and write' : key.scope === 'ingest' ? 'ingest' : 'read-only'} key for <strong>${key.label}</strong></p>
+  <div class="copy-row">
+    <input type="text" id="new-key" class="key-value" value="${key.key}" readonly aria-label="The new API key" autocomplete="off" spellcheck="false">
+    <button type="button" class="btn btn-primary" data-copy-target="new-key">Copy</button>
+  </div>
+  <p class="field-help">Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Visible part: <code>${key.prefix}…</code></p>
+  <p><a class="btn btn-secondary" href="${PATH}">Done, back to API keys</a></p>
+</div>`;
+}
+
+/** The confirmation page of a revocation, used when JavaScript is off. */
+export function renderRevokeConfirmation(key: ApiKeyInfo, session: ActiveSession): SafeHtml {
+  return html`${pageHeader({ title: 'Revoke API key', crumbs: CRUMBS })}
+<form method="post" action="${PATH}/${key.id}/revoke" class="card confirm">
+  ${csrfInput(session.csrfToken)}
+  <h2>Revoke <strong>${key.label}</strong> (<code>${key.prefix}…</code>)?</h2>
+  <p>Requests with this key are refused immediately, on every server. This cannot be undone.</p>
+  <div class="dialog-actions">
+    <a class="btn btn-secondary" href="${PATH}">Cancel</a>
+    <button type="submit" class="btn btn-danger">Revoke key</button>
+  </div>
+</form>`;
+}

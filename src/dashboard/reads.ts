@@ -1,0 +1,120 @@
+import { print, validate } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { invariant } from '../kernel/errors.js';
+import { DocumentCache } from '../engine/document.js';
+import type { DocumentLimits } from '../engine/document.js';
+import { createExecutor } from '../engine/execute.js';
+import { isUuid } from '../kernel/formats.js';
+import type { Caller } from '../kernel/caller.js';
+import type { ReadService } from '../engine/read.service.js';
+import { DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE } from './documents.js';
+import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present } from './documents.js';
+import type { TadaDocumentNode } from './graphql.js';
+
+/** The request's context (its RequestContext): the reads add the statements they ran, and respect its deadline. */
+export interface ReadContext {
+  statements: number;
+  readonly deadline?: number;
+}
+
+/** Which events of a network the event log page asks for. */
+export interface EventQuery {
+  readonly limit: number;
+  readonly offset: number;
+  readonly type: string | null;
+  readonly device: string | null;
+}
+
+/**
+ * The dashboard's documents are constants of documents.ts, well inside
+ * these: the API's configurable document and complexity limits are there to
+ * bound what API keys send, and must not break a page.
+ */
+const DASHBOARD_DOCUMENT_LIMITS: DocumentLimits = { maxTokens: 5000, maxDepth: 12, maxAliases: 50, maxDirectives: 50 };
+const DASHBOARD_MAX_COMPLEXITY = 10_000;
+
+/** The result with every root there; undefined when one answered null (not the caller's, or missing). */
+function present<T extends object>(data: T): Present<T> | undefined {
+  return Object.values(data).every((value) => value !== null && value !== undefined) ? (data as Present<T>) : undefined;
+}
+
+/**
+ * Creates the dashboard's reads: the API's executor and read service over
+ * the API's schema, with a document cache of its own (see above), so each
+ * page runs one document of documents.ts with the same planning, compiled
+ * statement and company scoping as an API key's.
+ */
+export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) {
+  const executor = createExecutor({ schema, documents: new DocumentCache(schema, DASHBOARD_DOCUMENT_LIMITS, DASHBOARD_MAX_COMPLEXITY, 10), reads });
+  const texts = new Map<DocumentNode, string>();
+  // the pages' documents are checked at start against the served schema, so a schema change that breaks one fails the server's start, not a page
+  for (const document of DASHBOARD_DOCUMENTS) {
+    const errors = validate(schema, document);
+    invariant(errors.length === 0, `dashboard-document-invalid: ${errors[0]?.message ?? ''}`);
+    texts.set(document, print(document));
+  }
+
+  /** Runs one of the dashboard's documents for the caller; its data, null where a root is not the caller's. */
+  async function run<Result, Variables>(document: TadaDocumentNode<Result, Variables>, variables: Variables, caller: Caller, context: ReadContext): Promise<Result> {
+    const query = texts.get(document);
+    invariant(query !== undefined, 'dashboard-document-unknown');
+    const operation = executor.prepare({ query, variables: variables as Record<string, unknown>, operationName: null }, caller);
+    // the documents are constants: a request error here is a bug in them
+    invariant(operation.kind === 'ready', `dashboard-read-request-error: ${operation.kind === 'ready' ? '' : `${operation.phase} ${operation.errors[0]?.message ?? ''}`}`);
+    const outcome = await operation.run(context.deadline === undefined ? {} : { deadline: context.deadline });
+    context.statements += outcome.statements;
+    return (JSON.parse(outcome.body) as { data: Result }).data;
+  }
+
+  return {
+    /** The caller's company's networks, by label. */
+    async networks(caller: Caller, context: ReadContext): Promise<readonly NetworkListItem[]> {
+      const data = await run(NETWORKS, { slug: caller.companySlug }, caller, context);
+      return data.companyBySlug?.networks ?? [];
+    },
+
+    /** One network of the caller's company with its connected clients; undefined for a malformed id, another company's network or none. */
+    async network(caller: Caller, id: string, context: ReadContext): Promise<NetworkDetail | undefined> {
+      if (!isUuid(id)) return undefined;
+      return present(await run(NETWORK_PAGE, { network: id }, caller, context));
+    },
+
+    /** A network's series over `window` and its devices' latest DEVICE_OFFLINE events; undefined when the network is not the caller's. */
+    async networkMonitoring(caller: Caller, id: string, window: MetricsWindow, context: ReadContext): Promise<NetworkMonitoring | undefined> {
+      if (!isUuid(id)) return undefined;
+      return present(await run(NETWORK_MONITORING, { network: id, window }, caller, context));
+    },
+
+    /**
+     * A device of a network with its ports, the radios it reported and its
+     * latest events; undefined when either is not the caller's, or the
+     * device is not on that network.
+     */
+    async device(caller: Caller, networkId: string, deviceId: string, context: ReadContext): Promise<DeviceDetail | undefined> {
+      if (!isUuid(networkId) || !isUuid(deviceId)) return undefined;
+      const detail = present(await run(DEVICE_PAGE, { network: networkId, device: deviceId }, caller, context));
+      if (!detail || detail.device.networkUUID !== networkId) return undefined;
+      const serial = detail.device.hardwareDevice?.serialNumber;
+      return { ...detail, bssids: detail.bssids.filter((b) => b.accessPointSerialNumber === serial) };
+    },
+
+    /** A page of a network's events, filtered; undefined when the network is not the caller's or the filtering device not the network's. */
+    async eventLog(caller: Caller, networkId: string, query: EventQuery, context: ReadContext): Promise<EventLog | undefined> {
+      if (!isUuid(networkId) || (query.device !== null && !isUuid(query.device))) return undefined;
+      const variables = {
+        network: networkId,
+        limit: query.limit,
+        offset: query.offset,
+        types: query.type === null ? null : [query.type],
+        devices: query.device === null ? null : [query.device],
+      };
+      const log = present(await run(EVENT_LOG, variables, caller, context));
+      // a device of another network (or company) matches no event of this one: not a page of this log
+      if (!log || (query.device !== null && !log.network.virtualDevices.some((d) => d.UUID === query.device))) return undefined;
+      return log;
+    },
+  };
+}
+
+/** The dashboard's reads. */
+export type DashboardReads = ReturnType<typeof createDashboardReads>;

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../kernel/errors.js';
+import type { Caller } from '../../kernel/caller.js';
+import { buildChange } from '../../platform/audit/audit.service.js';
+import { VIRTUAL_DEVICE_TYPES } from '../../platform/import/import.schema.js';
+import { createNetworkRepository } from '../network/network.repository.js';
+import { isGiven, notFound, requireOneOf, requireSomeChange, requireText, requireUuid } from '../../platform/write/write.rules.js';
+import type { WriteService } from '../../platform/write/write.service.js';
+import { createHardwareDeviceRepository } from './hardware-device.repository.js';
+import { createVirtualDeviceRepository } from './virtual-device.repository.js';
+import type { VirtualDeviceRow, VirtualDeviceValues } from './virtual-device.repository.js';
+
+/** The fields of a new virtual device. */
+export interface VirtualDeviceFields {
+  readonly label: string;
+  readonly deviceType: string;
+  readonly deviceModel: string;
+}
+
+/** A virtual device as the API and the audit log show it, with the serial number of its hardware. */
+export interface VirtualDeviceSnapshot {
+  readonly UUID: string;
+  readonly networkUUID: string;
+  readonly label: string;
+  readonly deviceType: string;
+  readonly deviceModel: string;
+  readonly hardwareSerialNumber: string | null;
+}
+
+const UPDATABLE = ['label', 'deviceType', 'deviceModel'] as const;
+
+/**
+ * Virtual devices (the device slots of a network): create, update, delete.
+ * Each is one audited transaction. New devices start offline: the online
+ * flag is reported by devices and never written by clients.
+ */
+export function createVirtualDeviceService(writes: WriteService) {
+  return {
+    /** Adds a virtual device to a network of the caller's company. */
+    async create(caller: Caller, input: { networkUUID: string } & VirtualDeviceFields): Promise<VirtualDeviceSnapshot> {
+      return writes.run(caller, async (tx) => {
+        const networkUuid = requireUuid(input.networkUUID, 'networkUUID');
+        const values = checkFields(input);
+        const network = await createNetworkRepository(tx).findByUuid(caller.companyId, networkUuid);
+        if (!network) throw notFound('networkUUID');
+        const uuid = randomUUID();
+        await createVirtualDeviceRepository(tx).insert(caller.companyId, network.id, uuid, values);
+        const created: VirtualDeviceSnapshot = { UUID: uuid, networkUUID: network.uuid, ...values, hardwareSerialNumber: null };
+        return { result: created, change: buildChange('virtual_device.create', uuid, null, created) };
+      });
+    },
+
+    /**
+     * Changes the given fields. A new device type must match the assigned
+     * hardware's type (and OBSERVER takes none): unassign the hardware first.
+     */
+    async update(caller: Caller, input: { virtualDeviceUUID: string } & Partial<VirtualDeviceFields>): Promise<VirtualDeviceSnapshot> {
+      return writes.run(caller, async (tx) => {
+        const uuid = requireUuid(input.virtualDeviceUUID, 'virtualDeviceUUID');
+        requireSomeChange(input, UPDATABLE);
+        const devices = createVirtualDeviceRepository(tx);
+        const row = await devices.findByUuid(caller.companyId, uuid);
+        if (!row) throw notFound('virtualDeviceUUID');
+        const values = checkFields({
+          label: isGiven(input, 'label') ? input.label : row.label,
+          deviceType: isGiven(input, 'deviceType') ? input.deviceType : row.deviceType,
+          deviceModel: isGiven(input, 'deviceModel') ? input.deviceModel : row.deviceModel,
+        });
+        if (row.hardwareDeviceType !== null && row.hardwareDeviceType !== values.deviceType) {
+          throw new AppError(
+            'BAD_USER_INPUT',
+            `deviceType ${values.deviceType} does not match the assigned ${row.hardwareDeviceType} hardware ${row.hardwareSerialNumber}: unassign it first.`,
+            { field: 'deviceType' },
+          );
+        }
+        await devices.update(row.id, values);
+        const before = toSnapshot(row);
+        const after: VirtualDeviceSnapshot = { ...before, ...values };
+        return { result: after, change: buildChange('virtual_device.update', uuid, before, after) };
+      });
+    },
+
+    /** Deletes a virtual device; its hardware, if any, goes back to the company's spare inventory. */
+    async delete(caller: Caller, input: { virtualDeviceUUID: string }): Promise<VirtualDeviceSnapshot> {
+      return writes.run(caller, async (tx) => {
+        const uuid = requireUuid(input.virtualDeviceUUID, 'virtualDeviceUUID');
+        const devices = createVirtualDeviceRepository(tx);
+        const row = await devices.findByUuid(caller.companyId, uuid);
+        if (!row) throw notFound('virtualDeviceUUID');
+        // its hardware stays spare at the device's network
+        await createHardwareDeviceRepository(tx).placeHardwareOfVirtualDevice(row.id, row.networkId);
+        await devices.delete(row.id);
+        const before = toSnapshot(row);
+        return { result: before, change: buildChange('virtual_device.delete', uuid, before, null) };
+      });
+    },
+  };
+}
+
+export type VirtualDeviceService = ReturnType<typeof createVirtualDeviceService>;
+
+function checkFields(input: Partial<VirtualDeviceFields>): VirtualDeviceValues {
+  return {
+    label: requireText(input.label, 'label', 200),
+    deviceType: requireOneOf(input.deviceType, 'deviceType', VIRTUAL_DEVICE_TYPES),
+    deviceModel: requireText(input.deviceModel, 'deviceModel', 100),
+  };
+}
+
+function toSnapshot(row: VirtualDeviceRow): VirtualDeviceSnapshot {
+  return {
+    UUID: row.uuid,
+    networkUUID: row.networkUuid,
+    label: row.label,
+    deviceType: row.deviceType,
+    deviceModel: row.deviceModel,
+    hardwareSerialNumber: row.hardwareSerialNumber,
+  };
+}

@@ -1,0 +1,105 @@
+import type { NewAuditRow } from '../../platform/audit/audit.repository.js';
+
+/** The alerts a rule can ask for (docs/webhooks.md has a payload of each). */
+export const ALERT_TYPES = ['DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP', 'CLIENT_COUNT_ABOVE', 'AUDIT_LOG'] as const;
+/** One alert a rule can ask for. */
+export type AlertType = (typeof ALERT_TYPES)[number];
+/** The alerts that are events of the event log of the same type: netgraph's DEVICE_ONLINE/OFFLINE and devices' own. */
+export const EVENT_ALERTS = ['DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP'] as const;
+/** The alert name of the "send test event" message: no rule asks for it. */
+export const TEST_ALERT = 'TEST';
+
+/** The largest body a delivery sends; larger audit details are left out (`truncated: true`). */
+export const MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/** A delivery's body: Meter's shape, with ids in `data`. */
+export interface Payload {
+  readonly metadata: { readonly alert_name: string; readonly network_name: string | null; readonly timestamp: string };
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** An event of the event log, with what its payload names. */
+export interface DispatchEvent {
+  readonly id: number;
+  readonly uuid: string;
+  readonly companyId: number;
+  readonly networkId: number | null;
+  readonly networkUuid: string | null;
+  readonly networkLabel: string | null;
+  readonly virtualDeviceUuid: string | null;
+  /** The virtual device's label and type (e.g. SWITCH), for Meter's body. */
+  readonly deviceLabel: string | null;
+  readonly deviceType: string | null;
+  readonly serialNumber: string | null;
+  readonly type: string;
+  readonly observedAt: string;
+  /** JSON text or null. */
+  readonly details: string | null;
+}
+
+/** An entry of the audit log as the dispatcher takes it. */
+export interface DispatchAuditEntry extends NewAuditRow {
+  readonly id: number;
+}
+
+function alertName(type: string): string {
+  return `ALERT_${type}`;
+}
+
+/** The payload of a device event (DEVICE_OFFLINE, DEVICE_ONLINE, DEVICE_BOOT, WAN_DOWN, WAN_UP). */
+export function eventPayload(event: DispatchEvent): Payload {
+  return {
+    metadata: { alert_name: alertName(event.type), network_name: event.networkLabel, timestamp: event.observedAt },
+    data: {
+      eventUUID: event.uuid,
+      networkUUID: event.networkUuid,
+      virtualDeviceUUID: event.virtualDeviceUuid,
+      serialNumber: event.serialNumber,
+      details: event.details === null ? null : (JSON.parse(event.details) as unknown),
+    },
+  };
+}
+
+/** The payload of an audit-log entry; `before` and `after` are the entry's. */
+export function auditPayload(entry: DispatchAuditEntry): Payload {
+  return {
+    metadata: { alert_name: alertName('AUDIT_LOG'), network_name: null, timestamp: entry.occurredAt },
+    data: {
+      auditEntryUUID: entry.uuid,
+      action: entry.action,
+      objectType: entry.objectType,
+      objectId: entry.objectId,
+      actor: { type: entry.actorType, id: entry.actorId, label: entry.actorLabel },
+      before: entry.before === null ? null : (JSON.parse(entry.before) as unknown),
+      after: entry.after === null ? null : (JSON.parse(entry.after) as unknown),
+    },
+  };
+}
+
+/** The payload of a network whose connected clients went above a threshold. */
+export function clientCountPayload(network: { uuid: string; label: string }, clientCount: number, threshold: number, at: string): Payload {
+  return {
+    metadata: { alert_name: alertName('CLIENT_COUNT_ABOVE'), network_name: network.label, timestamp: at },
+    data: { networkUUID: network.uuid, clientCount, threshold },
+  };
+}
+
+/** The payload of "send test event". */
+export function testPayload(endpointUuid: string, at: string): Payload {
+  return {
+    metadata: { alert_name: alertName(TEST_ALERT), network_name: null, timestamp: at },
+    data: { endpointUUID: endpointUuid, message: 'A test event from netgraph: this endpoint receives and verifies deliveries.' },
+  };
+}
+
+/**
+ * The body of a payload, at most MAX_PAYLOAD_BYTES: when larger, the bulky
+ * members of `data` (an audit entry's before and after, an event's details)
+ * are left out and `truncated: true` says so; the ids always stay.
+ */
+export function serializePayload(payload: Payload): string {
+  const body = JSON.stringify(payload);
+  if (Buffer.byteLength(body) <= MAX_PAYLOAD_BYTES) return body;
+  const { before: _before, after: _after, details: _details, ...ids } = payload.data;
+  return JSON.stringify({ metadata: payload.metadata, data: { ...ids, truncated: true } });
+}

@@ -1,0 +1,214 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { RowColumn, SqlDialect } from '../db/dialect.js';
+import type { Database } from '../db/tables.js';
+import { createRowWriter, takeExcluded } from './report-rows.repository.js';
+import type { MacTableEntryReport, PortReport, RadioReport } from './report.protocol.js';
+
+/** What a device's newest reports change of its row; undefined leaves a column as it is. */
+export interface DeviceUpdate {
+  readonly lastSeenAt?: string;
+  readonly reportedOnline?: boolean;
+  readonly uptimeSeconds?: number | null;
+  readonly macAddress?: string | null;
+  readonly stateObservedAt?: string;
+  /** CPU and memory (issue 30): the newest report with each decides it. */
+  readonly cpuPercent?: number | null;
+  readonly memoryUsedBytes?: number | null;
+  readonly memoryTotalBytes?: number | null;
+}
+
+/** A device's reported list of some kind (ports, radios), complete at `observedAt`. */
+export interface DeviceList<T> {
+  readonly deviceId: number;
+  readonly observedAt: string;
+  readonly items: readonly T[];
+}
+
+const DEVICE_UPDATE: readonly RowColumn[] = [
+  ['id', 'bigint'],
+  ['last_seen_at', 'timestamptz'],
+  ['reported_online', 'boolean'],
+  ['state_observed_at', 'timestamptz'],
+  ['has_uptime', 'boolean'],
+  ['uptime_seconds', 'bigint'],
+  ['has_mac', 'boolean'],
+  ['mac_address', 'text'],
+  ['has_cpu', 'boolean'],
+  ['cpu_percent', 'float'],
+  ['has_memory_used', 'boolean'],
+  ['memory_used_bytes', 'bigint'],
+  ['has_memory_total', 'boolean'],
+  ['memory_total_bytes', 'bigint'],
+];
+
+const PORT_KEYS: readonly RowColumn[] = [
+  ['device_id', 'bigint'],
+  ['port_number', 'integer'],
+];
+
+const PORTS: readonly RowColumn[] = [
+  ['uuid', 'uuid'],
+  ['hardware_device_id', 'bigint'],
+  ['port_number', 'integer'],
+  ['label', 'text'],
+  ['port_type', 'text'],
+  ['is_enabled', 'boolean'],
+  ['is_connected', 'boolean'],
+  ['is_uplink', 'boolean'],
+  ['is_uplink_active', 'boolean'],
+  ['is_trunk_port', 'boolean'],
+  ['port_speed_mbps', 'integer'],
+  ['native_vlan_id', 'integer'],
+  ['observed_at', 'timestamptz'],
+  ['lldp_chassis_id', 'text'],
+  ['lldp_port_id', 'text'],
+  ['lldp_port_description', 'text'],
+  ['lldp_system_name', 'text'],
+];
+
+const RADIOS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bssid', 'text'],
+  ['radio_band', 'text'],
+  ['ssid', 'text'],
+  ['is_active', 'boolean'],
+  ['observed_at', 'timestamptz'],
+];
+
+const MAC_ENTRIES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['vlan_id', 'integer'],
+  ['port_number', 'integer'],
+  ['updated_at', 'timestamptz'],
+];
+
+/** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
+export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDialect) {
+  const rows = createRowWriter(db, dialect);
+  return {
+    /** Applies each device's update in one statement; a column an update leaves undefined keeps its value. */
+    async updateDevices(updates: readonly { readonly id: number; readonly update: DeviceUpdate }[]): Promise<void> {
+      if (updates.length === 0) return;
+      const values = updates.map(({ id, update }) => ({
+        id,
+        last_seen_at: update.lastSeenAt ?? null,
+        reported_online: update.reportedOnline ?? null,
+        state_observed_at: update.stateObservedAt ?? null,
+        has_uptime: update.uptimeSeconds !== undefined,
+        uptime_seconds: update.uptimeSeconds ?? null,
+        has_mac: update.macAddress !== undefined,
+        mac_address: update.macAddress ?? null,
+        has_cpu: update.cpuPercent !== undefined,
+        cpu_percent: update.cpuPercent ?? null,
+        has_memory_used: update.memoryUsedBytes !== undefined,
+        memory_used_bytes: update.memoryUsedBytes ?? null,
+        has_memory_total: update.memoryTotalBytes !== undefined,
+        memory_total_bytes: update.memoryTotalBytes ?? null,
+      }));
+      // the three coalesced columns are never set to NULL by a report; uptime and MAC may be
+      await sql`UPDATE hardware_devices SET
+          last_seen_at = coalesce(u.last_seen_at, hardware_devices.last_seen_at),
+          reported_online = coalesce(u.reported_online, hardware_devices.reported_online),
+          state_observed_at = coalesce(u.state_observed_at, hardware_devices.state_observed_at),
+          uptime_seconds = CASE WHEN u.has_uptime THEN u.uptime_seconds ELSE hardware_devices.uptime_seconds END,
+          mac_address = CASE WHEN u.has_mac THEN u.mac_address ELSE hardware_devices.mac_address END,
+          cpu_percent = CASE WHEN u.has_cpu THEN u.cpu_percent ELSE hardware_devices.cpu_percent END,
+          memory_used_bytes = CASE WHEN u.has_memory_used THEN u.memory_used_bytes ELSE hardware_devices.memory_used_bytes END,
+          memory_total_bytes = CASE WHEN u.has_memory_total THEN u.memory_total_bytes ELSE hardware_devices.memory_total_bytes END
+        FROM ${rows.source('u', DEVICE_UPDATE, values)} WHERE hardware_devices.id = u.id`.execute(db);
+    },
+
+    /**
+     * Makes each device's ports exactly its list; a port a device keeps
+     * reporting keeps its UUID. (NOT IN, not a correlated NOT EXISTS:
+     * SQLite evaluates the list once, where it would scan it for every row.)
+     */
+    async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string): Promise<void> {
+      if (lists.length === 0) return;
+      const keep = lists.flatMap((l) => l.items.map((p) => ({ device_id: l.deviceId, port_number: p.portNumber })));
+      await sql`DELETE FROM device_ports
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}
+          AND (hardware_device_id, port_number) NOT IN (SELECT device_id, port_number FROM ${rows.source('k', PORT_KEYS, keep)})`.execute(db);
+      const ports = lists.flatMap((l) =>
+        l.items.map((p) => ({
+          uuid: newUuid(),
+          hardware_device_id: l.deviceId,
+          port_number: p.portNumber,
+          label: p.label,
+          port_type: p.portType,
+          is_enabled: p.isEnabled,
+          is_connected: p.isConnected,
+          is_uplink: p.isUplink,
+          is_uplink_active: p.isUplinkActive,
+          is_trunk_port: p.isTrunkPort,
+          port_speed_mbps: p.portSpeedMbps,
+          native_vlan_id: p.nativeVLANID,
+          observed_at: l.observedAt,
+          lldp_chassis_id: p.lldpNeighbor?.chassisID ?? null,
+          lldp_port_id: p.lldpNeighbor?.portID ?? null,
+          lldp_port_description: p.lldpNeighbor?.portDescription ?? null,
+          lldp_system_name: p.lldpNeighbor?.systemName ?? null,
+        })),
+      );
+      const update = takeExcluded(PORTS.slice(3).map(([name]) => name));
+      await rows.insert('device_ports', PORTS, ports, sql`ON CONFLICT (hardware_device_id, port_number) DO UPDATE SET ${update}`);
+    },
+
+    /** Makes each device's radios exactly its list. */
+    async replaceRadios(lists: readonly DeviceList<RadioReport>[]): Promise<void> {
+      if (lists.length === 0) return;
+      await sql`DELETE FROM device_radios WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
+      const radios = lists.flatMap((l) =>
+        l.items.map((r) => ({
+          hardware_device_id: l.deviceId,
+          bssid: r.bssid,
+          radio_band: r.radioBand,
+          ssid: r.ssid,
+          is_active: r.isActive,
+          observed_at: l.observedAt,
+        })),
+      );
+      await rows.insert('device_radios', RADIOS, radios);
+    },
+
+    /**
+     * Makes each switch's MAC table exactly its list, writing only what
+     * changed: the stored tables are read (one indexed statement), entries no
+     * longer listed are deleted, new ones inserted with the list's time, and
+     * one that moved to another port takes the new port and time; an entry
+     * that stays where it was keeps its row and its updated_at. A table is
+     * up to thousands of rows that rarely change, reported every half minute:
+     * an unchanged one costs the read alone. (The devices' rows are locked
+     * by ingest first, so nothing writes their tables between read and write.)
+     */
+    async replaceMacTables(lists: readonly DeviceList<MacTableEntryReport>[]): Promise<void> {
+      if (lists.length === 0) return;
+      const stored = await sql<{ hardware_device_id: number | string; mac_address: string; vlan_id: number; port_number: number }>`
+        SELECT hardware_device_id, mac_address, vlan_id, port_number FROM switch_mac_entries
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
+      const keyOf = (device: number | string, mac: string, vlan: number) => `${device}/${mac}/${vlan}`;
+      const portOf = new Map(stored.rows.map((r) => [keyOf(r.hardware_device_id, r.mac_address, r.vlan_id), r.port_number]));
+      const changed: Record<string, unknown>[] = [];
+      for (const l of lists) {
+        for (const e of l.items) {
+          // 0: no VLAN (see migration 0012)
+          const key = keyOf(l.deviceId, e.macAddress, e.vlanID ?? 0);
+          if (portOf.get(key) !== e.portNumber) {
+            changed.push({ hardware_device_id: l.deviceId, mac_address: e.macAddress, vlan_id: e.vlanID ?? 0, port_number: e.portNumber, updated_at: l.observedAt });
+          }
+          portOf.delete(key);
+        }
+      }
+      // what is left was stored and is no longer listed
+      const gone = stored.rows.filter((r) => portOf.has(keyOf(r.hardware_device_id, r.mac_address, r.vlan_id)));
+      if (gone.length > 0) {
+        await sql`DELETE FROM switch_mac_entries
+          WHERE ${dialect.inValues('hardware_device_id', 'bigint', [...new Set(gone.map((r) => Number(r.hardware_device_id)))])}
+            AND (hardware_device_id, mac_address, vlan_id) IN (SELECT hardware_device_id, mac_address, vlan_id FROM ${rows.source('g', MAC_ENTRIES.slice(0, 3), gone)})`.execute(db);
+      }
+      await rows.insert('switch_mac_entries', MAC_ENTRIES, changed, sql`ON CONFLICT (hardware_device_id, mac_address, vlan_id) DO UPDATE SET ${takeExcluded(['port_number', 'updated_at'])}`);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { RowColumn } from '../db/dialect.js';
+import { UPLINK_METRICS } from '../kernel/telemetry.js';
+
+/**
+ * The columns ingest writes in bulk, per table, with their types for the
+ * dialect's rowSource (migration 0004 has the tables).
+ */
+
+/** The six cumulative counters of a port, as column names. */
+const COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'] as const;
+
+export const RECEIPTS: readonly RowColumn[] = [
+  ['company_id', 'bigint'],
+  ['report_id', 'text'],
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['received_at', 'timestamptz'],
+];
+
+const UPLINK_SAMPLES: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['port_number', 'integer'],
+  ['observed_at', 'timestamptz'],
+  ...UPLINK_METRICS.map((m): RowColumn => [m, 'float']),
+];
+
+const PORT_COUNTERS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['port_number', 'integer'],
+  ['observed_at', 'timestamptz'],
+  ['uptime_seconds', 'bigint'],
+  ...COUNTERS.map((c): RowColumn => [c, 'bigint']),
+];
+
+const CLIENT_OBSERVATIONS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['mac_address', 'text'],
+  ['is_wireless', 'boolean'],
+];
+
+const CLIENT_PRESENCE: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['mac_address', 'text'],
+  ['is_wireless', 'boolean'],
+];
+
+const EVENTS: readonly RowColumn[] = [
+  ['uuid', 'uuid'],
+  ['company_id', 'bigint'],
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['virtual_device_id', 'bigint'],
+  ['type', 'text'],
+  ['observed_at', 'timestamptz'],
+  ['details', 'text'],
+  ['source', 'text'],
+];
+
+/** Tables ingest appends to, with their columns. */
+export const BULK_COLUMNS = {
+  uplink_samples: UPLINK_SAMPLES,
+  port_counters: PORT_COUNTERS,
+  client_observations: CLIENT_OBSERVATIONS,
+  client_presence_rollups: CLIENT_PRESENCE,
+  events: EVENTS,
+} as const;
+
+export const UPLINK_ROLLUPS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['port_number', 'integer'],
+  ['bucket', 'bigint'],
+  ...UPLINK_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_count`, 'bigint'],
+    [`${m}_sum`, 'float'],
+    [`${m}_min`, 'float'],
+    [`${m}_max`, 'float'],
+  ]),
+];
+
+/** Key columns first (3), then what an upsert takes from the newer reading. */
+export const COUNTER_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['port_number', 'integer'],
+  ['bucket', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['uptime_seconds', 'bigint'],
+  ...COUNTERS.map((c): RowColumn => [c, 'bigint']),
+];
+
+export const REPORT_ROLLUPS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['report_count', 'bigint'],
+];

@@ -1,0 +1,181 @@
+import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { SqlDialect } from '../db/dialect.js';
+import type { SqlContext } from '../db/store.js';
+import type { Database, EventTable } from '../db/tables.js';
+import { createReportClientRepository } from './report-clients.repository.js';
+import { createRowWriter, takeExcluded } from './report-rows.repository.js';
+import type { RowValues } from './report-rows.repository.js';
+import { createReportStateRepository } from './report-state.repository.js';
+import { UPLINK_METRICS } from '../kernel/telemetry.js';
+import { BULK_COLUMNS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+
+/** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
+export interface DeviceRow {
+  readonly id: number;
+  readonly serialNumber: string;
+  readonly virtualDeviceId: number | null;
+  readonly networkId: number | null;
+  readonly lastSeenAt: string | null;
+  readonly reportedOnline: boolean | null;
+  readonly isConnectedToBackend: boolean;
+  readonly stateObservedAt: string | null;
+}
+
+/** Tables ingest appends to in bulk. */
+type BulkTable = keyof typeof BULK_COLUMNS;
+
+const bool = (value: unknown): boolean => value === true || value === 1;
+
+/** The SQL of device reports: the write side of ingest, the offline checker and retention. */
+export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) {
+  const rows = createRowWriter(db, dialect);
+  return {
+    ...createReportClientRepository(db, dialect),
+    ...createReportStateRepository(db, dialect),
+
+    /** When the latest report of any of the company's devices with these serial numbers was observed; null when none has reported. */
+    async latestReportAt(companyId: number, serials: readonly string[]): Promise<string | null> {
+      if (serials.length === 0) return null;
+      const row = await db
+        .selectFrom('hardware_devices')
+        .select((eb) => eb.fn.max('last_seen_at').as('latest'))
+        .where('company_id', '=', companyId)
+        .where('serial_number', 'in', serials)
+        .executeTakeFirst();
+      return row?.latest ?? null;
+    },
+
+    /**
+     * The company's devices with these serial numbers, in id order; on
+     * PostgreSQL their rows stay locked until the transaction ends, always
+     * taken in that order so concurrent batches cannot deadlock.
+     */
+    async lockDevices(companyId: number, serials: readonly string[]): Promise<DeviceRow[]> {
+      if (serials.length === 0) return [];
+      let query = db
+        .selectFrom('hardware_devices as h')
+        .leftJoin('virtual_devices as v', 'v.id', 'h.virtual_device_id')
+        .select([
+          'h.id',
+          'h.serial_number as serialNumber',
+          'h.virtual_device_id as virtualDeviceId',
+          'v.network_id as networkId',
+          'h.last_seen_at as lastSeenAt',
+          'h.reported_online as reportedOnline',
+          'h.is_connected_to_backend as isConnectedToBackend',
+          'h.state_observed_at as stateObservedAt',
+        ])
+        .where('h.company_id', '=', companyId)
+        .where('h.serial_number', 'in', serials)
+        .orderBy('h.id');
+      if (dialect.rowLocks) query = query.forUpdate('h');
+      const rows = await query.execute();
+      return rows.map((row) => ({
+        ...row,
+        reportedOnline: row.reportedOnline === null ? null : bool(row.reportedOnline),
+        isConnectedToBackend: bool(row.isConnectedToBackend),
+      }));
+    },
+
+    /** Stores receipts; returns the report ids that were new (the others are duplicates of stored reports). */
+    async insertReceipts(receipts: readonly Insertable<Database['report_receipts']>[]): Promise<Set<string>> {
+      const tail = sql`ON CONFLICT (company_id, report_id) DO NOTHING RETURNING report_id`;
+      const inserted = await rows.insert<{ report_id: string }>('report_receipts', RECEIPTS, receipts, tail);
+      return new Set(inserted.map((row) => row.report_id));
+    },
+
+    /** Appends rows, all in one statement. */
+    async insertMany<T extends BulkTable>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
+      // a client already counted in its bucket
+      const tail = table === 'client_presence_rollups' ? sql`ON CONFLICT DO NOTHING` : sql``;
+      await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[], tail);
+    },
+
+    /** Adds samples to their 5-minute rollups: counts and sums add up, min and max widen. */
+    async upsertUplinkRollups(values: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
+      const set = UPLINK_METRICS.flatMap((m) => [
+        `${m}_count = uplink_rollups.${m}_count + excluded.${m}_count`,
+        `${m}_sum = uplink_rollups.${m}_sum + excluded.${m}_sum`,
+        `${m}_min = ${dialect.least(`uplink_rollups.${m}_min`, `excluded.${m}_min`)}`,
+        `${m}_max = ${dialect.greatest(`uplink_rollups.${m}_max`, `excluded.${m}_max`)}`,
+      ]);
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Keeps each port's last counter reading per bucket. */
+    async upsertCounterRollups(values: readonly Insertable<Database['port_counter_rollups']>[]): Promise<void> {
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${takeExcluded(COUNTER_ROLLUPS.slice(3).map(([n]) => n))}
+        WHERE port_counter_rollups.observed_at < excluded.observed_at`;
+      await rows.insert('port_counter_rollups', COUNTER_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Adds to the networks' report counts per bucket. */
+    async upsertReportRollups(values: readonly { network_id: number; bucket: number; report_count: number }[]): Promise<void> {
+      const tail = sql`ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = report_rollups.report_count + excluded.report_count`;
+      await rows.insert('report_rollups', REPORT_ROLLUPS, values, tail);
+    },
+
+    /**
+     * Marks the devices silent since before `cutoff` offline, and returns
+     * them. The UPDATE's own condition makes this exactly once: a second
+     * runner, or one after a report arrived, finds nothing to change.
+     */
+    async markOffline(cutoff: string): Promise<OfflineRow[]> {
+      const rows = await db
+        .updateTable('hardware_devices')
+        .set({ reported_online: false })
+        .where(sql<boolean>`coalesce(reported_online, is_connected_to_backend)`, '=', true)
+        .where('last_seen_at', '<', cutoff)
+        .returning(['id', 'company_id as companyId', 'virtual_device_id as virtualDeviceId', 'last_seen_at as lastSeenAt'])
+        .execute();
+      if (rows.length === 0) return [];
+      const networks = await db
+        .selectFrom('virtual_devices')
+        .select(['id', 'network_id'])
+        .where('id', 'in', rows.flatMap((r) => (r.virtualDeviceId === null ? [] : [r.virtualDeviceId])).concat([-1]))
+        .execute();
+      const networkOf = new Map(networks.map((n) => [n.id, n.network_id]));
+      return rows.map((r) => ({
+        ...r,
+        lastSeenAt: r.lastSeenAt ?? cutoff,
+        networkId: r.virtualDeviceId === null ? null : (networkOf.get(r.virtualDeviceId) ?? null),
+      }));
+    },
+
+    /**
+     * True when this transaction holds the offline checker's lock (PostgreSQL:
+     * an advisory lock released at commit); SQLite's single writer is lock enough.
+     */
+    async tryCheckerLock(): Promise<boolean> {
+      if (!dialect.rowLocks) return true;
+      const result = await sql<{ locked: boolean }>`SELECT pg_try_advisory_xact_lock(${OFFLINE_CHECK_LOCK}) AS locked`.execute(db);
+      return result.rows[0]?.locked === true;
+    },
+
+    /** Deletes up to `limit` rows whose `column` is below `before`; returns how many went. */
+    async deleteBatch(table: keyof Database, column: string, before: string | number, limit: number): Promise<number> {
+      const locator = sql.raw(dialect.rowLocator);
+      const result = await sql`DELETE FROM ${sql.table(table)} WHERE (${locator}) IN (SELECT ${locator} FROM ${sql.table(table)} WHERE ${sql.ref(column)} < ${before} LIMIT ${limit})`.execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+  };
+}
+
+/** The advisory lock key of the offline checker: any fixed number no other code uses. */
+const OFFLINE_CHECK_LOCK = 4_815_162_342;
+
+/** A device the offline checker found silent. */
+export interface OfflineRow {
+  readonly id: number;
+  readonly companyId: number;
+  readonly virtualDeviceId: number | null;
+  readonly networkId: number | null;
+  readonly lastSeenAt: string;
+}
+
+/** An event row ready to insert. */
+export type EventRow = Insertable<EventTable>;
+
+export type ReportRepository = ReturnType<typeof createReportRepository>;

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
+import type { Database } from '../db/tables.js';
+import type { DeviceRow, EventRow } from './report.repository.js';
+import type { DeviceReport } from './report.protocol.js';
+import { ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+
+/** A stored report with the device it came from. */
+export interface FreshReport {
+  readonly report: DeviceReport;
+  readonly device: DeviceRow;
+}
+
+/** The start of the 5-minute bucket holding an ISO time, in seconds since the epoch. */
+export function bucketOf(iso: string): number {
+  return Math.floor(Date.parse(iso) / 1000 / ROLLUP_SECONDS) * ROLLUP_SECONDS;
+}
+
+/** The rows of every table ingest appends to, from the reports stored by one request. */
+export interface SeriesRows {
+  readonly uplinkSamples: Insertable<Database['uplink_samples']>[];
+  readonly portCounters: Insertable<Database['port_counters']>[];
+  readonly clientObservations: Insertable<Database['client_observations']>[];
+  readonly clientPresence: Insertable<Database['client_presence_rollups']>[];
+  readonly uplinkRollups: Insertable<Database['uplink_rollups']>[];
+  readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
+  readonly reportRollups: { network_id: number; bucket: number; report_count: number }[];
+  readonly events: EventRow[];
+}
+
+/**
+ * Turns stored reports into time-series rows, each at its own time, and
+ * folds them into their rollups here, so that one upsert per rollup row
+ * reaches the database (PostgreSQL refuses to update one row twice in a
+ * statement).
+ */
+export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]): SeriesRows {
+  const rows: SeriesRows = {
+    uplinkSamples: [],
+    portCounters: [],
+    clientObservations: [],
+    clientPresence: [],
+    uplinkRollups: [],
+    counterRollups: [],
+    reportRollups: [],
+    events: [],
+  };
+  const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
+  const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
+  const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
+  const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
+
+  for (const { report, device } of fresh) {
+    const networkId = device.networkId;
+    const bucket = bucketOf(report.observedAt);
+    for (const s of report.uplinkSamples ?? []) {
+      const sample = {
+        network_id: networkId,
+        hardware_device_id: device.id,
+        port_number: s.portNumber,
+        observed_at: s.observedAt,
+        latency_ms: s.latencyMs,
+        jitter_ms: s.jitterMs,
+        loss_percent: s.lossPercent,
+        rx_bps: s.rxBitsPerSecond,
+        tx_bps: s.txBitsPerSecond,
+      };
+      rows.uplinkSamples.push(sample);
+      addToUplinkRollup(uplink, sample, bucketOf(s.observedAt));
+    }
+    for (const port of report.interfaces ?? []) {
+      if (port.counters === null) continue;
+      const c = port.counters;
+      const reading = {
+        hardware_device_id: device.id,
+        port_number: port.portNumber,
+        observed_at: report.observedAt,
+        uptime_seconds: report.uptimeSeconds ?? null,
+        rx_bytes: c.rxBytes,
+        tx_bytes: c.txBytes,
+        rx_packets: c.rxPackets,
+        tx_packets: c.txPackets,
+        rx_errors: c.rxErrors,
+        tx_errors: c.txErrors,
+      };
+      rows.portCounters.push(reading);
+      const key = `${device.id}/${port.portNumber}/${bucket}`;
+      const held = counters.get(key);
+      if (held === undefined || held.observed_at < reading.observed_at) counters.set(key, { ...reading, bucket });
+    }
+    for (const event of report.events ?? []) {
+      rows.events.push(eventRow(companyId, device, event.type, event.observedAt, event.details, 'device'));
+    }
+    if (networkId === null) continue;
+    const countKey = `${networkId}/${bucket}`;
+    const count = reportCounts.get(countKey) ?? { network_id: networkId, bucket, report_count: 0 };
+    count.report_count += 1;
+    reportCounts.set(countKey, count);
+    for (const client of report.clients ?? []) {
+      rows.clientObservations.push({
+        network_id: networkId,
+        hardware_device_id: device.id,
+        observed_at: report.observedAt,
+        mac_address: client.macAddress,
+        is_wireless: client.isWireless,
+      });
+      presence.set(`${networkId}/${bucket}/${client.macAddress}/${client.isWireless}`, {
+        network_id: networkId,
+        bucket,
+        mac_address: client.macAddress,
+        is_wireless: client.isWireless,
+      });
+    }
+  }
+  rows.uplinkRollups.push(...uplink.values());
+  rows.counterRollups.push(...counters.values());
+  rows.clientPresence.push(...presence.values());
+  rows.reportRollups.push(...reportCounts.values());
+  return rows;
+}
+
+
+function addToUplinkRollup(
+  rollups: Map<string, Insertable<Database['uplink_rollups']>>,
+  sample: Insertable<Database['uplink_samples']>,
+  bucket: number,
+): void {
+  const key = `${sample.hardware_device_id}/${sample.port_number}/${bucket}`;
+  let rollup = rollups.get(key);
+  if (rollup === undefined) {
+    const empty: Record<string, unknown> = {
+      network_id: sample.network_id,
+      hardware_device_id: sample.hardware_device_id,
+      port_number: sample.port_number,
+      bucket,
+    };
+    for (const metric of UPLINK_METRICS) {
+      empty[`${metric}_count`] = 0;
+      empty[`${metric}_sum`] = 0;
+      empty[`${metric}_min`] = null;
+      empty[`${metric}_max`] = null;
+    }
+    rollup = empty as unknown as Insertable<Database['uplink_rollups']>;
+    rollups.set(key, rollup);
+  }
+  const fields = rollup as unknown as Record<string, number | null>;
+  for (const metric of UPLINK_METRICS) {
+    const value = sample[metric];
+    if (value === null || value === undefined) continue;
+    fields[`${metric}_count`] = (fields[`${metric}_count`] ?? 0) + 1;
+    fields[`${metric}_sum`] = (fields[`${metric}_sum`] ?? 0) + value;
+    const min = fields[`${metric}_min`];
+    const max = fields[`${metric}_max`];
+    fields[`${metric}_min`] = min === null || min === undefined ? value : Math.min(min, value);
+    fields[`${metric}_max`] = max === null || max === undefined ? value : Math.max(max, value);
+  }
+}
+
+/** An event of the device's network (the one its virtual device is in now). */
+export function eventRow(
+  companyId: number,
+  device: { readonly id: number; readonly virtualDeviceId: number | null; readonly networkId: number | null },
+  type: string,
+  observedAt: string,
+  details: string | null,
+  source: 'device' | 'netgraph',
+): EventRow {
+  return {
+    uuid: randomUUID(),
+    company_id: companyId,
+    network_id: device.networkId,
+    hardware_device_id: device.id,
+    virtual_device_id: device.virtualDeviceId,
+    type,
+    observed_at: observedAt,
+    details,
+    source,
+  };
+}

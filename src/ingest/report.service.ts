@@ -1,0 +1,227 @@
+import { onlineSince } from '../kernel/online.js';
+import { randomUUID } from 'node:crypto';
+import type { IngestConfig } from '../config.js';
+import type { Kysely } from 'kysely';
+import { dropPartitionsBefore, ensureDailyPartitions } from './partitions.repository.js';
+import type { Store } from '../db/store.js';
+import type { Caller } from '../kernel/caller.js';
+import { listingsOf } from './report-clients.repository.js';
+import { createReportRepository } from './report.repository.js';
+import type { ReportRepository } from './report.repository.js';
+import { buildSeriesRows, eventRow } from './report.rows.js';
+import type { FreshReport } from './report.rows.js';
+import { isRejection, parseReport } from './report.parse.js';
+import type { Rejection } from './report.parse.js';
+import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
+import type { DeviceReport } from './report.protocol.js';
+import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
+import { clientRounds, planState } from './report.state.js';
+
+/** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
+export interface IngestResult {
+  readonly accepted: number;
+  readonly duplicates: number;
+  readonly rejected: readonly Rejection[];
+}
+
+/**
+ * The figures of one ingested batch for the metrics: the answer's counts and,
+ * per accepted report, its lag (the commit's time minus its observedAt, in
+ * seconds, at least 0: a clock ahead of the server's is no negative lag).
+ */
+export interface IngestFigures extends IngestResult {
+  readonly lagSeconds: readonly number[];
+}
+
+/** What the report service needs of the configuration. */
+export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'eventRetentionDays'>;
+
+/** The defaults of IngestConfig, for processes without a server config (the CLI, unit tests). */
+export const DEFAULT_REPORT_SETTINGS: ReportSettings = { offlineAfterSeconds: 90, ...RETENTION_DEFAULTS };
+
+/** How far ahead day partitions are made: a missed day or two of maintenance still finds its partition. */
+const PARTITIONS_AHEAD_MS = 2 * 86_400_000;
+
+const UNKNOWN_SERIAL = 'No hardware device with this serial number belongs to the company of this API key.';
+
+/**
+ * Device reports: ingest (docs/reports.md), the offline checker and the
+ * reads the GraphQL layer publishes. `now` is the clock of every rule that
+ * looks at time (the observedAt window, online and offline, retention).
+ */
+export function createReportService(store: Store, settings: ReportSettings, now: () => Date = () => new Date()) {
+  const offlineMs = settings.offlineAfterSeconds * 1000;
+  const preparePartitions = async (): Promise<void> => {
+    if (!store.dialect.partitionsByTime) return;
+    const at = now().getTime();
+    for (const table of RAW_SERIES_TABLES) {
+      await ensureDailyPartitions(store.db as Kysely<unknown>, table, at - settings.rawRetentionHours * 3_600_000, at + PARTITIONS_AHEAD_MS);
+    }
+  };
+
+  return {
+    /** When the latest report of any of the company's devices with these serial numbers was observed (the live demo's backfill starts there); null when none has reported. */
+    async latestReportAt(companyId: number, serials: readonly string[]): Promise<string | null> {
+      return createReportRepository(store, store.dialect).latestReportAt(companyId, serials);
+    },
+
+    /**
+     * Validates and stores a batch for the caller's company, in one
+     * transaction that resolves only once committed. Each report is stored
+     * whole or refused whole; a reportId stored before is a duplicate and
+     * changes nothing. `observe` gets the batch's figures once committed;
+     * `refused` holds reports the transport refused already (by index), which
+     * are answered as such and not read.
+     */
+    async ingest(
+      caller: Caller,
+      reports: readonly unknown[],
+      observe?: (figures: IngestFigures) => void,
+      refused: ReadonlyMap<number, Rejection> = new Map(),
+    ): Promise<IngestResult> {
+      const at = now().getTime();
+      const window = { earliest: at - settings.rawRetentionHours * 3_600_000, latest: at + MAX_CLOCK_AHEAD_MS };
+      const rejected: Rejection[] = [];
+      const valid: { index: number; report: DeviceReport }[] = [];
+      reports.forEach((value, index) => {
+        const parsed = refused.get(index) ?? parseReport(value, index, window);
+        if (isRejection(parsed)) rejected.push(parsed);
+        else valid.push({ index, report: parsed });
+      });
+      // read committed: the devices' rows are locked first, in id order, and every other write has its own conditions
+      const outcome = await store.lockingTransaction(async (tx) => {
+        const repository = createReportRepository(tx, store.dialect);
+        const devices = await repository.lockDevices(caller.companyId, [...new Set(valid.map((v) => v.report.serialNumber))]);
+        const bySerial = new Map(devices.map((d) => [d.serialNumber, d]));
+        const known: FreshReport[] = [];
+        const unknown: Rejection[] = [];
+        for (const { index, report } of valid) {
+          const device = bySerial.get(report.serialNumber);
+          if (device === undefined) unknown.push({ index, code: 'UNAUTHORIZED', path: `reports[${index}].serialNumber`, message: UNKNOWN_SERIAL });
+          else known.push({ report, device });
+        }
+        const fresh = await storeReceipts(repository, caller.companyId, known, new Date(at).toISOString());
+        await applyReports(repository, caller.companyId, fresh, at, offlineMs);
+        return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown, observedAt: fresh.map((f) => f.report.observedAt) };
+      });
+      rejected.push(...outcome.unknown);
+      rejected.sort((a, b) => a.index - b.index);
+      const result = { accepted: outcome.accepted, duplicates: outcome.duplicates, rejected };
+      if (observe !== undefined) {
+        const committed = now().getTime();
+        observe({ ...result, lagSeconds: outcome.observedAt.map((at) => Math.max(0, (committed - Date.parse(at)) / 1000)) });
+      }
+      return result;
+    },
+
+    /**
+     * Marks devices silent for longer than the offline window offline and
+     * records DEVICE_OFFLINE for each, once across every process (on
+     * PostgreSQL one runner at a time holds an advisory lock; the state
+     * change is conditional, so a late second runner finds nothing).
+     * Returns how many devices went offline.
+     */
+    async checkOffline(): Promise<number> {
+      const cutoff = onlineSince(now().getTime(), offlineMs);
+      return store.transaction(async (tx) => {
+        const repository = createReportRepository(tx, store.dialect);
+        if (!(await repository.tryCheckerLock())) return 0;
+        const silent = await repository.markOffline(cutoff);
+        const events = silent.map((d) =>
+          eventRow(d.companyId, d, 'DEVICE_OFFLINE', new Date(Date.parse(d.lastSeenAt) + offlineMs).toISOString(), null, 'netgraph'),
+        );
+        await repository.insertMany('events', events);
+        return silent.length;
+      });
+    },
+
+    /** PostgreSQL: makes the day partitions of the raw series from the retention's start to two days ahead; a no-op on SQLite. */
+    preparePartitions,
+
+    /**
+     * Deletes what is past its retention, `batchSize` rows per statement,
+     * each statement on its own so ingest and reads wait at most for one
+     * batch. On PostgreSQL the raw series are partitioned by day: partitions
+     * for the coming days are made here, and whole days past the retention
+     * dropped (each counting as one); the batches then take the rest.
+     * Returns how many rows (or partitions) went.
+     */
+    async expire(batchSize = 5_000): Promise<number> {
+      const at = now().getTime();
+      const raw = new Date(at - settings.rawRetentionHours * 3_600_000).toISOString();
+      const rollup = Math.floor((at - settings.rollupRetentionDays * 86_400_000) / 1000);
+      const history = new Date(at - settings.eventRetentionDays * 86_400_000).toISOString();
+      const targets = [
+        ...RAW_SERIES_TABLES.map((table) => [table, 'observed_at', raw] as const),
+        ['report_receipts', 'observed_at', raw],
+        ['uplink_rollups', 'bucket', rollup],
+        ['client_presence_rollups', 'bucket', rollup],
+        ['port_counter_rollups', 'bucket', rollup],
+        ['report_rollups', 'bucket', rollup],
+        ['events', 'observed_at', history],
+        ['client_sessions', 'last_seen', history],
+      ] as const;
+      const repository = createReportRepository({ db: store.db }, store.dialect);
+      let deleted = 0;
+      await preparePartitions();
+      if (store.dialect.partitionsByTime) {
+        for (const table of RAW_SERIES_TABLES) deleted += await dropPartitionsBefore(store.db as Kysely<unknown>, table, Date.parse(raw));
+      }
+      for (const [table, column, before] of targets) {
+        for (;;) {
+          const count = await repository.deleteBatch(table, column, before, batchSize);
+          deleted += count;
+          if (count < batchSize) break;
+          // let requests waiting behind this batch run before the next
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      return deleted;
+    },
+  };
+}
+
+export type ReportService = ReturnType<typeof createReportService>;
+
+/**
+ * Stores the receipts of the known reports and returns those that are new:
+ * the first of a reportId in the batch, when no earlier request stored it.
+ */
+async function storeReceipts(repository: ReportRepository, companyId: number, known: readonly FreshReport[], receivedAt: string): Promise<FreshReport[]> {
+  const first = new Map<string, FreshReport>();
+  for (const entry of known) if (!first.has(entry.report.reportId)) first.set(entry.report.reportId, entry);
+  const stored = await repository.insertReceipts(
+    [...first.values()].map(({ report, device }) => ({
+      company_id: companyId,
+      report_id: report.reportId,
+      hardware_device_id: device.id,
+      observed_at: report.observedAt,
+      received_at: receivedAt,
+    })),
+  );
+  return [...first.values()].filter((entry) => stored.has(entry.report.reportId));
+}
+
+/**
+ * Applies stored reports: the devices' latest and online state, then every
+ * time series and event; each kind of row in one statement for the whole
+ * request (clients in rounds, see clientRounds).
+ */
+async function applyReports(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[], at: number, offlineMs: number): Promise<void> {
+  const plan = planState(companyId, fresh, at, offlineMs);
+  await repository.replacePorts(plan.ports, randomUUID);
+  await repository.replaceRadios(plan.radios);
+  await repository.replaceMacTables(plan.macTables);
+  const listings = listingsOf(plan.clientSets);
+  for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round, listings);
+  await repository.updateDevices(plan.updates);
+  const rows = buildSeriesRows(companyId, fresh);
+  await repository.insertMany('uplink_samples', rows.uplinkSamples);
+  await repository.insertMany('port_counters', rows.portCounters);
+  await repository.insertMany('client_observations', rows.clientObservations);
+  await repository.insertMany('client_presence_rollups', rows.clientPresence);
+  await repository.upsertUplinkRollups(rows.uplinkRollups);
+  await repository.upsertCounterRollups(rows.counterRollups);
+  await repository.upsertReportRollups(rows.reportRollups);
+  await repository.insertMany('events', [...rows.events, ...plan.transitions]);
+}

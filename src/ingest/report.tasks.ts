@@ -1,0 +1,27 @@
+import { createPeriodicTasks } from '../platform/tasks/periodic.js';
+import type { TaskLog } from '../platform/tasks/periodic.js';
+import type { ReportService } from './report.service.js';
+
+export type { TaskLog } from '../platform/tasks/periodic.js';
+
+/** How often expired telemetry, events and history are deleted. */
+const EXPIRY_INTERVAL_MS = 60_000;
+
+/** The offline check's period: at most 10 seconds and at most half the offline window. */
+export function offlineCheckIntervalMs(offlineAfterSeconds: number): number {
+  return Math.min(10_000, (offlineAfterSeconds * 1000) / 2);
+}
+
+/**
+ * Runs the offline checker and the retention sweep in the background of a
+ * server process, each never overlapping itself. Every process runs them;
+ * the checker records each transition once whatever their number. Returns
+ * the function that stops them and waits for a run in progress.
+ */
+export function startReportTasks(reports: ReportService, offlineAfterSeconds: number, log: TaskLog): () => Promise<void> {
+  const tasks = createPeriodicTasks(log);
+  // at once too: on PostgreSQL the first run makes today's partitions before reports fill DEFAULT
+  tasks.every(offlineCheckIntervalMs(offlineAfterSeconds), 'device offline check', () => reports.checkOffline());
+  tasks.every(EXPIRY_INTERVAL_MS, 'telemetry retention', () => reports.expire());
+  return () => tasks.stop();
+}
