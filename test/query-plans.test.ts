@@ -170,6 +170,20 @@ describe.runIf(storeKinds().includes('postgres'))('plans on PostgreSQL after net
     await explain(client, statement);
     expect(await execute(client, statement)).toEqual(answer);
   });
+
+  it('switchPortStats reads each port in its own index range, with no lookup per reading', async () => {
+    await addCounterReadings(app);
+    for (const statistics of ['forgotten', 'analyzed']) {
+      if (statistics === 'forgotten') await forgetStatistics(client);
+      else await app.server.store.analyze();
+      const { statement } = await readOf(app, ran, key, ROOT_QUERIES.switchPortStats);
+      const plan = await explain(client, statement);
+      // the readings' tables (port_counters' day partitions too): a scan per port at most, not one per reading
+      const loops = loopsOf(plan.Plan).filter((scan) => /^port_counter/.test(scan.relation));
+      expect(loops.length, statistics).toBeGreaterThan(0);
+      for (const scan of loops) expect(scan.loops, `${statistics}: ${scan.node} loops\n${JSON.stringify(plan.Plan, null, 1)}`).toBeLessThanOrEqual(2 * COUNTER_PORTS + 2);
+    }
+  });
 });
 
 describe('plans on SQLite after netgraph import, with and without statistics', () => {
@@ -206,6 +220,16 @@ describe('plans on SQLite after netgraph import, with and without statistics', (
     expect((await readOf(app, ran, key, ROOT_QUERIES[root])).body).toEqual(body);
     await app.server.store.analyze();
   });
+
+  it('switchPortStats reads each port in its own index range, with no lookup per reading', async () => {
+    await addCounterReadings(app);
+    const { statement, body } = await readOf(app, ran, key, ROOT_QUERIES.switchPortStats);
+    expect(body).toEqual({ switchPortStats: expect.arrayContaining([expect.objectContaining({ portNumber: 1, totalRxBytes: COUNTER_READINGS * 1000 })]) });
+    // every read of the readings (pr) and of a baseline (pb) names the port, never the whole device's
+    const searches = planLines(file, statement).filter((detail) => /^SEARCH (pr|pb) /.test(detail));
+    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.filter((detail) => !/\(hardware_device_id=\? AND port_number[=>]\?/.test(detail))).toEqual([]);
+  });
 });
 
 describe.each(storeKinds())('migrations on %s', (kind) => {
@@ -240,24 +264,63 @@ async function analyzedTables(store: Store): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** Ports and readings per port that addCounterReadings gives the test's device, one every 30 s up to now. */
+const COUNTER_PORTS = 4;
+const COUNTER_READINGS = 240;
+
+/** Counter readings of the test's device's hardware: each port's rx_bytes grows 1,000 a reading (no reboot), over the last two hours. */
+async function addCounterReadings(app: TestApp): Promise<void> {
+  const { db } = app.server.store;
+  const hardware = await db
+    .selectFrom('hardware_devices')
+    .innerJoin('virtual_devices', 'virtual_devices.id', 'hardware_devices.virtual_device_id')
+    .select('hardware_devices.id')
+    .where('virtual_devices.uuid', '=', device.UUID)
+    .executeTakeFirstOrThrow();
+  const start = Date.now() - (COUNTER_READINGS + 1) * 30_000;
+  const rows = Array.from({ length: COUNTER_PORTS * (COUNTER_READINGS + 1) }, (_, i) => {
+    const n = Math.floor(i / COUNTER_PORTS);
+    const count = n * 1000;
+    return {
+      hardware_device_id: hardware.id,
+      port_number: (i % COUNTER_PORTS) + 1,
+      observed_at: new Date(start + n * 30_000).toISOString(),
+      uptime_seconds: 10_000 + n * 30,
+      ...{ rx_bytes: count, tx_bytes: count, rx_packets: n, tx_packets: n, rx_errors: 0, tx_errors: 0 },
+    };
+  });
+  await db.deleteFrom('port_counters').where('hardware_device_id', '=', hardware.id).execute();
+  await db.insertInto('port_counters').values(rows).execute();
+}
+
+/** A PostgreSQL plan's scans with the relation each reads and how many times it ran. */
+function loopsOf(node: PlanNode): { node: string; relation: string; loops: number }[] {
+  const own = /Scan/.test(node['Node Type']) && node['Relation Name'] !== undefined
+    ? [{ node: `${node['Node Type']} ${node['Index Name'] ?? node['Relation Name']}`, relation: node['Relation Name'], loops: node['Actual Loops'] }]
+    : [];
+  return [...own, ...(node.Plans ?? []).flatMap(loopsOf)];
+}
+
+/** The lines of SQLite's plan for a statement, on a connection of its own. */
+function planLines(file: string, statement: RanStatement): string[] {
+  const connection = new Database(file, { readonly: true });
+  try {
+    const params = statement.params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    return (connection.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(params) as { detail: string }[]).map((line) => line.detail);
+  } finally {
+    connection.close();
+  }
+}
+
 /** The lines of SQLite's plan for a statement (on a connection of its own) that scan a loaded table whole, by its alias. */
 function fullScans(file: string, statement: RanStatement): string[] {
   // SQLite's plan names a table by its alias in the statement: FROM network_clients t1 -> "SCAN t1"
   const tableOf = new Map<string, string>();
   for (const match of statement.text.matchAll(/\b(?:FROM|JOIN) (\w+) (\w+)/g)) tableOf.set(match[2]!, match[1]!);
-  const connection = new Database(file, { readonly: true });
-  try {
-    const params = statement.params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
-    const lines = connection.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(params) as { detail: string }[];
-    return lines
-      .map((line) => line.detail)
-      .filter((detail) => {
-        const name = /^SCAN (\w+)/.exec(detail)?.[1];
-        return name !== undefined && LOADED.includes(tableOf.get(name) ?? name);
-      });
-  } finally {
-    connection.close();
-  }
+  return planLines(file, statement).filter((detail) => {
+    const name = /^SCAN (\w+)/.exec(detail)?.[1];
+    return name !== undefined && LOADED.includes(tableOf.get(name) ?? name);
+  });
 }
 
 /**

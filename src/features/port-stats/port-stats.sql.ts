@@ -49,17 +49,39 @@ function increments(readings: string): string {
 /** The start of switchPortStats' window: lookbackHours before the request. */
 const windowStart = (c: SqlContext): string => c.value('timestamptz', (args, now) => new Date(now.getTime() - (args.lookbackHours as number) * 3_600_000));
 
+/** The start of switchPortStats' window in seconds since the epoch, rounded down (to compare with rollup buckets). */
+const windowStartSeconds = (c: SqlContext): string =>
+  c.value('bigint', (args, now) => Math.floor((now.getTime() - (args.lookbackHours as number) * 3_600_000) / 1000));
+
 /**
- * The counter readings of `table` of the hardware assigned to the virtual
- * device aliased `v`, before the request's time, from each port's last
- * reading before the window (its baseline) on; `also` narrows them.
+ * The port numbers `n` of which the hardware `d.id` has a reading in
+ * `table`, each found by one index lookup (hardware, port, ...): the next
+ * port above the last one found, until there is none.
  */
-function totalReadings(c: SqlContext, v: string, table: string, also: string): string {
+const portsOf = (table: string, name: string): string =>
+  `${name}(id, n) AS (SELECT d.id, (SELECT min(q.port_number) FROM ${table} q WHERE q.hardware_device_id = d.id) FROM d ` +
+  `UNION ALL SELECT ${name}.id, (SELECT min(q.port_number) FROM ${table} q WHERE q.hardware_device_id = ${name}.id AND q.port_number > ${name}.n) ` +
+  `FROM ${name} WHERE ${name}.n IS NOT NULL)`;
+
+/**
+ * Per port of the hardware `d` with readings (only portNumber when given),
+ * where its readings start: `raw_from`, its last raw reading before the
+ * window (else the window's start); `rollup_from`, the bucket of its last
+ * rollup before the window (else 300 s before the window's start: its
+ * rollups were then all observed inside the window); and
+ * `raw_oldest`, its oldest raw reading, before which rollups count. Each is
+ * one index lookup, the latest by the index's last column.
+ */
+function totalPorts(c: SqlContext): string {
+  const last = (table: string, column: string, bound: string, order: string) =>
+    `(SELECT pb.${column} FROM ${table} pb WHERE pb.hardware_device_id = d.id AND pb.port_number = p.port_number${bound} ORDER BY pb.${column}${order} LIMIT 1)`;
+  // in text order: the window's start (raw), its start in seconds and again (rollups)
   return (
-    `SELECT ${COLUMNS} FROM ${table} pr WHERE pr.hardware_device_id = ${hardwareOf(v)} ` +
-    `AND ${portFilter(c, 'pr')} AND pr.observed_at < ${c.now()} ` +
-    `AND pr.observed_at >= coalesce((SELECT max(pb.observed_at) FROM ${table} pb WHERE pb.hardware_device_id = pr.hardware_device_id ` +
-    `AND pb.port_number = pr.port_number AND pb.observed_at < ${windowStart(c)}), ${windowStart(c)})${also}`
+    `SELECT d.id AS hardware_device_id, p.port_number, ` +
+    `coalesce(${last('port_counters', 'observed_at', ` AND pb.observed_at < ${windowStart(c)}`, ' DESC')}, ${windowStart(c)}) AS raw_from, ` +
+    `coalesce(${last('port_counter_rollups', 'bucket', ` AND pb.bucket <= ${windowStartSeconds(c)} AND pb.observed_at < ${windowStart(c)}`, ' DESC')}, ` +
+    `${windowStartSeconds(c)} - 300) AS rollup_from, ${last('port_counters', 'observed_at', '', '')} AS raw_oldest ` +
+    `FROM d CROSS JOIN (SELECT rp.n AS port_number FROM rp WHERE rp.n IS NOT NULL UNION SELECT pp.n FROM pp WHERE pp.n IS NOT NULL) p WHERE ${portFilter(c, 'p')}`
   );
 }
 
@@ -68,15 +90,25 @@ function totalReadings(c: SqlContext, v: string, table: string, also: string): s
  * sum of the increments between consecutive readings whose later one is
  * inside the window. The readings are every raw reading kept
  * (TELEMETRY_RAW_RETENTION_HOURS) and, before the port's oldest raw
- * reading, the last reading of each 5-minute bucket.
+ * reading, the last reading of each 5-minute bucket, each from the port's
+ * last reading before the window on. Each port's readings are read in their
+ * own index range, driven by the ports (`CROSS JOIN`, whose order SQLite
+ * keeps): the ports come from the readings themselves (one index lookup per
+ * port), so a port the latest report no longer lists still counts.
  */
 export function portTotals(c: SqlContext, v: string): string {
   const sums = COUNTERS.map(([column]) => `sum(i.${column}) AS ${column}`).join(', ');
-  const olderThanRaw =
-    ' AND NOT EXISTS (SELECT 1 FROM port_counters pm WHERE pm.hardware_device_id = pr.hardware_device_id ' +
-    'AND pm.port_number = pr.port_number AND pm.observed_at <= pr.observed_at)';
-  const readings = `${totalReadings(c, v, 'port_counters', '')} UNION ALL ${totalReadings(c, v, 'port_counter_rollups', olderThanRaw)}`;
-  return `(SELECT i.port_number, ${sums} FROM ${increments(readings)} i WHERE i.observed_at >= ${windowStart(c)} GROUP BY i.port_number)`;
+  // b is computed once (MATERIALIZED), then read by both sources
+  const ports =
+    `WITH RECURSIVE d(id) AS (SELECT ph.id FROM hardware_devices ph WHERE ph.virtual_device_id = ${v}.id), ` +
+    `${portsOf('port_counters', 'rp')}, ${portsOf('port_counter_rollups', 'pp')}, b AS MATERIALIZED (${totalPorts(c)}) `;
+  const same = 'pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number';
+  const raw = `SELECT ${COLUMNS} FROM b CROSS JOIN port_counters pr WHERE ${same} AND pr.observed_at >= b.raw_from AND pr.observed_at < ${c.now()}`;
+  // a rollup after the baseline's bucket was observed after it; with no baseline, every rollup was observed in the window
+  const rollups =
+    `SELECT ${COLUMNS} FROM b CROSS JOIN port_counter_rollups pr WHERE ${same} AND pr.bucket >= b.rollup_from ` +
+    `AND pr.observed_at < ${c.now()} AND (b.raw_oldest IS NULL OR pr.observed_at < b.raw_oldest)`;
+  return `(${ports}SELECT i.port_number, ${sums} FROM ${increments(`${raw} UNION ALL ${rollups}`)} i WHERE i.observed_at >= ${windowStart(c)} GROUP BY i.port_number)`;
 }
 
 /**
