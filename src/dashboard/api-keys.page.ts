@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../kernel/rules.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_KEY_NOT_FOUND, AppError, isAppError } from '../kernel/errors.js';
 import { isUuid } from '../kernel/formats.js';
@@ -79,7 +80,7 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
   } catch (error) {
     if (!isAppError(error, 'BAD_USER_INPUT')) throw error;
     if (error.details.field === 'scope') return sendList(ctx, request, reply, 400, { label, scope: 'read', error: error.message });
-    return sendList(ctx, request, reply, 400, { label, scope, error: 'Enter a label of 1 to 100 characters that says what the key is for, e.g. "billing-sync".' });
+    return sendList(ctx, request, reply, 400, { label, scope, error: `Enter a label of 1 to ${TEXT_MAX.apiKeyLabel} characters that says what the key is for, e.g. "billing-sync".` });
   }
   return sendPage(ctx, reply, 200, {
     title: 'API key created',

@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../kernel/rules.js';
 import type { ApiKeyInfo } from '../features/api-key/api-key.service.js';
 import type { ActiveSession } from '../features/user/user.service.js';
 import { exactTime, relativeTime, shortDate } from './format.js';
@@ -69,7 +70,7 @@ function addForm(session: ActiveSession, form: KeyForm): SafeHtml {
   ${csrfInput(session.csrfToken)}
   <label class="field field-grow">
     <span class="field-label">Label</span>
-    <input type="text" name="label" value="${form.label}" maxlength="100" required placeholder="e.g. billing-sync" aria-describedby="label-help"${form.error ? raw(' aria-invalid="true"') : ''}>
+    <input type="text" name="label" value="${form.label}" maxlength="${TEXT_MAX.apiKeyLabel}" required placeholder="e.g. billing-sync" aria-describedby="label-help"${form.error ? raw(' aria-invalid="true"') : ''}>
     ${form.error ? html`<span class="field-error" id="label-help">${form.error}</span>` : html`<span class="field-help" id="label-help">Say what will use the key, so you know what breaks when you revoke it.</span>`}
   </label>
   <label class="field">

@@ -1,4 +1,5 @@
-import { SLUG_RULE } from '../features/company/company.rules.js';
+import { TEXT_MAX } from '../kernel/rules.js';
+import { SLUG_MAX_LENGTH, SLUG_RULE } from '../features/company/company.rules.js';
 import type { ActiveSession } from '../features/user/user.service.js';
 import { checkboxField, inputField } from './forms.js';
 import type { FormState } from './forms.js';
@@ -21,14 +22,14 @@ export const NETWORK_FIELDS: Record<string, string> = {
 
 function networkFields(form: FormState): SafeHtml {
   return html`${form.message ? notice('error', form.message) : ''}
-  ${inputField(form, { name: 'label', label: 'Label', id: 'network-label', help: 'The name people know the site by, e.g. "Branch Bern".', extra: 'maxlength="200" required' })}
-  ${inputField(form, { name: 'slug', label: 'Slug', id: 'network-slug', help: `Unique in your company; scripts find the network by it. Use ${SLUG_RULE}.`, extra: 'maxlength="63" required autocapitalize="none" spellcheck="false"' })}
-  ${inputField(form, { name: 'line1', label: 'Street address', id: 'network-line1', extra: 'maxlength="200"' })}
-  ${inputField(form, { name: 'line2', label: 'Address line 2', id: 'network-line2', help: 'Suite, floor or building; optional.', extra: 'maxlength="200"' })}
+  ${inputField(form, { name: 'label', label: 'Label', id: 'network-label', help: 'The name people know the site by, e.g. "Branch Bern".', extra: `maxlength="${TEXT_MAX.networkLabel}" required` })}
+  ${inputField(form, { name: 'slug', label: 'Slug', id: 'network-slug', help: `Unique in your company; scripts find the network by it. Use ${SLUG_RULE}.`, extra: `maxlength="${SLUG_MAX_LENGTH}" required autocapitalize="none" spellcheck="false"` })}
+  ${inputField(form, { name: 'line1', label: 'Street address', id: 'network-line1', extra: `maxlength="${TEXT_MAX.addressLine}"` })}
+  ${inputField(form, { name: 'line2', label: 'Address line 2', id: 'network-line2', help: 'Suite, floor or building; optional.', extra: `maxlength="${TEXT_MAX.addressLine}"` })}
   <div class="form-row">
-    ${inputField(form, { name: 'city', label: 'City', id: 'network-city', extra: 'maxlength="200"' })}
-    ${inputField(form, { name: 'region', label: 'Region', id: 'network-region', help: 'e.g. BE or CA-ON; optional.', extra: 'maxlength="20"' })}
-    ${inputField(form, { name: 'postal', label: 'Postal code', id: 'network-postal', extra: 'maxlength="20"' })}
+    ${inputField(form, { name: 'city', label: 'City', id: 'network-city', extra: `maxlength="${TEXT_MAX.city}"` })}
+    ${inputField(form, { name: 'region', label: 'Region', id: 'network-region', help: 'e.g. BE or CA-ON; optional.', extra: `maxlength="${TEXT_MAX.subdivisionCode}"` })}
+    ${inputField(form, { name: 'postal', label: 'Postal code', id: 'network-postal', extra: `maxlength="${TEXT_MAX.postalCode}"` })}
   </div>
   ${checkboxField(form, { name: 'active', label: 'Active' })}`;
 }

@@ -1,4 +1,4 @@
-import { VLAN_ID } from '../kernel/rules.js';
+import { SSID_MAX_BYTES, TEXT_MAX, VLAN_ID } from '../kernel/rules.js';
 import type { ActiveSession } from '../features/user/user.service.js';
 import { checkboxField, formState, inputField } from './forms.js';
 import type { FormState } from './forms.js';
@@ -106,7 +106,7 @@ function flagCell(flag: boolean, label: string): SafeHtml {
 function vlanRow(vlan: Vlan, base: string, page: string, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
   if (state?.target === vlan.UUID) {
     const form = state.form;
-    const cells = html`${cellInput(form, vlan.UUID, { name: 'name', label: 'Name', extra: 'maxlength="100"' })}${cellInput(form, vlan.UUID, { name: 'vlanID', label: 'VLAN ID', type: 'number', extra: VLAN_ID_BOUNDS })}${cellInput(form, vlan.UUID, { name: 'description', label: 'Description', extra: 'maxlength="500"' })}${cellCheckbox(form, vlan.UUID, 'default', 'Default')}${cellCheckbox(form, vlan.UUID)}`;
+    const cells = html`${cellInput(form, vlan.UUID, { name: 'name', label: 'Name', extra: `maxlength="${TEXT_MAX.vlanName}"` })}${cellInput(form, vlan.UUID, { name: 'vlanID', label: 'VLAN ID', type: 'number', extra: VLAN_ID_BOUNDS })}${cellInput(form, vlan.UUID, { name: 'description', label: 'Description', extra: `maxlength="${TEXT_MAX.description}"` })}${cellCheckbox(form, vlan.UUID, 'default', 'Default')}${cellCheckbox(form, vlan.UUID)}`;
     return editRow(base, vlan.UUID, cells, session, form, page, `the VLAN “${vlan.name}” (${vlan.vlanID})`);
   }
   return html`<tr data-item="${vlan.UUID}"><td class="strong">${vlan.name}</td><td class="num">${vlan.vlanID}</td><td>${vlan.description ?? ''}</td>${flagCell(vlan.isDefault, 'Default')}<td>${enabledBadge(vlan.isEnabled)}</td>
@@ -116,7 +116,7 @@ function vlanRow(vlan: Vlan, base: string, page: string, session: ActiveSession,
 function ssidRow(ssid: Ssid, base: string, page: string, session: ActiveSession, state: ItemsState | undefined): SafeHtml {
   if (state?.target === ssid.UUID) {
     const form = state.form;
-    const cells = html`${cellInput(form, ssid.UUID, { name: 'ssid', label: 'SSID', extra: 'maxlength="32"' })}${cellInput(form, ssid.UUID, { name: 'encryption', label: 'Encryption', extra: 'maxlength="50"' })}${cellInput(form, ssid.UUID, { name: 'vlan', label: 'VLAN ID', type: 'number', extra: VLAN_ID_BOUNDS })}<td>${rowCheckbox(form, ssid.UUID, 'guest', 'Guest')}${rowCheckbox(form, ssid.UUID, 'hidden', 'Hidden')}</td>${cellCheckbox(form, ssid.UUID)}`;
+    const cells = html`${cellInput(form, ssid.UUID, { name: 'ssid', label: 'SSID', extra: `maxlength="${SSID_MAX_BYTES}"` })}${cellInput(form, ssid.UUID, { name: 'encryption', label: 'Encryption', extra: `maxlength="${TEXT_MAX.encryption}"` })}${cellInput(form, ssid.UUID, { name: 'vlan', label: 'VLAN ID', type: 'number', extra: VLAN_ID_BOUNDS })}<td>${rowCheckbox(form, ssid.UUID, 'guest', 'Guest')}${rowCheckbox(form, ssid.UUID, 'hidden', 'Hidden')}</td>${cellCheckbox(form, ssid.UUID)}`;
     return editRow(base, ssid.UUID, cells, session, form, page, `the SSID “${ssid.ssid}”`);
   }
   const flags = html`${ssid.isGuest ? badge('accent', 'Guest') : ''} ${ssid.isHidden ? badge('neutral', 'Hidden') : ''}`;
@@ -144,9 +144,9 @@ export function renderVlansForAdmin(detail: NetworkDetail, session: ActiveSessio
     ? emptyState('No VLANs', 'Add the first VLAN of this network below.')
     : html`<table class="table"><thead><tr><th>Name</th><th class="num">VLAN ID</th><th>Description</th><th>Default</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${detail.network.vlans.map((v) => vlanRow(v, base, page, session, state))}</tbody></table>`;
-  const fields = html`${inputField(form, { name: 'name', label: 'Name', id: 'vlan-new-name', extra: 'maxlength="100" placeholder="e.g. Staff"' })}
+  const fields = html`${inputField(form, { name: 'name', label: 'Name', id: 'vlan-new-name', extra: `maxlength="${TEXT_MAX.vlanName}" placeholder="e.g. Staff"` })}
   ${inputField(form, { name: 'vlanID', label: 'VLAN ID', id: 'vlan-new-id', type: 'number', extra: `${VLAN_ID_BOUNDS} placeholder="${VLAN_ID.min}–${VLAN_ID.max}"` })}
-  ${inputField(form, { name: 'description', label: 'Description', id: 'vlan-new-description', extra: 'maxlength="500" placeholder="optional"' })}
+  ${inputField(form, { name: 'description', label: 'Description', id: 'vlan-new-description', extra: `maxlength="${TEXT_MAX.description}" placeholder="optional"` })}
   ${checkboxField(form, { name: 'default', label: 'Default' })}
   ${checkboxField(form, { name: 'enabled', label: 'Enabled' })}`;
   return html`${table}${addForm(base, session, form, fields, 'Add VLAN')}`;
@@ -161,8 +161,8 @@ export function renderSsidsForAdmin(detail: NetworkDetail, session: ActiveSessio
     ? emptyState('No SSIDs', 'Add the first wireless network below.')
     : html`<table class="table"><thead><tr><th>SSID</th><th>Encryption</th><th class="num">VLAN ID</th><th>Flags</th><th>Status</th><th class="actions"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${detail.network.ssids.map((s) => ssidRow(s, base, page, session, state))}</tbody></table>`;
-  const fields = html`${inputField(form, { name: 'ssid', label: 'SSID', id: 'ssid-new-name', extra: 'maxlength="32" placeholder="e.g. Acme Guest"' })}
-  ${inputField(form, { name: 'encryption', label: 'Encryption', id: 'ssid-new-encryption', extra: 'maxlength="50" placeholder="e.g. WPA3"' })}
+  const fields = html`${inputField(form, { name: 'ssid', label: 'SSID', id: 'ssid-new-name', extra: `maxlength="${SSID_MAX_BYTES}" placeholder="e.g. Acme Guest"` })}
+  ${inputField(form, { name: 'encryption', label: 'Encryption', id: 'ssid-new-encryption', extra: `maxlength="${TEXT_MAX.encryption}" placeholder="e.g. WPA3"` })}
   ${inputField(form, { name: 'vlan', label: 'VLAN ID', id: 'ssid-new-vlan', type: 'number', extra: `${VLAN_ID_BOUNDS} placeholder="none"` })}
   ${checkboxField(form, { name: 'guest', label: 'Guest' })}
   ${checkboxField(form, { name: 'hidden', label: 'Hidden' })}

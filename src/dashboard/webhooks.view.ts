@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../kernel/rules.js';
 import { ALERT_TYPES } from '../features/webhook/webhook.alerts.js';
 import type { EndpointInfo } from '../features/webhook/webhook.rules.js';
 import type { DeliveryInfo } from '../features/webhook/webhook.service.js';
@@ -74,7 +75,7 @@ function addForm(session: ActiveSession, form: FormState, networks: readonly Net
   ${csrfInput(session.csrfToken)}
   <h2>Add webhook</h2>
   ${form.message ? notice('error', form.message) : ''}
-  ${inputField(form, { name: 'label', label: 'Label', id: 'webhook-label', extra: 'maxlength="200" required' })}
+  ${inputField(form, { name: 'label', label: 'Label', id: 'webhook-label', extra: `maxlength="${TEXT_MAX.webhookLabel}" required` })}
   ${inputField(form, { name: 'url', label: 'URL', id: 'webhook-url', help: 'Where netgraph POSTs each alert, e.g. https://hooks.example.com/netgraph' })}
   <fieldset class="field"><legend class="field-label">Alerts</legend>
     <div class="check-grid">${ALERT_TYPES.map((alert) => checkboxField(form, { name: `alert_${alert}`, label: alertLabel(alert) }))}</div>

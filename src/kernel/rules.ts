@@ -37,3 +37,51 @@ export function isSerialNumber(value: string): boolean {
 
 /** How a valid serial number looks, for error messages. */
 export const SERIAL_RULE = 'letters, digits, ".", "_" and "-", 1 to 64 characters, e.g. "M1A3-7GKQ-2J4T"';
+
+/**
+ * The most characters of each text input, by what it names: the API's write
+ * checks (1 to N characters, not blank), the import format and the
+ * dashboard's `maxlength` attributes all take them from here.
+ */
+export const TEXT_MAX = {
+  /** A VLAN's name. */
+  vlanName: 100,
+  /** A firewall rule's name. */
+  firewallRuleName: 100,
+  /** Free text: a VLAN's or firewall rule's description, why a client is blocked. */
+  description: 500,
+  /** A company's name. */
+  companyName: 200,
+  /** A network's display label. */
+  networkLabel: 200,
+  /** A virtual device's display label. */
+  deviceLabel: 200,
+  /** A device's model. */
+  deviceModel: 100,
+  /** An API key's label. */
+  apiKeyLabel: 100,
+  /** A webhook endpoint's label. */
+  webhookLabel: 200,
+  /** A webhook endpoint's Basic authorization user name. */
+  webhookUsername: 200,
+  /** An alert receiver's label. */
+  alertReceiverLabel: 200,
+  /** A mailing address's street lines (line1, line2). */
+  addressLine: 200,
+  /** A mailing address's city. */
+  city: 200,
+  /** A mailing address's region (subdivision) code. */
+  subdivisionCode: 20,
+  /** A mailing address's postal code. */
+  postalCode: 20,
+  /** The dashboard's free-text encryption field (the API takes only the SSIDEncryptionProtocol values). */
+  encryption: 50,
+} as const;
+
+/** The most bytes (UTF-8) of an SSID, as 802.11 allows. */
+export const SSID_MAX_BYTES = 32;
+
+/** True when `value` is an SSID: a name of 1 to SSID_MAX_BYTES bytes. */
+export function isSsidName(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= SSID_MAX_BYTES;
+}

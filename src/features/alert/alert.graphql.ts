@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { AppError, isAppError } from '../../kernel/errors.js';
 import { dateTime, inCompany, isCompany, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, ListMapping, MutationInput, ObjectReference, SqlContext } from '../../engine/read.model.js';
@@ -160,7 +161,7 @@ input AlertReceiverRuleInput {
 
 """A new alert receiver."""
 input CreateAlertReceiverInput {
-  "1 to 200 characters."
+  "1 to ${TEXT_MAX.alertReceiverLabel} characters."
   label: String!
   "1 to 20 targets."
   targets: [AlertTargetInput!]!

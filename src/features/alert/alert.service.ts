@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -207,7 +208,7 @@ export function createAlertService(deps: AlertServiceDeps) {
       const box = await deps.box();
       return writes.run(caller, async (db) => {
         const tx = { alerts: createAlertRepository(db), webhooks: createWebhookRepository(db) };
-        const label = requireText(input.label, 'label', 200);
+        const label = requireText(input.label, 'label', TEXT_MAX.alertReceiverLabel);
         const targets = await checkTargets(tx.webhooks, caller, input.targets);
         const rules = await checkReceiverRules(tx.webhooks, caller, input.rules);
         if ((await tx.alerts.countReceivers(caller.companyId)) >= MAX_RECEIVERS) {
@@ -231,7 +232,7 @@ export function createAlertService(deps: AlertServiceDeps) {
         const row = await getRow(tx.alerts, caller, input.receiverId);
         requireSomeChange(input, ['label', 'targets', 'rules']);
         const before = await info(tx.alerts, row);
-        const label = isGiven(input, 'label') ? requireText(input.label, 'label', 200) : row.label;
+        const label = isGiven(input, 'label') ? requireText(input.label, 'label', TEXT_MAX.alertReceiverLabel) : row.label;
         const targets = isGiven(input, 'targets') ? await checkTargets(tx.webhooks, caller, input.targets) : undefined;
         const rules = isGiven(input, 'rules') ? await checkReceiverRules(tx.webhooks, caller, input.rules) : undefined;
         const at = now().toISOString();

@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
@@ -73,8 +74,8 @@ export function createApiKeyService(
     ): Promise<ApiKeyInfo & { key: string }> {
       const company = await companies.getBySlug(input.companySlug);
       const label = input.label.trim();
-      if (label === '' || label.length > 100) {
-        throw new AppError('BAD_USER_INPUT', 'label must be 1 to 100 characters, e.g. "billing-sync".', {
+      if (label === '' || label.length > TEXT_MAX.apiKeyLabel) {
+        throw new AppError('BAD_USER_INPUT', `label must be 1 to ${TEXT_MAX.apiKeyLabel} characters, e.g. "billing-sync".`, {
           field: 'label',
         });
       }

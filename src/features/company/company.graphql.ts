@@ -2,7 +2,7 @@ import { bool, isCompany, text, uuidArgument } from '../../engine/read.model.js'
 import { asInput } from '../../platform/write/write.rules.js';
 import type { CompanyWriteService } from './company.service.js';
 import type { ArgumentValues, GraphQLFeature, ListMapping, RootArgument } from '../../engine/read.model.js';
-import { SLUG_RULE, isSlug } from './company.rules.js';
+import { SLUG_MAX_LENGTH, SLUG_RULE, isSlug } from './company.rules.js';
 
 /** Ordered by label, then UUID, as the schema says. */
 const NETWORKS_OF_COMPANY: ListMapping = {
@@ -79,7 +79,7 @@ type UpdateCompanyPayload {
 extend type Query {
   """The company's networks, ordered by label, then UUID."""
   networksForCompany(
-    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
+    "The company's slug: lowercase letters, digits and single hyphens, 1 to ${SLUG_MAX_LENGTH} characters; anything else is BAD_USER_INPUT."
     companySlug: String!
     "Only some of the networks."
     filter: CompanyNetworksFilterInput
@@ -87,7 +87,7 @@ extend type Query {
 
   """One company with everything below it."""
   companyBySlug(
-    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
+    "The company's slug: lowercase letters, digits and single hyphens, 1 to ${SLUG_MAX_LENGTH} characters; anything else is BAD_USER_INPUT."
     slug: String!
   ): Company
 }

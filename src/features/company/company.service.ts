@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError, invariant } from '../../kernel/errors.js';
@@ -23,8 +24,8 @@ export function createCompanyService(store: Store, audit: Pick<AuditService, 're
         throw new AppError('BAD_USER_INPUT', `slug "${input.slug}" is not valid: use ${SLUG_RULE}.`, { field: 'slug' });
       }
       const name = input.name.trim();
-      if (name === '' || name.length > 200) {
-        throw new AppError('BAD_USER_INPUT', 'name must be 1 to 200 characters.', { field: 'name' });
+      if (name === '' || name.length > TEXT_MAX.companyName) {
+        throw new AppError('BAD_USER_INPUT', `name must be 1 to ${TEXT_MAX.companyName} characters.`, { field: 'name' });
       }
       const details = { isCustomer: input.isCustomer ?? true, websiteDomain: checkWebsiteDomain(input.websiteDomain ?? null, 'websiteDomain') };
       const taken = () => new AppError('CONFLICT', `A company with slug "${input.slug}" already exists.`, { field: 'slug' });

@@ -1,4 +1,4 @@
-import { SERIAL_RULE, isSerialNumber } from '../../kernel/rules.js';
+import { SERIAL_RULE, TEXT_MAX, isSerialNumber } from '../../kernel/rules.js';
 import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
 import { inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, text, uuidArgument } from '../../engine/read.model.js';
 import type { FieldMapping, GraphQLFeature, ObjectReference, ScalarType } from '../../engine/read.model.js';
@@ -158,11 +158,11 @@ extend type Mutation {
 input CreateVirtualDeviceInput {
   "The network to add it to."
   networkUUID: UUID!
-  "Display label, 1 to 200 characters, not blank."
+  "Display label, 1 to ${TEXT_MAX.deviceLabel} characters, not blank."
   label: String!
   "The kind of device the slot takes."
   deviceType: VirtualDeviceType!
-  "Model of device, 1 to 100 characters, not blank."
+  "Model of device, 1 to ${TEXT_MAX.deviceModel} characters, not blank."
   deviceModel: String!
 }
 
@@ -170,11 +170,11 @@ input CreateVirtualDeviceInput {
 input UpdateVirtualDeviceInput {
   "The virtual device to change."
   virtualDeviceUUID: UUID!
-  "New display label, 1 to 200 characters, not blank."
+  "New display label, 1 to ${TEXT_MAX.deviceLabel} characters, not blank."
   label: String
   "New kind of device; must match the assigned hardware's type, if any."
   deviceType: VirtualDeviceType
-  "New model, 1 to 100 characters, not blank."
+  "New model, 1 to ${TEXT_MAX.deviceModel} characters, not blank."
   deviceModel: String
 }
 
@@ -190,7 +190,7 @@ input RegisterHardwareDeviceInput {
   serialNumber: String!
   "The kind of device."
   deviceType: DeviceType!
-  "Model of device, 1 to 100 characters, not blank."
+  "Model of device, 1 to ${TEXT_MAX.deviceModel} characters, not blank."
   deviceModel: String!
   "The network to place the spare hardware at (spareHardwareDevicesForNetwork); absent or null: nowhere."
   networkUUID: UUID
@@ -200,7 +200,7 @@ input RegisterHardwareDeviceInput {
 input UpdateHardwareDeviceInput {
   "The hardware device to change."
   serialNumber: String!
-  "New model, 1 to 100 characters, not blank."
+  "New model, 1 to ${TEXT_MAX.deviceModel} characters, not blank."
   deviceModel: String!
 }
 

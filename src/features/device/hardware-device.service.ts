@@ -2,7 +2,7 @@ import type { SqlContext } from '../../db/store.js';
 import { AppError, invariant } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
-import { SERIAL_RULE, isSerialNumber } from '../../kernel/rules.js';
+import { SERIAL_RULE, TEXT_MAX, isSerialNumber } from '../../kernel/rules.js';
 import { DEVICE_TYPES } from '../../platform/import/import.schema.js';
 import { createNetworkRepository } from '../network/network.repository.js';
 import type { NetworkRow } from '../network/network.repository.js';
@@ -45,7 +45,7 @@ export function createHardwareDeviceService(writes: WriteService) {
         const values = {
           serialNumber,
           deviceType: requireOneOf(input.deviceType, 'deviceType', DEVICE_TYPES),
-          deviceModel: requireText(input.deviceModel, 'deviceModel', 100),
+          deviceModel: requireText(input.deviceModel, 'deviceModel', TEXT_MAX.deviceModel),
         };
         const network = await findPlacement(tx, caller, input.networkUUID);
         const hardware = createHardwareDeviceRepository(tx);
@@ -61,7 +61,7 @@ export function createHardwareDeviceService(writes: WriteService) {
     async update(caller: Caller, input: { serialNumber: string; deviceModel: string }): Promise<HardwareDeviceSnapshot> {
       return writes.run(caller, async (tx) => {
         const row = await getHardware(tx, caller, input.serialNumber);
-        const deviceModel = requireText(input.deviceModel, 'deviceModel', 100);
+        const deviceModel = requireText(input.deviceModel, 'deviceModel', TEXT_MAX.deviceModel);
         await createHardwareDeviceRepository(tx).updateModel(row.id, deviceModel);
         const before = toSnapshot(row);
         const after = { ...before, deviceModel };

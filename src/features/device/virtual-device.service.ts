@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -101,9 +102,9 @@ export type VirtualDeviceService = ReturnType<typeof createVirtualDeviceService>
 
 function checkFields(input: Partial<VirtualDeviceFields>): VirtualDeviceValues {
   return {
-    label: requireText(input.label, 'label', 200),
+    label: requireText(input.label, 'label', TEXT_MAX.deviceLabel),
     deviceType: requireOneOf(input.deviceType, 'deviceType', VIRTUAL_DEVICE_TYPES),
-    deviceModel: requireText(input.deviceModel, 'deviceModel', 100),
+    deviceModel: requireText(input.deviceModel, 'deviceModel', TEXT_MAX.deviceModel),
   };
 }
 

@@ -1,3 +1,5 @@
+import { SLUG_MAX_LENGTH } from '../company/company.rules.js';
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { bool, filterField, inCompany, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../../engine/read.model.js';
 import { slugArgument } from '../company/company.graphql.js';
@@ -84,7 +86,7 @@ extend type Query {
 
   """One network by its company's slug and its own."""
   networkBySlug(
-    "The company's slug: lowercase letters, digits and single hyphens, 1 to 63 characters; anything else is BAD_USER_INPUT."
+    "The company's slug: lowercase letters, digits and single hyphens, 1 to ${SLUG_MAX_LENGTH} characters; anything else is BAD_USER_INPUT."
     companySlug: String!
     "The network's slug, unique within the company (same rule)."
     networkSlug: String!
@@ -116,23 +118,23 @@ input DevicesForNetworkFilter {
 
 """Where a network is. Each part may be null when unknown; all null means no address."""
 input MailingAddressInput {
-  "The street address, 1 to 200 characters, or null."
+  "The street address, 1 to ${TEXT_MAX.addressLine} characters, or null."
   line1: String
-  "More of the street address (suite, floor, building), 1 to 200 characters, or null."
+  "More of the street address (suite, floor, building), 1 to ${TEXT_MAX.addressLine} characters, or null."
   line2: String
-  "City name, 1 to 200 characters, or null."
+  "City name, 1 to ${TEXT_MAX.city} characters, or null."
   city: String
-  "Region code, e.g. an ISO 3166-2 subdivision such as \`CA\`: 1 to 20 characters, or null."
+  "Region code, e.g. an ISO 3166-2 subdivision such as \`CA\`: 1 to ${TEXT_MAX.subdivisionCode} characters, or null."
   subdivisionCode: String
-  "The postal (ZIP) code, 1 to 20 characters, or null."
+  "The postal (ZIP) code, 1 to ${TEXT_MAX.postalCode} characters, or null."
   postalCode: String
 }
 
 """A new network."""
 input CreateNetworkInput {
-  "Display label, 1 to 200 characters, not blank."
+  "Display label, 1 to ${TEXT_MAX.networkLabel} characters, not blank."
   label: String!
-  "Short URL-safe name, unique within the company: lowercase letters, digits and single hyphens, 1 to 63 characters."
+  "Short URL-safe name, unique within the company: lowercase letters, digits and single hyphens, 1 to ${SLUG_MAX_LENGTH} characters."
   slug: String!
   "Whether the network is in service."
   isActive: Boolean! = true
@@ -148,7 +150,7 @@ input CreateNetworkInput {
 input UpdateNetworkInput {
   "The network to change."
   networkUUID: UUID!
-  "New display label, 1 to 200 characters, not blank."
+  "New display label, 1 to ${TEXT_MAX.networkLabel} characters, not blank."
   label: String
   "New slug, unique within the company (same rule as on create)."
   slug: String

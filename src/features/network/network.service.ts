@@ -1,4 +1,4 @@
-import { VLAN_ID } from '../../kernel/rules.js';
+import { TEXT_MAX, VLAN_ID } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
@@ -175,14 +175,14 @@ function checkNetwork(input: Omit<UpdateNetworkFields, 'networkUUID'>): NetworkV
     });
   }
   return {
-    label: requireText(input.label, 'label', 200),
+    label: requireText(input.label, 'label', TEXT_MAX.networkLabel),
     slug: input.slug,
     isActive: requireBoolean(input.isActive, 'isActive'),
-    mailingLine1: optionalText(address?.line1, 'mailingAddress.line1', 200),
-    mailingLine2: optionalText(address?.line2, 'mailingAddress.line2', 200),
-    mailingCity: optionalText(address?.city, 'mailingAddress.city', 200),
-    mailingSubdivisionCode: optionalText(address?.subdivisionCode, 'mailingAddress.subdivisionCode', 20),
-    mailingPostalCode: optionalText(address?.postalCode, 'mailingAddress.postalCode', 20),
+    mailingLine1: optionalText(address?.line1, 'mailingAddress.line1', TEXT_MAX.addressLine),
+    mailingLine2: optionalText(address?.line2, 'mailingAddress.line2', TEXT_MAX.addressLine),
+    mailingCity: optionalText(address?.city, 'mailingAddress.city', TEXT_MAX.city),
+    mailingSubdivisionCode: optionalText(address?.subdivisionCode, 'mailingAddress.subdivisionCode', TEXT_MAX.subdivisionCode),
+    mailingPostalCode: optionalText(address?.postalCode, 'mailingAddress.postalCode', TEXT_MAX.postalCode),
   };
 }
 

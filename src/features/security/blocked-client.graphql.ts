@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { dateTime, inCompany, inNetworkOfCompany, networkUuidOf, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, ListMapping } from '../../engine/read.model.js';
 import { asInput } from '../../platform/write/write.rules.js';
@@ -44,7 +45,7 @@ input BlockClientInput {
   networkUUID: UUID!
   "The client's MAC address."
   macAddress: MacAddress!
-  "Why, up to 500 characters, or null."
+  "Why, up to ${TEXT_MAX.description} characters, or null."
   reason: String
 }
 

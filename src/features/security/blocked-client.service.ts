@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -33,7 +34,7 @@ export function createBlockedClientService(writes: WriteService) {
       return writes.run(caller, async (tx) => {
         const network = await getCallersNetwork(tx, caller, input.networkUUID);
         const macAddress = requireMac(input.macAddress);
-        const reason = optionalText(input.reason, 'reason', 500);
+        const reason = optionalText(input.reason, 'reason', TEXT_MAX.description);
         const entries = createBlockedClientRepository(tx);
         const conflict = () => new AppError('CONFLICT', `${macAddress} is blocked on this network already.`, { field: 'macAddress' });
         if (await entries.find(network.id, macAddress)) throw conflict();

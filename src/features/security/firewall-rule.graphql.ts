@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { bool, inCompany, inNetworkOfCompany, integer, networkUuidOf, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../../engine/read.model.js';
 import { asInput } from '../../platform/write/write.rules.js';
@@ -61,9 +62,9 @@ extend type Mutation {
 input CreateFirewallRuleInput {
   "The network to add it to."
   networkUUID: UUID!
-  "Rule name, 1 to 100 characters, not blank."
+  "Rule name, 1 to ${TEXT_MAX.firewallRuleName} characters, not blank."
   name: String!
-  "Free text, up to 500 characters, or null."
+  "Free text, up to ${TEXT_MAX.description} characters, or null."
   description: String
   "What the rule does with matching traffic."
   action: FirewallRuleAction!
@@ -81,9 +82,9 @@ input CreateFirewallRuleInput {
 input UpdateFirewallRuleInput {
   "The rule to change."
   firewallRuleUUID: UUID!
-  "New name, 1 to 100 characters, not blank."
+  "New name, 1 to ${TEXT_MAX.firewallRuleName} characters, not blank."
   name: String
-  "New description, up to 500 characters; null removes it."
+  "New description, up to ${TEXT_MAX.description} characters; null removes it."
   description: String
   "New action."
   action: FirewallRuleAction

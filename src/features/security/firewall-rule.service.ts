@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -51,8 +52,8 @@ function priorityOf(value: unknown): number {
 /** Checks a rule's fields but its priority, which the caller has checked. */
 function checkFields(input: Partial<FirewallRuleFields>, priority: number): FirewallRuleValues {
   return {
-    name: requireText(input.name, 'name', 100),
-    description: optionalText(input.description, 'description', 500),
+    name: requireText(input.name, 'name', TEXT_MAX.firewallRuleName),
+    description: optionalText(input.description, 'description', TEXT_MAX.description),
     action: requireOneOf(input.action, 'action', FIREWALL_ACTIONS),
     isEnabled: input.isEnabled === undefined ? true : requireBoolean(input.isEnabled, 'isEnabled'),
     srcPrefix: prefix(input.srcPrefix, 'srcPrefix'),

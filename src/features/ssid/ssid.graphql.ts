@@ -1,4 +1,4 @@
-import { VLAN_ID } from '../../kernel/rules.js';
+import { SSID_MAX_BYTES, VLAN_ID } from '../../kernel/rules.js';
 import { bool, filterField, inCompany, inNetworkOfCompany, networkUuidOf, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../../engine/read.model.js';
 import { vlanByNumber } from '../vlan/vlan.graphql.js';
@@ -28,7 +28,7 @@ export const SSID_FEATURE = {
 """A wireless network broadcast by a network's access points."""
 type SSID {
   UUID: UUID!
-  """1 to 32 bytes, unique within the network."""
+  """1 to ${SSID_MAX_BYTES} bytes, unique within the network."""
   ssid: String!
   isEnabled: Boolean!
   """Whether the SSID is for guests (false unless set)."""
@@ -101,7 +101,7 @@ extend type Mutation {
 
 """An SSID created together with its network."""
 input NewSSIDInput {
-  "Wireless network name, 1 to 32 bytes of UTF-8, unique within the network."
+  "Wireless network name, 1 to ${SSID_MAX_BYTES} bytes of UTF-8, unique within the network."
   ssid: String!
   "Whether the SSID is broadcast."
   isEnabled: Boolean! = true
@@ -119,7 +119,7 @@ input NewSSIDInput {
 input CreateSSIDInput {
   "The network to add it to."
   networkUUID: UUID!
-  "Wireless network name, 1 to 32 bytes of UTF-8, unique within the network."
+  "Wireless network name, 1 to ${SSID_MAX_BYTES} bytes of UTF-8, unique within the network."
   ssid: String!
   "Whether the SSID is broadcast."
   isEnabled: Boolean! = true
@@ -137,7 +137,7 @@ input CreateSSIDInput {
 input UpdateSSIDInput {
   "The SSID to change."
   ssidUUID: UUID!
-  "New name, 1 to 32 bytes of UTF-8, unique within the network."
+  "New name, 1 to ${SSID_MAX_BYTES} bytes of UTF-8, unique within the network."
   ssid: String
   "Whether the SSID is broadcast."
   isEnabled: Boolean

@@ -1,4 +1,4 @@
-import { VLAN_ID_RULE, isVlanId } from '../../kernel/rules.js';
+import { SSID_MAX_BYTES, VLAN_ID_RULE, isSsidName, isVlanId } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
@@ -33,8 +33,6 @@ export interface SsidSnapshot {
 }
 
 const UPDATABLE = ['ssid', 'isEnabled', 'isGuest', 'isHidden', 'encryptionProtocol', 'vlanID'] as const;
-/** The 802.11 limit on an SSID, in bytes of UTF-8. */
-const MAX_SSID_BYTES = 32;
 
 /** Meter's SSIDEncryptionProtocol values: what an SSID's encryptionProtocol may be (or null). */
 export const SSID_ENCRYPTION_PROTOCOLS = [
@@ -52,8 +50,8 @@ export const SSID_ENCRYPTION_PROTOCOLS = [
 /** Checks an SSID's fields; `path` prefixes the field names in errors (e.g. `ssids[0].`). */
 export function checkSsidFields(input: Partial<SsidFields>, path = ''): SsidValues {
   const ssid = input.ssid;
-  if (typeof ssid !== 'string' || ssid.length === 0 || Buffer.byteLength(ssid) > MAX_SSID_BYTES) {
-    throw new AppError('BAD_USER_INPUT', `${path}ssid must be a name of 1 to ${MAX_SSID_BYTES} bytes (UTF-8).`, { field: `${path}ssid` });
+  if (!isSsidName(ssid)) {
+    throw new AppError('BAD_USER_INPUT', `${path}ssid must be a name of 1 to ${SSID_MAX_BYTES} bytes (UTF-8).`, { field: `${path}ssid` });
   }
   const flag = (value: boolean | undefined, field: string, fallback: boolean) => (value === undefined ? fallback : requireBoolean(value, `${path}${field}`));
   return {
@@ -100,7 +98,7 @@ export async function insertSsid(
 /** SSIDs of a company's networks: create, update, delete. Each is one audited transaction. */
 export function createSsidService(writes: WriteService) {
   return {
-    /** Adds an SSID to a network; its name must be 1 to 32 bytes and unused on the network. */
+    /** Adds an SSID to a network; its name must be an SSID name (isSsidName) unused on the network. */
     async create(caller: Caller, input: { networkUUID: string } & SsidFields): Promise<SsidSnapshot> {
       return writes.run(caller, async (tx) => {
         const networkUuid = requireUuid(input.networkUUID, 'networkUUID');

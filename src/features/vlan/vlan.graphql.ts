@@ -1,4 +1,4 @@
-import { VLAN_ID } from '../../kernel/rules.js';
+import { TEXT_MAX, VLAN_ID } from '../../kernel/rules.js';
 import { bool, inCompany, inNetworkOfCompany, integer, networkUuidOf, nullable, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, ListMapping, ObjectReference } from '../../engine/read.model.js';
 import { asInput } from '../../platform/write/write.rules.js';
@@ -66,7 +66,7 @@ extend type Mutation {
 
 """A VLAN created together with its network."""
 input NewVLANInput {
-  "VLAN name, 1 to 100 characters, not blank."
+  "VLAN name, 1 to ${TEXT_MAX.vlanName} characters, not blank."
   name: String!
   "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
   vlanID: Int!
@@ -74,7 +74,7 @@ input NewVLANInput {
   isEnabled: Boolean! = true
   "Whether this is the network's default VLAN."
   isDefault: Boolean! = false
-  "Free text, up to 500 characters, or null."
+  "Free text, up to ${TEXT_MAX.description} characters, or null."
   description: String
   "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
   ipV4ClientGateway: IP
@@ -88,7 +88,7 @@ input NewVLANInput {
 input CreateVLANInput {
   "The network to add it to."
   networkUUID: UUID!
-  "VLAN name, 1 to 100 characters, not blank."
+  "VLAN name, 1 to ${TEXT_MAX.vlanName} characters, not blank."
   name: String!
   "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
   vlanID: Int!
@@ -96,7 +96,7 @@ input CreateVLANInput {
   isEnabled: Boolean! = true
   "Whether this is the network's default VLAN."
   isDefault: Boolean! = false
-  "Free text, up to 500 characters, or null."
+  "Free text, up to ${TEXT_MAX.description} characters, or null."
   description: String
   "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
   ipV4ClientGateway: IP
@@ -110,7 +110,7 @@ input CreateVLANInput {
 input UpdateVLANInput {
   "The VLAN to change."
   vlanUUID: UUID!
-  "New name, 1 to 100 characters, not blank."
+  "New name, 1 to ${TEXT_MAX.vlanName} characters, not blank."
   name: String
   "New VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
   vlanID: Int
@@ -118,7 +118,7 @@ input UpdateVLANInput {
   isEnabled: Boolean
   "Whether this is the network's default VLAN."
   isDefault: Boolean
-  "New description, up to 500 characters; null removes it."
+  "New description, up to ${TEXT_MAX.description} characters; null removes it."
   description: String
   "New clients' IPv4 gateway; null removes it (and needs ipV4ClientPrefixLength null too). The result is checked as on create."
   ipV4ClientGateway: IP

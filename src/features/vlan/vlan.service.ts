@@ -1,4 +1,4 @@
-import { VLAN_ID_RULE, isVlanId } from '../../kernel/rules.js';
+import { TEXT_MAX, VLAN_ID_RULE, isVlanId } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { isIPv4 } from 'node:net';
 import type { SqlContext } from '../../db/store.js';
@@ -49,11 +49,11 @@ export function checkVlanFields(input: Partial<VlanFields>, path = ''): VlanValu
     throw new AppError('BAD_USER_INPUT', `${path}vlanID must be ${VLAN_ID_RULE}.`, { field: `${path}vlanID` });
   }
   return {
-    name: requireText(input.name, `${path}name`, 100),
+    name: requireText(input.name, `${path}name`, TEXT_MAX.vlanName),
     vlanId,
     isEnabled: input.isEnabled === undefined ? true : requireBoolean(input.isEnabled, `${path}isEnabled`),
     isDefault: input.isDefault === undefined ? false : requireBoolean(input.isDefault, `${path}isDefault`),
-    description: input.description === undefined ? null : optionalText(input.description, `${path}description`, 500),
+    description: input.description === undefined ? null : optionalText(input.description, `${path}description`, TEXT_MAX.description),
     ...checkClientAddressing(input, path),
   };
 }

@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { bool, dateTime, inCompany, integer, nullable, text, uuidArgument } from '../../engine/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, MutationInput, ObjectReference, SqlContext } from '../../engine/read.model.js';
 import type { AuthorizationInput, RuleInput } from './webhook.rules.js';
@@ -275,7 +276,7 @@ input WebhookRuleInput {
 
 """A new webhook endpoint."""
 input CreateWebhookEndpointInput {
-  "1 to 200 characters."
+  "1 to ${TEXT_MAX.webhookLabel} characters."
   label: String!
   "An http(s) URL; private and loopback addresses are refused unless the server allows them."
   url: String!

@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { AppError } from '../../kernel/errors.js';
 import { notFound, requireOneOf, requireText, requireUuid } from '../../platform/write/write.rules.js';
 import { ALERT_TYPES } from './webhook.alerts.js';
@@ -100,7 +101,7 @@ export function checkAuthorization(value: unknown): { kind: 'none' | 'basic' | '
   const kind = requireOneOf(input.kind, 'authorization.kind', AUTH_KINDS);
   if (kind === 'NONE') return { kind: 'none', plain: null };
   if (kind === 'BEARER') return { kind: 'bearer', plain: requireToken(input.token, 'authorization.token') };
-  const username = requireText(input.username, 'authorization.username', 200);
+  const username = requireText(input.username, 'authorization.username', TEXT_MAX.webhookUsername);
   if (username.includes(':')) throw new AppError('BAD_USER_INPUT', 'authorization.username must not contain ":" (Basic authorization).', { field: 'authorization.username' });
   return { kind: 'basic', plain: `${username}:${requireToken(input.password, 'authorization.password')}` };
 }

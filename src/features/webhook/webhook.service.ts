@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
@@ -107,7 +108,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     const enabled = isGiven(input, 'enabled') ? requireBoolean(input.enabled, 'enabled') : (row?.enabled ?? true);
     const auth = isGiven(input, 'authorization') || row === undefined ? checkAuthorization(input.authorization) : undefined;
     return {
-      label: isGiven(input, 'label') || row === undefined ? requireText(input.label, 'label', 200) : row.label,
+      label: isGiven(input, 'label') || row === undefined ? requireText(input.label, 'label', TEXT_MAX.webhookLabel) : row.label,
       url: isGiven(input, 'url') || row === undefined ? checkEndpointUrl(input.url, deps.allowPrivateTargets) : row.url,
       enabled,
       authKind: auth?.kind ?? row?.authKind ?? 'none',

@@ -1,4 +1,4 @@
-import { SERIAL_RULE, VLAN_ID_RULE, isSerialNumber, isVlanId } from '../../kernel/rules.js';
+import { SERIAL_RULE, SSID_MAX_BYTES, TEXT_MAX, VLAN_ID_RULE, isSerialNumber, isSsidName, isVlanId } from '../../kernel/rules.js';
 import { AppError } from '../../kernel/errors.js';
 import { findPrototypeKey, joinPath } from '../../kernel/json-input.js';
 import { SSID_ENCRYPTION_PROTOCOLS } from '../../features/ssid/ssid.service.js';
@@ -206,7 +206,7 @@ class Validator {
     if (uuid) this.unique(seen.uuids, uuid, `${path}.uuid`, 'UUID');
     return {
       ...(uuid ? { uuid } : {}),
-      name: this.string(c.name, `${path}.name`, 200),
+      name: this.string(c.name, `${path}.name`, TEXT_MAX.companyName),
       slug,
       isCustomer: c.isCustomer === undefined ? true : this.boolean(c.isCustomer, `${path}.isCustomer`),
       websiteDomain: c.websiteDomain === undefined || c.websiteDomain === null ? null : this.matching(c.websiteDomain, `${path}.websiteDomain`, isWebsiteDomain, DOMAIN_RULE),
@@ -225,11 +225,11 @@ class Validator {
     if (n.mailingAddress !== undefined && n.mailingAddress !== null) {
       const a = this.object(n.mailingAddress, `${path}.mailingAddress`) ?? {};
       mailingAddress = {
-        line1: this.optionalString(a.line1, `${path}.mailingAddress.line1`, 200),
-        line2: this.optionalString(a.line2, `${path}.mailingAddress.line2`, 200),
-        city: this.optionalString(a.city, `${path}.mailingAddress.city`, 200),
-        subdivisionCode: this.optionalString(a.subdivisionCode, `${path}.mailingAddress.subdivisionCode`, 20),
-        postalCode: this.optionalString(a.postalCode, `${path}.mailingAddress.postalCode`, 20),
+        line1: this.optionalString(a.line1, `${path}.mailingAddress.line1`, TEXT_MAX.addressLine),
+        line2: this.optionalString(a.line2, `${path}.mailingAddress.line2`, TEXT_MAX.addressLine),
+        city: this.optionalString(a.city, `${path}.mailingAddress.city`, TEXT_MAX.city),
+        subdivisionCode: this.optionalString(a.subdivisionCode, `${path}.mailingAddress.subdivisionCode`, TEXT_MAX.subdivisionCode),
+        postalCode: this.optionalString(a.postalCode, `${path}.mailingAddress.postalCode`, TEXT_MAX.postalCode),
       };
     }
     const vlanIds = new Set<string>();
@@ -238,7 +238,7 @@ class Validator {
     const vlans = (this.array(n.vlans, `${path}.vlans`) ?? []).map((l, i) => this.vlan(l, `${path}.vlans[${i}]`, seen, vlanIds));
     return {
       UUID: uuid,
-      label: this.string(n.label, `${path}.label`, 200),
+      label: this.string(n.label, `${path}.label`, TEXT_MAX.networkLabel),
       slug,
       isActive: this.boolean(n.isActive, `${path}.isActive`),
       mailingAddress,
@@ -279,9 +279,9 @@ class Validator {
     }
     return {
       UUID: uuid,
-      label: this.string(d.label, `${path}.label`, 200),
+      label: this.string(d.label, `${path}.label`, TEXT_MAX.deviceLabel),
       deviceType,
-      deviceModel: this.string(d.deviceModel, `${path}.deviceModel`, 100),
+      deviceModel: this.string(d.deviceModel, `${path}.deviceModel`, TEXT_MAX.deviceModel),
       isOnline: this.boolean(d.isOnline, `${path}.isOnline`),
       hardwareDevice,
     };
@@ -294,7 +294,7 @@ class Validator {
     return {
       serialNumber,
       deviceType: this.oneOf(h.deviceType, `${path}.deviceType`, DEVICE_TYPES),
-      deviceModel: this.string(h.deviceModel, `${path}.deviceModel`, 100),
+      deviceModel: this.string(h.deviceModel, `${path}.deviceModel`, TEXT_MAX.deviceModel),
       isConnectedToBackend: this.boolean(h.isConnectedToBackend, `${path}.isConnectedToBackend`),
     };
   }
@@ -311,11 +311,11 @@ class Validator {
     if (uuid) this.unique(seen.uuids, uuid, `${path}.UUID`, 'UUID');
     return {
       ...(uuid ? { UUID: uuid } : {}),
-      name: this.string(l.name, `${path}.name`, 100),
+      name: this.string(l.name, `${path}.name`, TEXT_MAX.vlanName),
       vlanID: vlanID as number,
       isEnabled: this.boolean(l.isEnabled, `${path}.isEnabled`),
       isDefault: l.isDefault === undefined ? false : this.boolean(l.isDefault, `${path}.isDefault`),
-      description: this.optionalString(l.description, `${path}.description`, 500),
+      description: this.optionalString(l.description, `${path}.description`, TEXT_MAX.description),
       ...this.vlanAddressing(l, path),
     };
   }
@@ -336,8 +336,8 @@ class Validator {
   ssid(value: unknown, path: string, seen: Seen, names: Set<string>): ImportSsid {
     const s = this.object(value, path) ?? {};
     let ssid = '';
-    if (typeof s.ssid !== 'string' || s.ssid.length === 0 || Buffer.byteLength(s.ssid) > 32) {
-      this.fail(`${path}.ssid`, 'must be a name of 1 to 32 bytes');
+    if (!isSsidName(s.ssid)) {
+      this.fail(`${path}.ssid`, `must be a name of 1 to ${SSID_MAX_BYTES} bytes`);
     } else {
       ssid = s.ssid;
       this.unique(names, ssid, `${path}.ssid`, 'ssid');

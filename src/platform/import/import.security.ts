@@ -1,3 +1,4 @@
+import { TEXT_MAX } from '../../kernel/rules.js';
 import { isMacAddress, isUuid, toCanonicalDateTime } from '../../kernel/formats.js';
 import { toCanonicalPrefix } from '../../features/security/firewall-rule.prefix.js';
 
@@ -87,7 +88,7 @@ function blockedClients(v: SecurityValidator, value: unknown, path: string, opti
       createdAt = typeof b.createdAt === 'string' ? toCanonicalDateTime(b.createdAt) : undefined;
       if (createdAt === undefined) v.fail(`${at}.createdAt`, `${JSON.stringify(b.createdAt)} is not an RFC 3339 timestamp such as "2026-11-21T17:03:00Z"`);
     }
-    return { ...optionalUuid(b.UUID, `${at}.UUID`), macAddress, reason: v.optionalString(b.reason, `${at}.reason`, 500), ...(createdAt ? { createdAt } : {}) };
+    return { ...optionalUuid(b.UUID, `${at}.UUID`), macAddress, reason: v.optionalString(b.reason, `${at}.reason`, TEXT_MAX.description), ...(createdAt ? { createdAt } : {}) };
   });
 }
 
@@ -110,8 +111,8 @@ function firewallRules(v: SecurityValidator, value: unknown, path: string, optio
     }
     return {
       ...optionalUuid(r.UUID, `${at}.UUID`),
-      name: v.string(r.name, `${at}.name`, 100),
-      description: v.optionalString(r.description, `${at}.description`, 500),
+      name: v.string(r.name, `${at}.name`, TEXT_MAX.firewallRuleName),
+      description: v.optionalString(r.description, `${at}.description`, TEXT_MAX.description),
       action: v.oneOf(r.action, `${at}.action`, FIREWALL_ACTIONS),
       isEnabled: r.isEnabled === undefined ? true : v.boolean(r.isEnabled, `${at}.isEnabled`),
       srcPrefix: prefix(r.srcPrefix, `${at}.srcPrefix`),
