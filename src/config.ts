@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DEFAULT_READ_BATCH_BUDGET_MS, DEFAULT_READ_REPLICA_MAX_LAG_MS } from './db/store-options.js';
 import type { ReadReplicaOptions } from './db/store-options.js';
 import { RETENTION_DEFAULTS } from './kernel/telemetry.js';
+import { DEFAULT_OFFLINE_AFTER_SECONDS } from './kernel/online.js';
 import { RETRY_SCHEDULE_MS } from './features/webhook/webhook-delivery.service.js';
 import type { SmtpSettings } from './features/webhook/webhook.channels.js';
 
@@ -161,7 +162,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       maxDirectives: read.integer('MAX_QUERY_DIRECTIVES', 50, 0, 100_000),
     },
     ingest: {
-      offlineAfterSeconds: read.integer('DEVICE_OFFLINE_AFTER_SECONDS', 90, 5, 86_400),
+      offlineAfterSeconds: read.integer('DEVICE_OFFLINE_AFTER_SECONDS', DEFAULT_OFFLINE_AFTER_SECONDS, 5, 86_400),
       // a collector speaking for 10,000 devices that report every 30 s posts 20,000 reports a minute
       rateLimitReports: read.integer('INGEST_RATE_LIMIT_REPORTS', 30_000, 1, 100_000_000),
       rawRetentionHours: read.integer('TELEMETRY_RAW_RETENTION_HOURS', RETENTION_DEFAULTS.rawRetentionHours, 1, 8_760),

@@ -1,4 +1,4 @@
-import { onlineSince } from '../kernel/online.js';
+import { DEFAULT_OFFLINE_AFTER_SECONDS, onlineSince } from '../kernel/online.js';
 import { randomUUID } from 'node:crypto';
 import type { IngestConfig } from '../config.js';
 import type { Kysely } from 'kysely';
@@ -37,7 +37,7 @@ export interface IngestFigures extends IngestResult {
 export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'eventRetentionDays'>;
 
 /** The defaults of IngestConfig, for processes without a server config (the CLI, unit tests). */
-export const DEFAULT_REPORT_SETTINGS: ReportSettings = { offlineAfterSeconds: 90, ...RETENTION_DEFAULTS };
+export const DEFAULT_REPORT_SETTINGS: ReportSettings = { offlineAfterSeconds: DEFAULT_OFFLINE_AFTER_SECONDS, ...RETENTION_DEFAULTS };
 
 /** How far ahead day partitions are made: a missed day or two of maintenance still finds its partition. */
 const PARTITIONS_AHEAD_MS = 2 * 86_400_000;

@@ -7,6 +7,9 @@
  * webhook alerts never disagree.
  */
 
+/** The offline window when DEVICE_OFFLINE_AFTER_SECONDS does not set it: a device is offline 90 s after its last report. */
+export const DEFAULT_OFFLINE_AFTER_SECONDS = 90;
+
 /** The start of the offline window at `at` (ms since the epoch): a report observed at or after it counts. */
 export function onlineSince(at: number, offlineMs: number): string {
   return new Date(at - offlineMs).toISOString();

@@ -1,4 +1,5 @@
 import { SERIAL_RULE, TEXT_MAX, isSerialNumber } from '../../kernel/rules.js';
+import { DEFAULT_OFFLINE_AFTER_SECONDS } from '../../kernel/online.js';
 import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
 import { inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, text, uuidArgument } from '../../engine/read.model.js';
 import type { FieldMapping, GraphQLFeature, ObjectReference, ScalarType } from '../../engine/read.model.js';
@@ -55,7 +56,7 @@ type VirtualDevice {
   """
   Reported by the device; read-only. The assigned hardware's
   isConnectedToBackend: true while its last report is younger than
-  DEVICE_OFFLINE_AFTER_SECONDS (90 s by default), before its first report as
+  DEVICE_OFFLINE_AFTER_SECONDS (${DEFAULT_OFFLINE_AFTER_SECONDS} s by default), before its first report as
   the hardware was imported or created. Without hardware, as imported or created.
   """
   isOnline: Boolean!
@@ -87,7 +88,7 @@ type HardwareDevice {
   deviceModel: String!
   """
   Reported by the device; read-only. True while its last report is younger
-  than DEVICE_OFFLINE_AFTER_SECONDS (90 s by default); until its first
+  than DEVICE_OFFLINE_AFTER_SECONDS (${DEFAULT_OFFLINE_AFTER_SECONDS} s by default); until its first
   report, as imported or created.
   """
   isConnectedToBackend: Boolean!
