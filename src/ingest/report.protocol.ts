@@ -18,6 +18,7 @@
 import Type from 'typebox';
 import type { Static, StaticDecode, TSchema } from 'typebox';
 import { MAC_ADDRESS_ANY_CASE_PATTERN, RFC3339_PATTERN, VLAN_ID } from '../kernel/rules.js';
+import { isMacAddress } from '../kernel/formats.js';
 import { MAX_FREE_FORM_NESTING } from '../kernel/json-input.js';
 
 /** The most reports one request may carry. */
@@ -147,7 +148,6 @@ const countersOf = (c: Static<typeof CountersSchema>): Static<typeof CountersSch
 
 /** The longest LLDP text the protocol keeps (chassis and port ids, descriptions, names: 255 octets in LLDP). */
 export const MAX_LLDP_TEXT = 255;
-const MAC_TEXT = new RegExp(MAC_ADDRESS_ANY_CASE_PATTERN);
 
 /** The LLDP neighbour a port sees: what the neighbour's advertisement says of itself (issue 30). */
 const LldpNeighborSchema = Type.Decode(
@@ -158,7 +158,7 @@ const LldpNeighborSchema = Type.Decode(
     systemName: optionalText(MAX_LLDP_TEXT),
   }),
   (n) => ({
-    chassisID: MAC_TEXT.test(n.chassisID) ? lower(n.chassisID) : n.chassisID,
+    chassisID: isMacAddress(lower(n.chassisID)) ? lower(n.chassisID) : n.chassisID,
     portID: n.portID ?? null,
     portDescription: n.portDescription ?? null,
     systemName: n.systemName ?? null,
