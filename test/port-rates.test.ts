@@ -176,10 +176,14 @@ describe.each(storeKinds())('port counter rates and controller totals on %s', (k
     ]);
     expect((await refused(`switchPortMetricsRate(virtualDeviceUUID: "${IDS.acmeSwitch}", filter: { durationSeconds: 3600, stepSeconds: 300 }, portNumber: 65536) { values { timestamp } }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'portNumber']);
     expect((await refused(`controllerPortStats(virtualDeviceUUID: "${CONTROLLER}", lookbackHours: 0) { portNumber }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'lookbackHours']);
-    // GraphQL's own validation: a missing argument, a wrong type (a rate series without its filter is priced at its
-    // largest before validation, so it is refused for its cost first)
+    // GraphQL's own validation: a missing argument, a wrong type
     const missing = await app.graphql('{ controllerPortStats(portNumber: 1) { portNumber } }');
     expect(missing.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    // a rate series without its filter is refused for the missing argument, not priced at its largest and refused for its cost
+    const noFilter = await app.graphql(`{ switchPortMetricsRate(virtualDeviceUUID: "${IDS.acmeSwitch}") { values { timestamp totalRxBytes } } }`);
+    expect(noFilter.body.errors.map((e: { extensions: { code: string }; message: string }) => [e.extensions.code, e.message])).toEqual([
+      ['GRAPHQL_VALIDATION_FAILED', 'Field "switchPortMetricsRate" argument "filter" of type "MetricsFilterInput!" is required, but it was not provided.'],
+    ]);
     const wrongType = await app.graphql(`{ controllerPortStats(virtualDeviceUUID: "${CONTROLLER}", portNumber: "1") { portNumber } }`);
     expect(wrongType.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
