@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { AppError } from '../kernel/errors.js';
 import { parseJsonText } from '../kernel/json-input.js';
 import { SNMP_AUTH_PROTOCOLS, SNMP_PRIV_PROTOCOLS } from './snmp.client.js';
@@ -14,6 +15,14 @@ export interface CollectedDevice {
   readonly snmp: SnmpCredentials;
 }
 
+/** Where the collector listens for SNMP notifications (docs/collector.md#traps). */
+export interface TrapsConfig {
+  /** UDP port; 162 by default (binding it needs root or CAP_NET_BIND_SERVICE). */
+  readonly port: number;
+  /** The address to listen on; null listens on every IPv4 address. */
+  readonly address: string | null;
+}
+
 /** A collector's settings (docs/collector.md#the-configuration-file). */
 export interface CollectorConfig {
   /** The netgraph server's base URL, e.g. http://netgraph.example:8080. */
@@ -28,6 +37,8 @@ export interface CollectorConfig {
   readonly timeoutMs: number;
   readonly retries: number;
   readonly devices: readonly CollectedDevice[];
+  /** Where to listen for SNMP notifications; null: no trap receiver. */
+  readonly traps: TrapsConfig | null;
 }
 
 type Json = Record<string, unknown>;
@@ -56,9 +67,18 @@ export function parseCollectorConfig(text: string, source: string): CollectorCon
     timeoutMs: check.integer(root.timeoutMs ?? 2000, '$.timeoutMs', 100, 60_000),
     retries: check.integer(root.retries ?? 1, '$.retries', 0, 10),
     devices: check.list(root.devices, '$.devices').map((device, i) => readDevice(check, device, `$.devices[${i}]`)),
+    traps: root.traps === undefined || root.traps === null ? null : readTraps(check, root.traps, '$.traps'),
   };
   if (problems.length > 0) throw new AppError('BAD_USER_INPUT', `${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  ${problems.join('\n  ')}`);
   return config;
+}
+
+function readTraps(check: Checks, value: unknown, at: string): TrapsConfig {
+  const traps = check.object(value, at) ?? {};
+  return {
+    port: check.integer(traps.port ?? 162, `${at}.port`, 1, 65_535),
+    address: traps.address === undefined || traps.address === null ? null : check.ipAddress(traps.address, `${at}.address`),
+  };
 }
 
 function readDevice(check: Checks, value: unknown, at: string): CollectedDevice {
@@ -113,6 +133,7 @@ function createChecks(problems: string[]) {
       Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? (value as number) : fail(at, `must be a whole number from ${min} to ${max}`, min),
     oneOf: <T extends string>(value: unknown, at: string, allowed: readonly T[]): T =>
       allowed.includes(value as T) ? (value as T) : fail(at, `must be one of ${allowed.join(', ')}`, allowed[0] as T),
+    ipAddress: (value: unknown, at: string): string => (typeof value === 'string' && isIP(value) !== 0 ? value : fail(at, 'must be an IPv4 or IPv6 address', '')),
     url: (value: unknown, at: string): string => {
       const ok = typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
       return ok ? (value as string).replace(/\/+$/, '') : fail(at, 'must be the server\'s http:// or https:// base URL', '');
