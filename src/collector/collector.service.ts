@@ -9,6 +9,8 @@ import { buildReport } from './collector.report.js';
 import type { DeviceMemory } from './collector.report.js';
 import { ReportSpool } from './collector.spool.js';
 import { openSnmpClient } from './snmp.client.js';
+import { probeTcp } from './collector.probes.js';
+import type { ProbeResult } from './collector.probes.js';
 import { startTrapReceiver } from './collector.traps.js';
 import type { TrapEvent } from './collector.traps.js';
 
@@ -52,8 +54,9 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
     const client = openSnmpClient({ host: device.host, port: device.port, credentials: device.snmp, timeoutMs: config.timeoutMs, retries: config.retries });
     const outcome = { host: device.host, serialNumber: device.serialNumber };
     try {
-      const polled = await pollDevice(client);
-      const built = buildReport(device, polled, memory.get(device), now());
+      // the uplinks' probes run while the agent is polled
+      const [polled, probes] = await Promise.all([pollDevice(client), probeUplinks(device)]);
+      const built = buildReport(device, polled, memory.get(device), now(), probes);
       memory.set(device, built.memory);
       const report = bootReportedByTrap.delete(device) ? withoutBootEvent(built.report) : built.report;
       return { ...outcome, durationMs: elapsed(started), report, error: null };
@@ -62,6 +65,13 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
     } finally {
       client.close();
     }
+  }
+
+  /** Each uplink's probe results, by the uplink's name. */
+  async function probeUplinks(device: CollectedDevice): Promise<Map<string, ProbeResult>> {
+    const results = new Map<string, ProbeResult>();
+    await Promise.all(device.uplinkProbes.map(async (p) => results.set(p.uplink, await probeTcp(p.target, config.probeCount, config.probeTimeoutMs))));
+    return results;
   }
 
   async function pollAll(): Promise<PollOutcome[]> {
