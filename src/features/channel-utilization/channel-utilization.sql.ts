@@ -55,10 +55,14 @@ export function networkRadios(c: SqlContext, n: string, oneDevice: boolean): str
   const device = oneDevice ? ` AND v.uuid = ${c.arg('apVirtualDeviceUUID')}` : '';
   // coalesce gives the parameter its type on PostgreSQL
   const band = `b.band = coalesce(${c.arg('band')}, b.band)`;
+  // each device's hardware looked up by its unique virtual_device_id: as a join, PostgreSQL's generic plan
+  // without statistics scanned every hardware device (as hardwareIdsOfNetwork says)
+  const devices =
+    `(SELECT v.uuid AS virtual_device_uuid, (SELECT h.id FROM hardware_devices h WHERE h.virtual_device_id = v.id) AS hardware_device_id ` +
+    `FROM virtual_devices v WHERE v.network_id = ${n}.id${device})`;
   return (
-    `(SELECT ${e}.* FROM (SELECT h.id AS hardware_device_id, v.uuid AS virtual_device_uuid, b.band AS radio_band ` +
-    `FROM virtual_devices v JOIN hardware_devices h ON h.virtual_device_id = v.id CROSS JOIN ${BANDS} b ` +
-    `WHERE v.network_id = ${n}.id${device} AND ${band}) ${e} WHERE EXISTS (SELECT 1 FROM ${radioSeries(c, e)} s))`
+    `(SELECT ${e}.* FROM (SELECT dv.hardware_device_id, dv.virtual_device_uuid, b.band AS radio_band FROM ${devices} dv CROSS JOIN ${BANDS} b ` +
+    `WHERE dv.hardware_device_id IS NOT NULL AND ${band}) ${e} WHERE EXISTS (SELECT 1 FROM ${radioSeries(c, e)} s))`
   );
 }
 
