@@ -42,7 +42,7 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
  * other networks and non-Wi-Fi energy take what its neighbourhood does.
  * Receive and transmit split its own airtime, so they never exceed the total.
  */
-export function radioChannels(device: SimDevice, t: number, clients: number): RadioChannelInput[] {
+export function radioChannels(device: SimDevice, t: number, clients: number) {
   const bands = [...new Set(device.radios.map((r) => r.band))];
   const ssids = new Set(device.radios.map((r) => r.ssid)).size;
   const minute = Math.floor(t / 60);
@@ -69,7 +69,7 @@ export function radioChannels(device: SimDevice, t: number, clients: number): Ra
       selfUtilization,
       obssUtilization,
       nonWifiUtilization,
-    };
+    } satisfies RadioChannelInput;
   });
 }
 
