@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
-import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
+import { CONTROLLER as CONTROLLER_DEVICE, IDS, SERIALS, createFixtureWithController as fixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
 
@@ -10,20 +10,8 @@ import { storeKinds } from './helpers/stores.js';
 // controllerDNSRequestRates over HTTP, from the radioChannels and dnsRequests of reports posted through
 // POST /api/v1/reports (issue 32). The clock stands one hour after REPORT_EPOCH, a multiple of 300 s.
 const NOW = REPORT_EPOCH + 3_600_000;
-const CONTROLLER = '22222222-2222-4222-8222-22222222222c';
-const CONTROLLER_SERIAL = 'M1A3-CT00-0001';
+const { uuid: CONTROLLER, serial: CONTROLLER_SERIAL } = CONTROLLER_DEVICE;
 const MISSING = '99999999-9999-4999-8999-999999999999';
-
-/** The fixture with a controller in HQ. */
-function fixture() {
-  const data = createFixture();
-  const hq = data.companies[0]?.networks?.[0];
-  (hq?.virtualDevices as unknown[]).push({
-    UUID: CONTROLLER, label: 'Gateway', deviceType: 'CONTROLLER', deviceModel: 'MX-1', isOnline: true,
-    hardwareDevice: { serialNumber: CONTROLLER_SERIAL, deviceType: 'CONTROLLER', deviceModel: 'MX-1', isConnectedToBackend: true },
-  });
-  return data;
-}
 
 type Utilization = [total: number, rx: number | null, tx: number | null];
 /** A radio of `band` with its utilization; self, OBSS and non-Wi-Fi split the total 60/30/10. */
@@ -83,7 +71,7 @@ describe.each(storeKinds())('channel utilization and DNS request rates on %s', (
     (await query(`query ($f: MetricsFilterInput!) { r: channelUtilizationByNetwork(networkUUID: "${network}", filter: { timeFilter: $f }${more}) { ${RADIO_FIELDS} } }`, { f: filter })).data.r;
   const byAP = async (network: string, ap: string, filter: Record<string, unknown>, more = '') =>
     (await query(`query ($f: MetricsFilterInput!) { r: channelUtilizationByAP(networkUUID: "${network}", apVirtualDeviceUUID: "${ap}", filter: { timeFilter: $f }${more}) { ${RADIO_FIELDS} } }`, { f: filter })).data.r;
-  const dns = async (filter: Record<string, unknown>, device = CONTROLLER) =>
+  const dns = async (filter: Record<string, unknown>, device: string = CONTROLLER) =>
     (await query(`query ($f: MetricsFilterInput!) { r: controllerDNSRequestRates(virtualDeviceUUID: "${device}", filter: $f) { values { timestamp value UUID } } }`, { f: filter })).data.r;
   const hour = { durationSeconds: 3600, stepSeconds: 300, endTime: at(3600) };
 
