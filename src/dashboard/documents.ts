@@ -67,10 +67,14 @@ export const NETWORK_MONITORING = graphql(`
 export const EVENT = graphql(`
   fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
 
-/** A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios and its latest events. */
+/**
+ * A device's page: the device with its ports, its 24-hour port counters, MAC
+ * table, the network's radios, its channels' utilization and DNS request
+ * rate over `window`, and its latest events.
+ */
 export const DEVICE_PAGE = graphql(
   `
-  query DashboardDevice($network: UUID!, $device: UUID!) {
+  query DashboardDevice($network: UUID!, $device: UUID!, $window: MetricsFilterInput!) {
     network(UUID: $network) { UUID label }
     device: virtualDevice(UUID: $device) {
       UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
@@ -86,6 +90,11 @@ export const DEVICE_PAGE = graphql(
       portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
     }
     bssids: bssidsForNetwork(networkUUID: $network, includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } }
+    channels: channelUtilizationByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: $window }) {
+      band channel channelWidthMHz txPowerDbm noiseFloorDbm
+      values { timestamp totalUtilization rxUtilization txUtilization obssUtilization nonWifiUtilization }
+    }
+    dns: controllerDNSRequestRates(virtualDeviceUUID: $device, filter: $window) { values { timestamp value } }
     events: recentEventLogEventsPage(networkUUID: $network, limit: 20, virtualDeviceUUIDFilter: [$device]) {
       total events { ...DashboardEvent }
     }

@@ -39,6 +39,11 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
     '{ switchPortMetricsRate(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { portNumber timestamp totalRxBytes totalTxBytes } } }',
   controllerPortMetricsRate:
     '{ controllerPortMetricsRate(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 3600, stepSeconds: 60 }, portNumber: 1) { values { portNumber timestamp totalRxBytes totalTxBytes } } }',
+  channelUtilizationByNetwork:
+    '{ channelUtilizationByNetwork(networkUUID: "$NETWORK", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { band virtualDeviceUUID channel values { timestamp totalUtilization rxUtilization txUtilization } } }',
+  channelUtilizationByAP:
+    '{ channelUtilizationByAP(networkUUID: "$NETWORK", apVirtualDeviceUUID: "$DEVICE", filter: { timeFilter: { durationSeconds: 3600, stepSeconds: 60 } }, band: BAND_5G) { band channelWidthMHz txPowerDbm values { timestamp totalUtilization selfUtilization obssUtilization nonWifiUtilization } } }',
+  controllerDNSRequestRates: '{ controllerDNSRequestRates(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { timestamp value UUID } } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
   networkTopology:
     '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',
