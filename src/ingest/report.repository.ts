@@ -8,7 +8,7 @@ import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { UPLINK_METRICS } from '../kernel/telemetry.js';
-import { BULK_COLUMNS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -109,6 +109,19 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${takeExcluded(COUNTER_ROLLUPS.slice(3).map(([n]) => n))}
         WHERE port_counter_rollups.observed_at < excluded.observed_at`;
       await rows.insert('port_counter_rollups', COUNTER_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Adds client samples to their 5-minute rollups: sums and counts add up, the later sample's last values win. */
+    async upsertClientMetricRollups(values: readonly Insertable<Database['client_metric_rollups']>[]): Promise<void> {
+      const t = 'client_metric_rollups';
+      const later = `excluded.observed_at >= ${t}.observed_at`;
+      const set = CLIENT_METRIC_ROLLUPS.slice(3).map(([column]) =>
+        column.endsWith('_sum') || column.endsWith('_count')
+          ? `${column} = ${t}.${column} + excluded.${column}`
+          : `${column} = CASE WHEN ${later} THEN excluded.${column} ELSE ${t}.${column} END`,
+      );
+      const tail = sql`ON CONFLICT (hardware_device_id, mac_address, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert(t, CLIENT_METRIC_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Adds to the networks' report counts per bucket. */
