@@ -10,6 +10,17 @@ export const PRICED_CLIENTS = 20;
 /** A partial MAC address: hex digits and colons, as MACs are stored (lowercase). */
 const PARTIAL_MAC = /^[0-9a-fA-F:]{1,17}$/;
 
+/** What each Wi-Fi generation of the protocol's `hwMode` is: the values of the SDL enum NetworkClientHWMode. */
+const HW_MODE_MEANINGS: Readonly<Record<(typeof HW_MODES)[number], string>> = {
+  NA: 'Not applicable (a wired client).',
+  WIFI_2: '802.11a/b/g.',
+  WIFI_3: '802.11n, older naming.',
+  WIFI_4: '802.11n.',
+  WIFI_5: '802.11ac.',
+  WIFI_6: '802.11ax.',
+  WIFI_7: '802.11be.',
+};
+
 /** `filter: ClientMetricsTimeseriesFilterInput!` (the other fields are read as values, see client-metrics.sql.ts). */
 const CLIENT_FILTER_ARGUMENT: RootArgument = { name: 'filter', type: 'input', fields: [{ ...METRICS_FILTER_ARGUMENT, name: 'timeFilter' }] };
 
@@ -114,22 +125,9 @@ const WIRELESS_ARGUMENTS = `
 /** Client metrics over time from the clients the devices report (docs/metrics.md, "Client metrics"). */
 export const CLIENT_METRICS_FEATURE = {
   sdl: /* GraphQL */ `
-"""A wireless client's Wi-Fi generation (802.11 standard)."""
+"""A wireless client's Wi-Fi generation (802.11 standard), as reports give it (\`hwMode\`)."""
 enum NetworkClientHWMode {
-  """Not applicable (a wired client)."""
-  NA
-  """802.11a/b/g."""
-  WIFI_2
-  """802.11n, older naming."""
-  WIFI_3
-  """802.11n."""
-  WIFI_4
-  """802.11ac."""
-  WIFI_5
-  """802.11ax."""
-  WIFI_6
-  """802.11be."""
-  WIFI_7
+${HW_MODES.map((mode) => `  """${HW_MODE_MEANINGS[mode]}"""\n  ${mode}`).join('\n')}
 }
 
 """A wireless client's connection event (netgraph records none yet: filtering by one is BAD_USER_INPUT)."""
@@ -345,6 +343,3 @@ extend type Query {
     'ClientBytesSeries.values': BUCKETS_PER_COST_ELEMENT,
   },
 } satisfies GraphQLFeature;
-
-/** The Wi-Fi generations the SDL enum lists, as the protocol's `hwMode` values (a test keeps them equal). */
-export const HW_MODE_VALUES = HW_MODES;
