@@ -4,6 +4,7 @@ import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { createDashboardClient, signIn } from './helpers/dashboard.js';
 import { storeKinds } from './helpers/stores.js';
 
 // Meter's client metrics roots (wirelessClientMetrics, ...ByAP, ...ByClient, allClientMetricsByClient,
@@ -228,6 +229,23 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
     expect(band.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const mac = await app.graphql(`{ wirelessClientMetricsByClient(networkUUID: "${IDS.acmeHq}", macAddress: "nope", filter: { timeFilter: ${time} }) { values { timestamp } } }`);
     expect(mac.body.errors[0].message).toContain('a MAC address');
+  });
+
+  it("lists an access point's wireless clients of the last 15 minutes on its page, with signal, SNR, rates and Wi-Fi generation", async () => {
+    // two samples of A in the last 15 minutes before the clock: averages -45 dBm, 45 dB, 500 and 400 Mbit/s
+    const recent = [3480, 3540].map((s, i) => report(SERIALS.acmeAp, at(s), { clients: [wireless(A, [-40 - 10 * i, 40 + 10 * i, 450 + 100 * i, 350 + 100 * i, 10_000 + 4_096 * i, 0])] }));
+    expect((await postReports(app, await createScopedKey(app, 'ingest'), recent)).body).toMatchObject({ accepted: 2 });
+    await app.server.services.users.create({ companySlug: 'acme', email: 'wifi@acme.example', role: 'admin', password: 'correct horse battery' });
+    const client = createDashboardClient(app);
+    expect((await signIn(client, 'wifi@acme.example', 'correct horse battery')).status).toBe(303);
+    const page = await client.get(`/networks/${IDS.acmeHq}/devices/${IDS.acmeAp}`);
+    expect(page.status).toBe(200);
+    const row = /<tr data-client="aa:00:00:00:00:01">([\s\S]*?)<\/tr>/.exec(page.text)?.[1]?.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+    expect(row).toBe('aa:00:00:00:00:01 -45 dBm 45 dB 500 Mbit/s 400 Mbit/s Wi-Fi 6 4.0 KB');
+    expect(page.text).not.toContain('data-client="aa:00:00:00:00:02"');
+    expect(page.text).toContain('id="chart-client-signal"');
+    // a switch's page has no such section
+    expect((await client.get(`/networks/${IDS.acmeHq}/devices/${IDS.acmeSwitch}`)).text).not.toContain('wireless-clients-table');
   });
 
   it("refuses a client's bad metrics at their path, and keeps a wired client's radio fields out", async () => {
