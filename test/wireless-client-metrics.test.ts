@@ -124,6 +124,13 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
       { response: { metadata: aggregate(1, -47.5, 42.5, 4700, 1700, 450, 350) } },
       { response: { metadata: aggregate(1, -220 / 3, 35 / 3, 50, 20, 50, 80 / 3) } },
     ]));
+    // priced for 20 clients of 1 + 1 + 7 fields each, plus the list's 2; charged for the 2 it holds
+    const priced = await app.request('/api/v1/graphql', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await app.createKey('acme')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: sdk, extensions: { cost: true } }),
+    });
+    expect(priced.body.extensions.cost).toMatchObject({ requested: 2 + 20 * 9, actual: 2 + 2 * 9 });
     expect((await perClient({ timeFilter: { ...WINDOW, stepSeconds: 300 } })).map((c: { macAddress: string }) => c.macAddress)).toEqual([A, B]);
     const one = await query(`{ r: wirelessClientMetricsByClient(networkUUID: "${IDS.acmeHq}", macAddress: "${B}", filter: { timeFilter: { durationSeconds: 600, stepSeconds: 120, endTime: "${at(600)}" } }) { metadata { clientCount signal snr rxBytes txBytes } values { timestamp clientCount signal snr hwMode } } }`);
     expect(rounded(one.data.r)).toEqual(rounded({
