@@ -78,8 +78,13 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
 
   beforeAll(async () => {
     app = await startTestApp(kind, { data: createFixture(), clock: createTestClock(NOW).now, env: { DEVICE_OFFLINE_AFTER_SECONDS: '86400' }, backgroundWork: false });
-    const posted = await postReports(app, await createScopedKey(app, 'ingest'), reports());
-    expect(posted.body).toMatchObject({ accepted: reports().length, rejected: [] });
+    // the access point's reports out of order, in two requests, so that the rollups are folded in a request and
+    // merged across requests both ways: 420 s, 120 s and 360 s; then -120 s and 0 s, before the stored samples of their buckets
+    const all = reports();
+    const key = await createScopedKey(app, 'ingest');
+    for (const batch of [[all[4], all[2], all[3]], [all[0], all[1]], all.slice(5)]) {
+      expect((await postReports(app, key, batch)).body).toMatchObject({ accepted: batch.length, rejected: [] });
+    }
     // another company's access point reports a client with A's MAC address and large numbers
     const globex = await postReports(app, await createScopedKey(app, 'ingest', 'globex'), [0, 120].map((s) => report(SERIALS.globexAp, at(s), { clients: [wireless(A, [-10, 90, 5000, 5000, s * 1e6, s * 1e6])] })));
     expect(globex.body).toMatchObject({ accepted: 2, rejected: [] });
@@ -101,18 +106,18 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
     }));
   });
 
-  it('reads the 5-minute rollups for steps that are multiples of 300 s: the same averages, bytes from each bucket\'s last counters', async () => {
-    // 0 s: A 5000 - 1000 (the rollup before the window), B's first bucket counts 0; 300 s: A restarted (700/200 whole,
-    // the 1000/500 before its restart inside the bucket is lost, as switchPortStats loses a reboot's), B restarted (50/20)
+  it('reads the 5-minute rollups for steps that are multiples of 300 s: the same averages and bytes as the raw samples', async () => {
+    // 0 s: A 2000 - 1000 (the rollup before the window) + its growth 3000 to 5000 inside the bucket, B's growth 200/50;
+    // 300 s: A 6000 - 5000, then restarted (700/200 whole), B restarted (50/20)
     expect(rounded(await byAP({ timeFilter: { ...WINDOW, stepSeconds: 300 } }))).toEqual(rounded({
-      metadata: aggregate(2, -410 / 7, 205 / 7, 4750, 1720, 1950 / 7, 1480 / 7),
+      metadata: aggregate(2, -410 / 7, 205 / 7, 5950, 2270, 1950 / 7, 1480 / 7),
       values: [
-        { timestamp: at(0), ...aggregate(2, -65, 25, 4000, 1500, 180, 115), hwMode: null },
-        { timestamp: at(300), ...aggregate(2, -50, 35, 750, 220, 410, 340), hwMode: null },
+        { timestamp: at(0), ...aggregate(2, -65, 25, 4200, 1550, 180, 115), hwMode: null },
+        { timestamp: at(300), ...aggregate(2, -50, 35, 1750, 720, 410, 340), hwMode: null },
       ],
     }));
     // one bucket of 10 minutes, and a window with no samples
-    expect((await byAP({ timeFilter: { ...WINDOW, stepSeconds: 600 } })).values.map((v: { clientCount: number; rxBytes: number }) => [v.clientCount, v.rxBytes])).toEqual([[2, 4750]]);
+    expect((await byAP({ timeFilter: { ...WINDOW, stepSeconds: 600 } })).values.map((v: { clientCount: number; rxBytes: number }) => [v.clientCount, v.rxBytes])).toEqual([[2, 5950]]);
     expect(await byAP({ timeFilter: { durationSeconds: 600, stepSeconds: 300, endTime: at(-600) } })).toEqual({ metadata: aggregate(0, null, null, 0, 0, null, null), values: [] });
   });
 
@@ -121,8 +126,8 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
     const answer = await query(sdk);
     expect(answer.errors).toBeUndefined();
     expect(rounded(answer.data.wirelessClientMetrics)).toEqual(rounded([
-      { response: { metadata: aggregate(1, -47.5, 42.5, 4700, 1700, 450, 350) } },
-      { response: { metadata: aggregate(1, -220 / 3, 35 / 3, 50, 20, 50, 80 / 3) } },
+      { response: { metadata: aggregate(1, -47.5, 42.5, 5700, 2200, 450, 350) } },
+      { response: { metadata: aggregate(1, -220 / 3, 35 / 3, 250, 70, 50, 80 / 3) } },
     ]));
     // priced for 20 clients of 1 + 1 + 7 fields each, plus the list's 2; charged for the 2 it holds
     const priced = await app.request('/api/v1/graphql', {
@@ -180,9 +185,14 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
       rxBytes: { metadata: { minValue: 0, maxValue: 600 }, values: points([[0, 0], [120, 300], [360, 600]]) },
       txBytes: { metadata: { minValue: 0, maxValue: 350 }, values: points([[0, 0], [120, 150], [360, 350]]) },
     });
+    // from the rollups: the wired client's growth inside its first 5 minutes counts, as from the raw samples
+    expect(await all('allClientMetricsByClient', `macAddress: "${WIRED}"`, 300)).toEqual({
+      rxBytes: { metadata: { minValue: 300, maxValue: 600 }, values: points([[0, 300], [300, 600]]) },
+      txBytes: { metadata: { minValue: 150, maxValue: 350 }, values: points([[0, 150], [300, 350]]) },
+    });
     expect(await all('allClientMetricsByClient', `macAddress: "${A}"`, 300)).toEqual({
-      rxBytes: { metadata: { minValue: 700, maxValue: 4000 }, values: points([[0, 4000], [300, 700]]) },
-      txBytes: { metadata: { minValue: 200, maxValue: 1500 }, values: points([[0, 1500], [300, 200]]) },
+      rxBytes: { metadata: { minValue: 1700, maxValue: 4000 }, values: points([[0, 4000], [300, 1700]]) },
+      txBytes: { metadata: { minValue: 700, maxValue: 1500 }, values: points([[0, 1500], [300, 700]]) },
     });
     // VLAN 20: B and the wired client
     expect(await all('allClientMetricsByVLAN', `vlanUUID: "${IDS.acmeVlan}"`, 120)).toEqual({
@@ -241,7 +251,11 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
   it("lists an access point's wireless clients of the last 15 minutes on its page, with signal, SNR, rates and Wi-Fi generation", async () => {
     // two samples of A in the last 15 minutes before the clock: averages -45 dBm, 45 dB, 500 and 400 Mbit/s
     const recent = [3480, 3540].map((s, i) => report(SERIALS.acmeAp, at(s), { clients: [wireless(A, [-40 - 10 * i, 40 + 10 * i, 450 + 100 * i, 350 + 100 * i, 10_000 + 4_096 * i, 0])] }));
-    expect((await postReports(app, await createScopedKey(app, 'ingest'), recent)).body).toMatchObject({ accepted: 2 });
+    const key = await createScopedKey(app, 'ingest');
+    for (const one of recent) expect((await postReports(app, key, [one])).body).toMatchObject({ accepted: 1 });
+    // the second sample, posted later, grows its 5-minute rollup: 4,096 bytes received in the bucket of 3,300 s
+    const rollup = await query(`{ r: allClientMetricsByClient(networkUUID: "${IDS.acmeHq}", macAddress: "${A}", filter: { timeFilter: { durationSeconds: 300, stepSeconds: 300, endTime: "${at(3600)}" } }) { rxBytes { values { timestamp value } } } }`);
+    expect(rollup.data.r.rxBytes.values).toEqual([{ timestamp: at(3300), value: 4096 }]);
     await app.server.services.users.create({ companySlug: 'acme', email: 'wifi@acme.example', role: 'admin', password: 'correct horse battery' });
     const client = createDashboardClient(app);
     expect((await signIn(client, 'wifi@acme.example', 'correct horse battery')).status).toBe(303);

@@ -341,6 +341,12 @@ export interface ClientMetricRollupTable extends ClientSampleColumns {
   rx_rate_count: number;
   tx_rate_sum: number;
   tx_rate_count: number;
+  /** The bucket's first sample, and the counters' growth from it to the last (restarts counted whole). */
+  first_observed_at: string;
+  first_rx_bytes: number | null;
+  first_tx_bytes: number | null;
+  rx_growth: number;
+  tx_growth: number;
 }
 
 /** Count, sum, min and max of each uplink metric over one 5-minute bucket. */

@@ -57,7 +57,16 @@ const CLIENT_OBSERVATIONS: readonly RowColumn[] = [
   ...CLIENT_SAMPLE,
 ];
 
-/** Key columns first (4), then the rest: sums and counts add up, the last sample's columns come from the later one. */
+/** The columns of a client metric rollup that an upsert merges on its own terms (the first sample, the growth). */
+export const CLIENT_ROLLUP_SPAN: readonly RowColumn[] = [
+  ['first_observed_at', 'timestamptz'],
+  ['first_rx_bytes', 'bigint'],
+  ['first_tx_bytes', 'bigint'],
+  ['rx_growth', 'bigint'],
+  ['tx_growth', 'bigint'],
+];
+
+/** Key columns first (3), then the rest: sums and counts add up, the last sample's columns come from the later one; the span last. */
 export const CLIENT_METRIC_ROLLUPS: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
   ['mac_address', 'text'],
@@ -70,6 +79,7 @@ export const CLIENT_METRIC_ROLLUPS: readonly RowColumn[] = [
     [`${m}_count`, 'bigint'],
   ]),
   ...CLIENT_SAMPLE,
+  ...CLIENT_ROLLUP_SPAN,
 ];
 
 const CLIENT_PRESENCE: readonly RowColumn[] = [

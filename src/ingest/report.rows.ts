@@ -157,9 +157,24 @@ function addToClientMetricRollup(
   const key = `${sample.hardware_device_id}/${sample.mac_address}/${bucket}`;
   const held = rollups.get(key);
   const later = held === undefined || held.observed_at <= sample.observed_at;
-  const rollup: Record<string, unknown> = later
-    ? { ...sample, bucket }
-    : { ...held };
+  const rollup: Record<string, unknown> = later ? { ...sample, bucket } : { ...held };
+  const reading = { rx: sample.rx_bytes, tx: sample.tx_bytes };
+  if (held === undefined) {
+    Object.assign(rollup, { first_observed_at: sample.observed_at, first_rx_bytes: reading.rx, first_tx_bytes: reading.tx, rx_growth: 0, tx_growth: 0 });
+  } else {
+    const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
+    const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
+    const earlier = sample.observed_at < held.first_observed_at;
+    // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
+    const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
+    Object.assign(rollup, {
+      first_observed_at: earlier ? sample.observed_at : held.first_observed_at,
+      first_rx_bytes: earlier ? reading.rx : first.rx,
+      first_tx_bytes: earlier ? reading.tx : first.tx,
+      rx_growth: (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
+      tx_growth: (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
+    });
+  }
   for (const metric of CLIENT_AVERAGED_METRICS) {
     const value = sample[metric];
     const heldSum = (held?.[`${metric}_sum`] as number | undefined) ?? 0;
@@ -169,6 +184,17 @@ function addToClientMetricRollup(
     delete rollup[metric];
   }
   rollups.set(key, rollup as unknown as Insertable<Database['client_metric_rollups']>);
+}
+
+/** Byte counters of a client sample. */
+type ClientCounters = { readonly rx: number | null; readonly tx: number | null };
+
+/** What one counter grew from one sample to a later one: the later value whole when either counter fell (the client reconnected). */
+function counterGrowth(from: ClientCounters, to: ClientCounters, counter: 'rx' | 'tx'): number {
+  const [a, b] = [from[counter], to[counter]];
+  if (a === null || b === null) return 0;
+  const restarted = (to.rx !== null && from.rx !== null && to.rx < from.rx) || (to.tx !== null && from.tx !== null && to.tx < from.tx);
+  return restarted ? b : b - a;
 }
 
 function addToUplinkRollup(

@@ -26,8 +26,9 @@ const AVERAGED = ['signal', 'snr', 'rx_rate', 'tx_rate'] as const;
  * null bitmap, so an old sender's rows grow by almost nothing). Their
  * 5-minute rollups, client_metric_rollups, hold one row per client, device
  * and bucket, written only for a client whose sample carries a metric: sums
- * and counts of the averaged metrics, the bucket's last byte counters (as
- * port_counter_rollups keeps a port's) and the last sample's band, channel,
+ * and counts of the averaged metrics, the bucket's first and last byte
+ * counters with their growth in between (so a rollup counts the bytes of
+ * its 5 minutes as the raw samples do) and the last sample's band, channel,
  * SSID, VLAN and Wi-Fi generation, which the filters read. Additive: servers
  * of the previous version neither write nor read the new columns.
  */
@@ -57,6 +58,13 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
   for (const [column, type] of SAMPLE_COLUMNS) {
     if (!(AVERAGED as readonly string[]).includes(column)) rollups = rollups.addColumn(column, types[type]);
   }
+  // the bucket's first sample's counters, and their growth from the first sample to the last (restarts counted whole)
+  rollups = rollups
+    .addColumn('first_observed_at', t.timestamp, (c) => c.notNull())
+    .addColumn('first_rx_bytes', types.big)
+    .addColumn('first_tx_bytes', types.big)
+    .addColumn('rx_growth', types.big, (c) => c.notNull())
+    .addColumn('tx_growth', types.big, (c) => c.notNull());
   await rollups.addUniqueConstraint('client_metric_rollups_key', ['hardware_device_id', 'mac_address', 'bucket']).execute();
   await db.schema.createIndex('client_metric_rollups_network_idx').on('client_metric_rollups').columns(['network_id', 'bucket']).execute();
   await db.schema.createIndex('client_metric_rollups_bucket_idx').on('client_metric_rollups').column('bucket').execute();

@@ -85,7 +85,8 @@ const LAST = 'hardware_device_id, mac_address, observed_at, rx_bytes, tx_bytes, 
 function rollupRows(c: SqlContext, mac: string, kind: ClientSeriesKind, bucket: (column: string) => string, inWindow: boolean, from: () => string, to: () => string): string {
   const averaged = AVERAGED.map((m) => `r.${m}_sum AS ${m}_s, r.${m}_count AS ${m}_n`).join(', ');
   return (
-    `SELECT ${LAST.split(', ').map((column) => `r.${column}`).join(', ')}, ${bucket('r.bucket')} AS bucket, ${inWindow ? 'TRUE' : 'FALSE'} AS in_window, ${averaged} ` +
+    `SELECT ${LAST.split(', ').map((column) => `r.${column}`).join(', ')}, ${bucket('r.bucket')} AS bucket, ${inWindow ? 'TRUE' : 'FALSE'} AS in_window, ${averaged}, ` +
+    'r.first_rx_bytes AS first_rx, r.first_tx_bytes AS first_tx, r.rx_growth, r.tx_growth ' +
     `FROM client_metric_rollups r WHERE ${scope(c, 'r', mac, kind)} AND r.bucket >= ${from()} AND r.bucket < ${to()}`
   );
 }
@@ -95,7 +96,8 @@ function rawRows(c: SqlContext, mac: string, kind: ClientSeriesKind, source: Sou
   const averaged = AVERAGED.map((m) => `coalesce(o.${m}, 0) AS ${m}_s, CASE WHEN o.${m} IS NULL THEN 0 ELSE 1 END AS ${m}_n`).join(', ');
   const carries = [...AVERAGED, 'rx_bytes', 'tx_bytes'].map((m) => `o.${m} IS NOT NULL`).join(' OR ');
   return (
-    `SELECT ${LAST.split(', ').map((column) => `o.${column}`).join(', ')}, ${source.bucket('o.observed_at')} AS bucket, ${inWindow ? 'TRUE' : 'FALSE'} AS in_window, ${averaged} ` +
+    `SELECT ${LAST.split(', ').map((column) => `o.${column}`).join(', ')}, ${source.bucket('o.observed_at')} AS bucket, ${inWindow ? 'TRUE' : 'FALSE'} AS in_window, ${averaged}, ` +
+    'o.rx_bytes AS first_rx, o.tx_bytes AS first_tx, 0 AS rx_growth, 0 AS tx_growth ' +
     `FROM client_observations o WHERE ${scope(c, 'o', mac, kind)} AND (${carries}) AND o.observed_at >= ${source.from()} AND o.observed_at < ${source.to()}`
   );
 }
@@ -105,7 +107,10 @@ function rawRows(c: SqlContext, mac: string, kind: ClientSeriesKind, source: Sou
  * (in_window false: the byte counters' baseline), each with its byte
  * increments (rx_inc, tx_inc): the growth since the client's previous sample
  * on the same device; the whole counter when either counter fell (the
- * client reconnected, so its counters restarted); 0 for a client's first sample.
+ * client reconnected, so its counters restarted); 0 for a client's first
+ * sample. A rollup row spans its 5 minutes: the growth from the previous
+ * row's last counters to its first sample's, plus its own growth from first
+ * to last, so it counts what its raw samples would.
  */
 function incremented(c: SqlContext, mac: string, kind: ClientSeriesKind): string {
   const { rollup, raw } = sources(c, TIME_FILTER_PATH);
@@ -125,11 +130,12 @@ function incremented(c: SqlContext, mac: string, kind: ClientSeriesKind): string
     rawRows(c, mac, kind, raw[0], true),
     rawRows(c, mac, kind, raw[1], true),
   ].join(' UNION ALL ');
-  const restarted = 'x.rx_bytes < x.p_rx OR x.tx_bytes < x.p_tx';
+  // from the previous row's last counters to this row's first, then this row's own growth (a rollup's 5 minutes)
+  const restarted = 'x.first_rx < x.p_rx OR x.first_tx < x.p_tx';
   const growth = (column: string, previous: string) =>
-    `CASE WHEN x.${column} IS NULL OR x.${previous} IS NULL THEN 0 WHEN ${restarted} THEN x.${column} ELSE x.${column} - x.${previous} END`;
+    `CASE WHEN x.first_${column} IS NULL OR x.${previous} IS NULL THEN 0 WHEN ${restarted} THEN x.first_${column} ELSE x.first_${column} - x.${previous} END + x.${column}_growth`;
   return (
-    `(SELECT x.*, ${growth('rx_bytes', 'p_rx')} AS rx_inc, ${growth('tx_bytes', 'p_tx')} AS tx_inc FROM (SELECT s.*, lag(s.rx_bytes) OVER o AS p_rx, ` +
+    `(SELECT x.*, ${growth('rx', 'p_rx')} AS rx_inc, ${growth('tx', 'p_tx')} AS tx_inc FROM (SELECT s.*, lag(s.rx_bytes) OVER o AS p_rx, ` +
     `lag(s.tx_bytes) OVER o AS p_tx FROM (${rows}) s WINDOW o AS (PARTITION BY s.hardware_device_id, s.mac_address ORDER BY s.observed_at)) x)`
   );
 }
