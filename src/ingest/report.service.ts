@@ -157,6 +157,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['uplink_rollups', 'bucket', rollup],
         ['client_presence_rollups', 'bucket', rollup],
         ['port_counter_rollups', 'bucket', rollup],
+        ['client_metric_rollups', 'bucket', rollup],
         ['radio_rollups', 'bucket', rollup],
         ['dns_counter_rollups', 'bucket', rollup],
         ['report_rollups', 'bucket', rollup],
@@ -224,6 +225,7 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.insertMany('client_presence_rollups', rows.clientPresence);
   await repository.upsertUplinkRollups(rows.uplinkRollups);
   await repository.upsertCounterRollups(rows.counterRollups);
+  await repository.upsertClientMetricRollups(rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
   await repository.insertMany('radio_samples', rows.radioSamples);
   await repository.upsertRadioRollups(rows.radioRollups);
