@@ -2,8 +2,9 @@ import type { RadioBand, RadioChannelInput } from '../../ingest/report.protocol.
 
 /** A channel width the protocol takes. */
 type Width = NonNullable<RadioChannelInput['channelWidthMHz']>;
+import { radioChannel } from './simulator.devices.js';
 import type { SimDevice } from './simulator.model.js';
-import { between, createWave, hash32, pick, unit, waveIntegral } from './simulator.noise.js';
+import { between, createWave, hash32, unit, waveIntegral } from './simulator.noise.js';
 
 // Channel utilization and DNS requests (issue 32): what an access point's
 // radios measure of their channels, and a controller's DNS request counter,
@@ -11,10 +12,10 @@ import { between, createWave, hash32, pick, unit, waveIntegral } from './simulat
 // network's clients. Pure functions of the device and the time.
 
 /** Per band: the channels an access point picks from, its width, its power range and the share of its clients on the band. */
-const BAND_PLAN: Readonly<Record<RadioBand, { channels: readonly number[]; width: Width; power: readonly [number, number]; clients: number }>> = {
-  BAND_2_4G: { channels: [1, 6, 11], width: 20, power: [12, 18], clients: 0.3 },
-  BAND_5G: { channels: [36, 44, 52, 100, 149], width: 80, power: [17, 23], clients: 0.6 },
-  BAND_6G: { channels: [5, 37, 69, 101], width: 160, power: [18, 24], clients: 0.1 },
+const BAND_PLAN: Readonly<Record<RadioBand, { width: Width; power: readonly [number, number]; clients: number }>> = {
+  BAND_2_4G: { width: 20, power: [12, 18], clients: 0.3 },
+  BAND_5G: { width: 80, power: [17, 23], clients: 0.6 },
+  BAND_6G: { width: 160, power: [18, 24], clients: 0.1 },
 };
 
 /**
@@ -59,7 +60,8 @@ export function radioChannels(device: SimDevice, t: number, clients: number) {
     const txUtilization = round1(selfUtilization - rxUtilization);
     return {
       radioBand: band,
-      channel: pick(plan.channels, key, 7),
+      // the channel its clients report too (simulator.clients.ts), so channelUtilizationByClient finds the client's channel
+      channel: radioChannel(device.key, band),
       channelWidthMHz: band === 'BAND_5G' && unit(key, 8) < 0.25 ? 40 : plan.width,
       txPowerDbm: Math.round(between(plan.power[0], plan.power[1], key, 9)),
       noiseFloorDbm: Math.round(between(-97, -90, key, 10, Math.floor(t / 300))),
