@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
 import type { DeviceReport } from './report.protocol.js';
-import { ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { OUTLET_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {
@@ -25,6 +25,10 @@ export interface SeriesRows {
   readonly uplinkRollups: Insertable<Database['uplink_rollups']>[];
   readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
   readonly reportRollups: { network_id: number; bucket: number; report_count: number }[];
+  readonly outletSamples: Insertable<Database['pdu_outlet_samples']>[];
+  readonly outletRollups: Insertable<Database['pdu_outlet_rollups']>[];
+  readonly temperatureSamples: Insertable<Database['device_temperature_samples']>[];
+  readonly temperatureRollups: Insertable<Database['device_temperature_rollups']>[];
   readonly events: EventRow[];
 }
 
@@ -43,12 +47,18 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     uplinkRollups: [],
     counterRollups: [],
     reportRollups: [],
+    outletSamples: [],
+    outletRollups: [],
+    temperatureSamples: [],
+    temperatureRollups: [],
     events: [],
   };
   const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
   const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
   const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
   const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
+  const outlets = new Map<string, Record<string, unknown>>();
+  const temperatures = new Map<string, Record<string, unknown>>();
 
   for (const { report, device } of fresh) {
     const networkId = device.networkId;
@@ -88,6 +98,24 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
       const held = counters.get(key);
       if (held === undefined || held.observed_at < reading.observed_at) counters.set(key, { ...reading, bucket });
     }
+    for (const o of report.outlets ?? []) {
+      const sample = {
+        hardware_device_id: device.id,
+        outlet_number: o.outletNumber,
+        observed_at: report.observedAt,
+        current_amps: o.currentAmps,
+        power_watts: o.powerWatts,
+        voltage_volts: o.voltageVolts,
+        energy_kwh: o.energyKWh,
+      };
+      rows.outletSamples.push(sample);
+      addToSums(outlets, `${device.id}/${o.outletNumber}/${bucket}`, { hardware_device_id: device.id, outlet_number: o.outletNumber, bucket }, OUTLET_METRICS, sample);
+    }
+    if (typeof report.temperatureCelsius === 'number') {
+      const sample = { hardware_device_id: device.id, observed_at: report.observedAt, temperature_celsius: report.temperatureCelsius };
+      rows.temperatureSamples.push(sample);
+      addToSums(temperatures, `${device.id}/${bucket}`, { hardware_device_id: device.id, bucket }, ['temperature_celsius'], sample);
+    }
     for (const event of report.events ?? []) {
       rows.events.push(eventRow(companyId, device, event.type, event.observedAt, event.details, 'device'));
     }
@@ -116,7 +144,38 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.counterRollups.push(...counters.values());
   rows.clientPresence.push(...presence.values());
   rows.reportRollups.push(...reportCounts.values());
+  rows.outletRollups.push(...(outlets.values() as Iterable<Insertable<Database['pdu_outlet_rollups']>>));
+  rows.temperatureRollups.push(...(temperatures.values() as Iterable<Insertable<Database['device_temperature_rollups']>>));
   return rows;
+}
+
+/**
+ * Adds a sample to the rollup of `key` (made from `keys` with every sum and
+ * count at 0 when new): for each metric the sample has, its sum grows by the
+ * value and its count by one.
+ */
+function addToSums(
+  rollups: Map<string, Record<string, unknown>>,
+  key: string,
+  keys: Record<string, unknown>,
+  metrics: readonly string[],
+  sample: Readonly<Record<string, unknown>>,
+): void {
+  let rollup = rollups.get(key);
+  if (rollup === undefined) {
+    rollup = { ...keys };
+    for (const metric of metrics) {
+      rollup[`${metric}_count`] = 0;
+      rollup[`${metric}_sum`] = 0;
+    }
+    rollups.set(key, rollup);
+  }
+  for (const metric of metrics) {
+    const value = sample[metric];
+    if (typeof value !== 'number') continue;
+    rollup[`${metric}_count`] = (rollup[`${metric}_count`] as number) + 1;
+    rollup[`${metric}_sum`] = (rollup[`${metric}_sum`] as number) + value;
+  }
 }
 
 

@@ -15,7 +15,7 @@ import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
 import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
-import { clientRounds, planState } from './report.state.js';
+import { clientRounds, outletSwitches, planState } from './report.state.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
 export interface IngestResult {
@@ -158,6 +158,8 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['client_presence_rollups', 'bucket', rollup],
         ['port_counter_rollups', 'bucket', rollup],
         ['report_rollups', 'bucket', rollup],
+        ['pdu_outlet_rollups', 'bucket', rollup],
+        ['device_temperature_rollups', 'bucket', rollup],
         ['events', 'observed_at', history],
         ['client_sessions', 'last_seen', history],
       ] as const;
@@ -212,6 +214,8 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.replacePorts(plan.ports, randomUUID);
   await repository.replaceRadios(plan.radios);
   await repository.replaceMacTables(plan.macTables);
+  const switched = outletSwitches(plan.outlets, await repository.outletStates(plan.outlets.map((o) => o.deviceId)));
+  await repository.replaceOutlets(plan.outlets.map(({ deviceId, sets }) => ({ deviceId, ...(sets[sets.length - 1] as (typeof sets)[number]) })));
   const listings = listingsOf(plan.clientSets);
   for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round, listings);
   await repository.updateDevices(plan.updates);
@@ -223,5 +227,15 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.upsertUplinkRollups(rows.uplinkRollups);
   await repository.upsertCounterRollups(rows.counterRollups);
   await repository.upsertReportRollups(rows.reportRollups);
-  await repository.insertMany('events', [...rows.events, ...plan.transitions]);
+  await repository.insertMany('pdu_outlet_samples', rows.outletSamples);
+  await repository.upsertSumRollups('pdu_outlet_rollups', rows.outletRollups);
+  await repository.insertMany('device_temperature_samples', rows.temperatureSamples);
+  await repository.upsertSumRollups('device_temperature_rollups', rows.temperatureRollups);
+  const devices = new Map(fresh.map(({ device }) => [device.id, device]));
+  const outletEvents = switched.flatMap((o) => {
+    const device = devices.get(o.deviceId);
+    const details = JSON.stringify({ outletNumber: o.outletNumber, label: o.label, isOn: o.isOn });
+    return device === undefined ? [] : [eventRow(companyId, device, 'PDU_OUTLET_STATUS_CHANGED', o.observedAt, details, 'netgraph')];
+  });
+  await repository.insertMany('events', [...rows.events, ...plan.transitions, ...outletEvents]);
 }
