@@ -44,6 +44,8 @@ describe('assembling the features', () => {
       'switchPortMetricsRate',
       'controllerPortMetricsRate',
       'switchMACTable',
+      'pduMetrics',
+      'pdusMetrics',
       'networkTopology',
       'recentEventLogEventsPage',
       'blockedClientsForNetwork',

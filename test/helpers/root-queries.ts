@@ -40,6 +40,10 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   controllerPortMetricsRate:
     '{ controllerPortMetricsRate(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 3600, stepSeconds: 60 }, portNumber: 1) { values { portNumber timestamp totalRxBytes totalTxBytes } } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
+  pduMetrics:
+    '{ pduMetrics(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { virtualDeviceUUID temperatureCelsius { metadata { minValue maxValue } values { timestamp value } } powerWatts { values { timestamp value outletNumber label } } outlets { outletNumber label isOn powerWatts } } }',
+  pdusMetrics:
+    '{ pdusMetrics(virtualDeviceUUIDs: ["$DEVICE"], filter: { durationSeconds: 3600, stepSeconds: 60 }) { virtualDeviceUUID temperatureCelsius { values { timestamp value } } currentAmps { metadata { maxValue } values { timestamp value outletNumber } } } }',
   networkTopology:
     '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',
   recentEventLogEventsPage:

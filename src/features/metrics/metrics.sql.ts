@@ -16,14 +16,18 @@ import { filterOf, seriesRanges } from './metrics.window.js';
  */
 
 /** One source of a series: its bucket expression for a column, and its range's bounds as new parameters. */
-interface Source {
+export interface Source {
   bucket(column: string): string;
   from(): string;
   to(): string;
 }
 
-/** The sources of a series: the rollup buckets (epoch seconds) and the two raw ranges (timestamps). */
-function sources(c: SqlContext): { readonly rollup: Source; readonly raw: readonly [Source, Source] } {
+/**
+ * The sources of a series: the rollup buckets (epoch seconds) and the two
+ * raw ranges (timestamps) of the root's `filter` (every series root reads
+ * its window through these).
+ */
+export function sources(c: SqlContext): { readonly rollup: Source; readonly raw: readonly [Source, Source] } {
   const step = () => c.arg('filter.stepSeconds');
   const ranges = (args: Parameters<typeof filterOf>[0], now: Date) => seriesRanges(filterOf(args), now);
   const raw = (i: 0 | 1): Source => ({
