@@ -211,9 +211,10 @@ extend type Query {
         const callers = allDevicesInCompany(c, 'virtualDeviceUUIDs');
         const p = c.alias();
         const element = c.object(selection, p);
+        // each device looked up by its UUID (a join may hash every virtual device); all are the caller's when the array is read
         const rows =
-          `(SELECT v.id, v.uuid, l.position FROM ${c.dialect.orderedListRows(c.arg('virtualDeviceUUIDs'), 'l')} ` +
-          `JOIN virtual_devices v ON v.uuid = l.value WHERE v.company_id = ${c.company()}) ${p}`;
+          `(SELECT (SELECT v.id FROM virtual_devices v WHERE v.uuid = l.value AND v.company_id = ${c.company()}) AS id, l.value AS uuid, l.position ` +
+          `FROM ${c.dialect.orderedListRows(c.arg('virtualDeviceUUIDs'), 'l')}) ${p}`;
         return `(SELECT CASE WHEN ${callers} THEN coalesce(${c.dialect.jsonArray(element, rows, `${p}.position`)}, '[]') END)`;
       },
     },
