@@ -6,6 +6,7 @@ import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import { section } from './network.view.js';
+import { renderPdu, showsPdu } from './pdu.view.js';
 import type { DeviceDetail } from './documents.js';
 
 type PortView = DeviceDetail['device']['phyInterfaces'][number];
@@ -107,8 +108,9 @@ function memory(device: DeviceDetail['device']): string {
 
 /**
  * The body of a virtual device's page: what it is, its ports with 24-hour
- * counters, a switch's MAC table (the page and search of `macQuery`), its
- * radios, its latest events.
+ * counters, a PDU's outlets with its power and temperature charts, a
+ * switch's MAC table (the page and search of `macQuery`), its radios, its
+ * latest events.
  */
 export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
   const { network, device } = detail;
@@ -136,7 +138,9 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
       ? section('MAC table', detail.macTable.length, renderMacTable(detail.macTable, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
       : '';
   const radios = device.deviceType === 'ACCESS_POINT' || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
+  const outlets = showsPdu(detail) ? renderPdu(detail.pdu, now) : '';
   return html`${header}${facts}
+${outlets}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
 ${macTable}
 ${radios}

@@ -67,7 +67,7 @@ export const NETWORK_MONITORING = graphql(`
 export const EVENT = graphql(`
   fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
 
-/** A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios and its latest events. */
+/** A device's page: the device with its ports, its 24-hour port counters, MAC table, a PDU's outlets and 4-hour power and temperature, the network's radios and its latest events. */
 export const DEVICE_PAGE = graphql(
   `
   query DashboardDevice($network: UUID!, $device: UUID!) {
@@ -82,6 +82,10 @@ export const DEVICE_PAGE = graphql(
       }
     }
     macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
+    pdu: pduMetrics(virtualDeviceUUID: $device, filter: { durationSeconds: 14400, stepSeconds: 300 }) {
+      outlets { outletNumber label isOn currentAmps powerWatts voltageVolts energyKWh updatedAt }
+      powerWatts { values { timestamp value outletNumber label } } temperatureCelsius { values { timestamp value } }
+    }
     portStats: switchPortStats(virtualDeviceUUID: $device, lookbackHours: 24) {
       portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
     }
