@@ -153,6 +153,34 @@ describe.each(storeKinds())('PDU outlets and metrics on %s', (kind) => {
     expect(one.data.pduMetrics.temperatureCelsius.values).toEqual(sdk.data.pdusMetrics[1].temperatureCelsius.values);
   });
 
+  it("prices Meter's SDK calls by the buckets they may return and charges what they hold", async () => {
+    const cost = async (document: string) => {
+      const response = await app.request('/api/v1/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await app.createKey('acme')}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: document, extensions: { cost: true } }),
+      });
+      expect(response.body.errors).toBeUndefined();
+      const { requested, actual } = response.body.extensions.cost;
+      return { requested, actual };
+    };
+    const filter = `{ durationSeconds: 14400, stepSeconds: 300, endTime: "${at(3600)}" }`;
+    // 4 hours of 5-minute buckets: 49 buckets, 5 elements of 2 fields; 3 buckets hold data, 1 element
+    expect(await cost(`{ pduMetrics(virtualDeviceUUID: "${PDU}", filter: ${filter}) { virtualDeviceUUID temperatureCelsius { values { timestamp value } } } }`)).toEqual({
+      requested: 1 + 1 + (1 + 2 + 5 * 2),
+      actual: 1 + 1 + (1 + 2 + 1 * 2),
+    });
+    expect(await cost(`{ pdusMetrics(virtualDeviceUUIDs: ["${PDU}"], filter: ${filter}) { virtualDeviceUUID temperatureCelsius { values { timestamp value } } } }`)).toEqual({
+      requested: 2 + 1 * (1 + (1 + 2 + 5 * 2)),
+      actual: 2 + 1 * (1 + (1 + 2 + 1 * 2)),
+    });
+    // an outlet series: 49 buckets × 24 outlets / 50 = 24 elements of 3 fields; the outlets 11 elements of 1
+    expect(await cost(`{ pduMetrics(virtualDeviceUUID: "${PDU}", filter: ${filter}) { powerWatts { values { timestamp value outletNumber } } outlets { outletNumber } } }`)).toEqual({
+      requested: 1 + (1 + 2 + 24 * 3) + (2 + 11 * 1),
+      actual: 1 + (1 + 2 + 1 * 3) + (2 + 1 * 1),
+    });
+  });
+
   it("answers another company's PDU exactly like a missing one", async () => {
     const filter = '{ durationSeconds: 3600, stepSeconds: 300 }';
     for (const root of [(d: string) => `pduMetrics(virtualDeviceUUID: "${d}", filter: ${filter}) { virtualDeviceUUID }`, (d: string) => `pdusMetrics(virtualDeviceUUIDs: ["${PDU}", "${d}"], filter: ${filter}) { virtualDeviceUUID }`]) {

@@ -115,7 +115,12 @@ type PDUOutlet {
 """
 A PDU's series over the filter's window (docs/metrics.md): its temperature,
 and per outlet its current, power and voltage, each bucket the average of
-the readings in it; and its outlets as they are now.
+the readings in it; and its outlets as they are now. Meter's SDK names the
+per-outlet metrics currentAmps, powerWatts and voltageVolts without their
+shape: netgraph answers each as one series over all the PDU's outlets (as
+the uplink series cover all ports), every value naming its outlet
+(outletNumber, and label as the latest report gives it). Energy is not a
+series: each outlet's energy counter is in outlets.
 """
 type PDUMetricsTimeseriesResponse {
   virtualDeviceUUID: UUID!
