@@ -64,13 +64,14 @@ const series = <T extends { value: number }>(list: T[]) => ({ metadata: { minVal
 
 describe.each(storeKinds())('PDU outlets and metrics on %s', (kind) => {
   let app: TestApp;
+  const clock = createTestClock(NOW);
   const query = async (document: string, variables?: Record<string, unknown>, key?: string) =>
     (await app.graphql(document, key === undefined ? { variables } : { variables, key })).body;
   const metrics = async (filter: Record<string, unknown>, device = PDU) =>
     (await query(`query ($f: MetricsFilterInput!) { r: pduMetrics(virtualDeviceUUID: "${device}", filter: $f) { ${FIELDS} } }`, { f: filter })).data.r;
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { data: fixture(), clock: createTestClock(NOW).now, env: { DEVICE_OFFLINE_AFTER_SECONDS: '86400' }, backgroundWork: false });
+    app = await startTestApp(kind, { data: fixture(), clock: clock.now, env: { DEVICE_OFFLINE_AFTER_SECONDS: '86400' }, backgroundWork: false });
     const key = await createScopedKey(app, 'ingest');
     // two requests: the switch at 600 s is found against the stored outlets, the one at 240 s within a request
     const reports = pduReports();
@@ -126,12 +127,12 @@ describe.each(storeKinds())('PDU outlets and metrics on %s', (kind) => {
       { outletNumber: 1, label: 'Core switch A', isOn: false, currentAmps: 0, powerWatts: 0, voltageVolts: 230, energyKWh: 0.1, updatedAt: at(600) },
       { outletNumber: 2, label: 'Spare', isOn: true, currentAmps: 1.5, powerWatts: 345, voltageVolts: 230, energyKWh: 5.2, updatedAt: at(600) },
     ]);
-    const events = await query(`{ recentEventLogEventsPage(networkUUID: "${IDS.acmeHq}", limit: 10, typeFilter: [PDU_OUTLET_STATUS_CHANGED]) { total events { eventType generatedAt virtualDevice { UUID } details } } }`);
+    const events = await query(`{ recentEventLogEventsPage(networkUUID: "${IDS.acmeHq}", limit: 10, typeFilter: [PDU_OUTLET_STATUS_CHANGED]) { total events { eventType eventTypeName generatedAt virtualDevice { UUID } details } } }`);
     expect(events.data.recentEventLogEventsPage).toEqual({
       total: 2,
       events: [
-        { eventType: 'PDU_OUTLET_STATUS_CHANGED', generatedAt: at(600), virtualDevice: { UUID: PDU }, details: JSON.stringify({ outletNumber: 1, label: 'Core switch A', isOn: false }) },
-        { eventType: 'PDU_OUTLET_STATUS_CHANGED', generatedAt: at(240), virtualDevice: { UUID: PDU }, details: JSON.stringify({ outletNumber: 2, label: 'Spare', isOn: true }) },
+        { eventType: 'PDU_OUTLET_STATUS_CHANGED', eventTypeName: 'PDU outlet switched', generatedAt: at(600), virtualDevice: { UUID: PDU }, details: JSON.stringify({ outletNumber: 1, label: 'Core switch A', isOn: false }) },
+        { eventType: 'PDU_OUTLET_STATUS_CHANGED', eventTypeName: 'PDU outlet switched', generatedAt: at(240), virtualDevice: { UUID: PDU }, details: JSON.stringify({ outletNumber: 2, label: 'Spare', isOn: true }) },
       ],
     });
     // a late report changes no outlet and records nothing
@@ -250,5 +251,18 @@ describe.each(storeKinds())('PDU outlets and metrics on %s', (kind) => {
     expect(response.body.data.p.powerWatts.values).toHaveLength(6);
     expect(response.body.data.q[0].powerWatts.values).toHaveLength(6);
     expect(response.body.extensions.cost.actual).toBeLessThan(response.body.extensions.cost.requested);
+  });
+  // last: it moves the clock past the raw retention
+  it('keeps the 5-minute rollups past the raw retention, so steps that are multiples of 300 s still answer', async () => {
+    clock.advance(49 * 3_600_000);
+    await app.server.services.reports.expire();
+    const hour = { durationSeconds: 3600, endTime: at(3600) };
+    const rolled = await metrics({ ...hour, stepSeconds: 300 });
+    // the late report at 500 s (outlet 1 at 1 W) is a reading of bucket 300 too: (230 + 1) / 2
+    expect(rolled.powerWatts.values).toEqual(values([0, 1, 460], [0, 2, 50], [300, 1, 115.5], [300, 2, 120], [600, 1, 0], [600, 2, 345]));
+    expect(rolled.temperatureCelsius.values).toEqual(temperatures([0, 32], [300, 36], [600, 40]));
+    // the raw readings are gone: a 4-minute step finds nothing
+    const raw = await metrics({ ...hour, stepSeconds: 240 });
+    expect([raw.powerWatts.values, raw.temperatureCelsius.values]).toEqual([[], []]);
   });
 });
