@@ -121,6 +121,17 @@ describe.each(storeKinds())('PDU outlets and metrics on %s', (kind) => {
     expect((await metrics({ durationSeconds: 3600, stepSeconds: 300, endTime: at(-3600) })).powerWatts).toEqual({ metadata: { minValue: null, maxValue: null }, values: [] });
   });
 
+  it("sums each outlet's energy used per bucket from its counter, counting a reset's reading whole", async () => {
+    const energy = async (stepSeconds: number) => {
+      const body = await query(`{ pduMetrics(virtualDeviceUUID: "${PDU}", filter: { durationSeconds: 3600, stepSeconds: ${stepSeconds}, endTime: "${at(3600)}" }) { energyKWh { values { timestamp value outletNumber } } } }`);
+      return (body.data.pduMetrics.energyKWh.values as { timestamp: string; value: number; outletNumber: number }[]).map((v) => [v.timestamp, v.outletNumber, Math.round(v.value * 1e9) / 1e9]);
+    };
+    // outlet 1: 10, 10.1, 10.2, 10.3 (the first request), then 0.1 (a reset, against the stored 10.3: 0.1 whole);
+    // outlet 2: 5, 5, 5, 5.1, 5.2. The first reading has no previous one: it used nothing known
+    expect(await energy(300)).toEqual([[at(0), 1, 0.2], [at(0), 2, 0], [at(300), 1, 0.1], [at(300), 2, 0.1], [at(600), 1, 0.1], [at(600), 2, 0.1]]);
+    expect(await energy(240)).toEqual([[at(0), 1, 0.1], [at(0), 2, 0], [at(240), 1, 0.2], [at(240), 2, 0.1], [at(480), 1, 0.1], [at(480), 2, 0.1]]);
+  });
+
   it('lists the outlets as the latest report does, and records each switch as PDU_OUTLET_STATUS_CHANGED', async () => {
     const body = await query(`{ pduMetrics(virtualDeviceUUID: "${PDU}", filter: { durationSeconds: 300, stepSeconds: 300 }) { outlets { outletNumber label isOn currentAmps powerWatts voltageVolts energyKWh updatedAt } } }`);
     expect(body.data.pduMetrics.outlets).toEqual([

@@ -296,6 +296,8 @@ export interface PduOutletSampleTable {
   power_watts: number | null;
   voltage_volts: number | null;
   energy_kwh: number | null;
+  /** The growth of energy_kwh since the outlet's previous reading (the reading whole after a reset); null when none is known. */
+  energy_used_kwh: number | null;
 }
 
 /** An outlet's readings of one 5-minute bucket: per metric the sum and the count of the readings that had it. */
@@ -310,6 +312,8 @@ export interface PduOutletRollupTable {
   power_watts_sum: number;
   voltage_volts_count: number;
   voltage_volts_sum: number;
+  energy_used_kwh_count: number;
+  energy_used_kwh_sum: number;
 }
 
 /** A device's temperature of one report (raw series, migration 0016). */

@@ -18,6 +18,12 @@ export interface DeviceUpdate {
   readonly memoryTotalBytes?: number | null;
 }
 
+/** What is known of a PDU's outlet between two of its sets: whether it is on, and its energy counter. */
+export interface OutletState {
+  readonly isOn: boolean | null;
+  readonly energyKWh: number | null;
+}
+
 /** A device's reported list of some kind (ports, radios), complete at `observedAt`. */
 export interface DeviceList<T> {
   readonly deviceId: number;
@@ -185,17 +191,16 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
       await rows.insert('device_radios', RADIOS, radios);
     },
 
-    /** Each of these devices' stored outlets, on or off by outlet number (an outlet whose state is unknown left out). */
-    async outletStates(deviceIds: readonly number[]): Promise<Map<number, Map<number, boolean>>> {
-      const states = new Map<number, Map<number, boolean>>();
+    /** Each of these devices' stored outlets: on or off and the energy counter, by outlet number. */
+    async outletStates(deviceIds: readonly number[]): Promise<Map<number, Map<number, OutletState>>> {
+      const states = new Map<number, Map<number, OutletState>>();
       if (deviceIds.length === 0) return states;
-      const stored = await sql<{ hardware_device_id: number | string; outlet_number: number; is_on: boolean | number | null }>`
-        SELECT hardware_device_id, outlet_number, is_on FROM pdu_outlets WHERE ${dialect.inValues('hardware_device_id', 'bigint', deviceIds)}`.execute(db);
+      const stored = await sql<{ hardware_device_id: number | string; outlet_number: number; is_on: boolean | number | null; energy_kwh: number | null }>`
+        SELECT hardware_device_id, outlet_number, is_on, energy_kwh FROM pdu_outlets WHERE ${dialect.inValues('hardware_device_id', 'bigint', deviceIds)}`.execute(db);
       for (const row of stored.rows) {
-        if (row.is_on === null) continue;
         const device = Number(row.hardware_device_id);
-        const outlets = states.get(device) ?? new Map<number, boolean>();
-        outlets.set(row.outlet_number, row.is_on === true || row.is_on === 1);
+        const outlets = states.get(device) ?? new Map<number, OutletState>();
+        outlets.set(row.outlet_number, { isOn: row.is_on === null ? null : row.is_on === true || row.is_on === 1, energyKWh: row.energy_kwh === null ? null : Number(row.energy_kwh) });
         states.set(device, outlets);
       }
       return states;

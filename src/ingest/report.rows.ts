@@ -11,6 +11,9 @@ export interface FreshReport {
   readonly device: DeviceRow;
 }
 
+/** The key of an outlet's reading: its PDU, the report's time and the outlet's number. */
+export const readingKey = (deviceId: number, observedAt: string, outletNumber: number): string => `${deviceId}/${observedAt}/${outletNumber}`;
+
 /** The start of the 5-minute bucket holding an ISO time, in seconds since the epoch. */
 export function bucketOf(iso: string): number {
   return Math.floor(Date.parse(iso) / 1000 / ROLLUP_SECONDS) * ROLLUP_SECONDS;
@@ -33,12 +36,13 @@ export interface SeriesRows {
 }
 
 /**
- * Turns stored reports into time-series rows, each at its own time, and
+ * Turns stored reports into time-series rows, each at its own time (an
+ * outlet reading with the energy `energyUsed` says it used, by readingKey), and
  * folds them into their rollups here, so that one upsert per rollup row
  * reaches the database (PostgreSQL refuses to update one row twice in a
  * statement).
  */
-export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]): SeriesRows {
+export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[], energyUsed: ReadonlyMap<string, number> = new Map()): SeriesRows {
   const rows: SeriesRows = {
     uplinkSamples: [],
     portCounters: [],
@@ -107,6 +111,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
         power_watts: o.powerWatts,
         voltage_volts: o.voltageVolts,
         energy_kwh: o.energyKWh,
+        energy_used_kwh: energyUsed.get(readingKey(device.id, report.observedAt, o.outletNumber)) ?? null,
       };
       rows.outletSamples.push(sample);
       addToSums(outlets, `${device.id}/${o.outletNumber}/${bucket}`, { hardware_device_id: device.id, outlet_number: o.outletNumber, bucket }, OUTLET_METRICS, sample);

@@ -15,7 +15,7 @@ import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
 import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
-import { clientRounds, outletSwitches, planState } from './report.state.js';
+import { clientRounds, outletChanges, planState } from './report.state.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
 export interface IngestResult {
@@ -214,12 +214,12 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.replacePorts(plan.ports, randomUUID);
   await repository.replaceRadios(plan.radios);
   await repository.replaceMacTables(plan.macTables);
-  const switched = outletSwitches(plan.outlets, await repository.outletStates(plan.outlets.map((o) => o.deviceId)));
+  const outlets = outletChanges(plan.outlets, await repository.outletStates(plan.outlets.map((o) => o.deviceId)));
   await repository.replaceOutlets(plan.outlets.map(({ deviceId, sets }) => ({ deviceId, ...(sets[sets.length - 1] as (typeof sets)[number]) })));
   const listings = listingsOf(plan.clientSets);
   for (const round of clientRounds(plan.clientSets)) await repository.mergeClientSets(round, listings);
   await repository.updateDevices(plan.updates);
-  const rows = buildSeriesRows(companyId, fresh);
+  const rows = buildSeriesRows(companyId, fresh, outlets.energyUsed);
   await repository.insertMany('uplink_samples', rows.uplinkSamples);
   await repository.insertMany('port_counters', rows.portCounters);
   await repository.insertMany('client_observations', rows.clientObservations);
@@ -232,7 +232,7 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.insertMany('device_temperature_samples', rows.temperatureSamples);
   await repository.upsertSumRollups('device_temperature_rollups', rows.temperatureRollups);
   const devices = new Map(fresh.map(({ device }) => [device.id, device]));
-  const outletEvents = switched.flatMap((o) => {
+  const outletEvents = outlets.switches.flatMap((o) => {
     const device = devices.get(o.deviceId);
     const details = JSON.stringify({ outletNumber: o.outletNumber, label: o.label, isOn: o.isOn });
     return device === undefined ? [] : [eventRow(companyId, device, 'PDU_OUTLET_STATUS_CHANGED', o.observedAt, details, 'netgraph')];

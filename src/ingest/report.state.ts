@@ -1,8 +1,8 @@
 import { isOnlineAt } from '../kernel/online.js';
 import type { ClientSet } from './report-clients.repository.js';
-import type { DeviceList, DeviceUpdate } from './report-state.repository.js';
+import type { DeviceList, DeviceUpdate, OutletState } from './report-state.repository.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
-import { eventRow } from './report.rows.js';
+import { eventRow, readingKey } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
 import type { DeviceReport, MacTableEntryReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
 
@@ -55,28 +55,40 @@ export interface OutletSwitch {
   readonly observedAt: string;
 }
 
+/** What consecutive outlet sets of PDUs tell: the outlets switched, and the energy each reading's outlet used since the one before. */
+export interface OutletChanges {
+  readonly switches: OutletSwitch[];
+  /** kWh by readingKey: the counter's growth since the outlet's previous reading, the reading whole after a reset (a lower value). */
+  readonly energyUsed: Map<string, number>;
+}
+
 /**
- * The outlets switched between consecutive sets of each PDU, the first set
- * compared with what is stored (`stored`: by device id, each outlet's
- * on or off by its number). An outlet counts only when both sets say whether it is on: a new
- * outlet, or one whose state is unknown on either side, switched nothing.
+ * Compares consecutive sets of each PDU, the first with what is stored
+ * (`stored`: by device id, each outlet's state by its number). An outlet is
+ * switched only when both sets say whether it is on: a new outlet, or one
+ * whose state is unknown on either side, switched nothing; likewise energy
+ * is used only between two readings that both have the counter.
  */
-export function outletSwitches(lists: readonly OutletSets[], stored: ReadonlyMap<number, ReadonlyMap<number, boolean>>): OutletSwitch[] {
-  const switches: OutletSwitch[] = [];
+export function outletChanges(lists: readonly OutletSets[], stored: ReadonlyMap<number, ReadonlyMap<number, OutletState>>): OutletChanges {
+  const changes: OutletChanges = { switches: [], energyUsed: new Map() };
   for (const { deviceId, sets } of lists) {
-    let known: ReadonlyMap<number, boolean> = stored.get(deviceId) ?? new Map();
+    let known: ReadonlyMap<number, OutletState> = stored.get(deviceId) ?? new Map();
     for (const { observedAt, items } of sets) {
-      const next = new Map<number, boolean>();
+      const next = new Map<number, OutletState>();
       for (const o of items) {
-        if (o.isOn === null) continue;
         const before = known.get(o.outletNumber);
-        if (before !== undefined && before !== o.isOn) switches.push({ deviceId, outletNumber: o.outletNumber, label: o.label, isOn: o.isOn, observedAt });
-        next.set(o.outletNumber, o.isOn);
+        if (o.isOn !== null && typeof before?.isOn === 'boolean' && before.isOn !== o.isOn) {
+          changes.switches.push({ deviceId, outletNumber: o.outletNumber, label: o.label, isOn: o.isOn, observedAt });
+        }
+        if (o.energyKWh !== null && typeof before?.energyKWh === 'number') {
+          changes.energyUsed.set(readingKey(deviceId, observedAt, o.outletNumber), o.energyKWh >= before.energyKWh ? o.energyKWh - before.energyKWh : o.energyKWh);
+        }
+        next.set(o.outletNumber, { isOn: o.isOn, energyKWh: o.energyKWh });
       }
       known = next;
     }
   }
-  return switches;
+  return changes;
 }
 
 /**

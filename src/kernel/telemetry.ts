@@ -14,11 +14,13 @@ export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bp
 export type UplinkMetric = (typeof UPLINK_METRICS)[number];
 
 /**
- * The outlet metrics a PDU's sample carries and its 5-minute rollup averages:
+ * The outlet metrics a PDU's sample carries and its 5-minute rollup sums:
  * columns of pdu_outlet_samples and column prefixes (`_sum`, `_count`) of
- * pdu_outlet_rollups. The energy counter is kept raw only.
+ * pdu_outlet_rollups. `energy_used_kwh` is the growth of the outlet's energy
+ * counter since its previous reading (worked out at ingest); the counter
+ * itself is kept raw only.
  */
-export const OUTLET_METRICS = ['current_amps', 'power_watts', 'voltage_volts'] as const;
+export const OUTLET_METRICS = ['current_amps', 'power_watts', 'voltage_volts', 'energy_used_kwh'] as const;
 /** One of OUTLET_METRICS. */
 export type OutletMetric = (typeof OUTLET_METRICS)[number];
 

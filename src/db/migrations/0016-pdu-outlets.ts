@@ -81,5 +81,9 @@ export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void
   await db.schema.createIndex('device_temperature_rollups_bucket_idx').on('device_temperature_rollups').column('bucket').execute();
 }
 
-/** The outlet metrics a rollup averages, as column prefixes (a literal copy: migrations are history). */
-const OUTLET_METRICS = ['current_amps', 'power_watts', 'voltage_volts'] as const;
+/**
+ * The outlet metrics a rollup sums, as column prefixes (a literal copy:
+ * migrations are history); energy_used_kwh is the growth of the outlet's
+ * energy counter since its previous reading, worked out at ingest.
+ */
+const OUTLET_METRICS = ['current_amps', 'power_watts', 'voltage_volts', 'energy_used_kwh'] as const;

@@ -49,6 +49,7 @@ const RESPONSE: Record<string, FieldMapping> = {
   currentAmps: outletMetric('current_amps'),
   powerWatts: outletMetric('power_watts'),
   voltageVolts: outletMetric('voltage_volts'),
+  energyKWh: outletMetric('energy_used_kwh'),
   outlets: OUTLETS,
 };
 
@@ -80,7 +81,7 @@ type PDUMetricsSeries {
 type PDUOutletMetricValue {
   """The bucket's start."""
   timestamp: DateTime!
-  """The average of the outlet's readings in the bucket."""
+  """The bucket's value for the outlet: the average of its readings in the bucket, or for energyKWh their sum."""
   value: Float!
   """The outlet, as the PDU numbers its outlets (PDUOutlet.outletNumber)."""
   outletNumber: Int!
@@ -119,8 +120,8 @@ the readings in it; and its outlets as they are now. Meter's SDK names the
 per-outlet metrics currentAmps, powerWatts and voltageVolts without their
 shape: netgraph answers each as one series over all the PDU's outlets (as
 the uplink series cover all ports), every value naming its outlet
-(outletNumber, and label as the latest report gives it). Energy is not a
-series: each outlet's energy counter is in outlets.
+(outletNumber, and label as the latest report gives it). netgraph adds
+energyKWh, the energy used per bucket, from the outlets' energy counters.
 """
 type PDUMetricsTimeseriesResponse {
   virtualDeviceUUID: UUID!
@@ -132,6 +133,12 @@ type PDUMetricsTimeseriesResponse {
   powerWatts: PDUOutletMetricsSeries!
   """Each outlet's voltage, in volts."""
   voltageVolts: PDUOutletMetricsSeries!
+  """
+  The energy each outlet delivered in the bucket, in kWh: the growth of its
+  energy counter from each reading to the next, summed over the readings in
+  the bucket; after a reset (a lower counter) the reading counts whole.
+  """
+  energyKWh: PDUOutletMetricsSeries!
   """The outlets as the PDU's latest report with outlets listed them, by outlet number."""
   outlets: [PDUOutlet!]!
 }

@@ -22,7 +22,8 @@ const metricColumn = (p: string, t: string, suffix: string): string =>
 /**
  * One outlet metric's series of the row aliased `p` (its hardware_device_id,
  * and the metric's name in `metric`): per outlet and bucket with readings,
- * their average.
+ * their average; for the energy used, their sum (the energy the outlet
+ * delivered between the readings that end in the bucket).
  */
 export function outletSeries(c: SqlContext, p: string): string {
   const { rollup, raw } = sources(c);
@@ -34,7 +35,7 @@ export function outletSeries(c: SqlContext, p: string): string {
     `FROM pdu_outlet_samples u WHERE u.hardware_device_id = ${p}.hardware_device_id AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()} ` +
     `AND ${metricColumn(p, 'u', '')} IS NOT NULL`;
   return (
-    `(SELECT g.hardware_device_id, g.outlet_number, g.bucket, 1.0 * sum(g.s) / sum(g.n) AS value ` +
+    `(SELECT g.hardware_device_id, g.outlet_number, g.bucket, CASE WHEN ${p}.metric = 'energy_used_kwh' THEN 1.0 * sum(g.s) ELSE 1.0 * sum(g.s) / sum(g.n) END AS value ` +
     `FROM (${fromRollups} UNION ALL ${fromSamples(raw[0])} UNION ALL ${fromSamples(raw[1])}) g ` +
     'GROUP BY g.hardware_device_id, g.outlet_number, g.bucket HAVING sum(g.n) > 0)'
   );
