@@ -295,6 +295,30 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(problems).toEqual([]);
   });
 
+  it("shows a PDU's outlets as the API has them, with each outlet's power and the temperature over 4 hours", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('PDU 01')}`);
+    await page.getByRole('heading', { name: 'PDU 01' }).waitFor();
+    const data = await api(`query($id: UUID!) { pduMetrics(virtualDeviceUUID: $id, filter: { durationSeconds: 14400, stepSeconds: 300 }) { outlets { outletNumber label isOn powerWatts } powerWatts { values { outletNumber } } } }`, { id: deviceId('PDU 01') });
+    const pdu = data.pduMetrics as { outlets: { outletNumber: number; label: string; isOn: boolean; powerWatts: number }[]; powerWatts: { values: { outletNumber: number }[] } };
+    expect(pdu.outlets.length).toBe(8);
+    const rows = await page.locator('#outlets tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => (td.textContent ?? "").trim())));
+    expect(rows).toEqual(pdu.outlets.map((o) => [String(o.outletNumber), o.label, o.isOn ? 'On' : 'Off', `${o.powerWatts.toFixed(1)} W`]));
+    // one line per outlet that drew power in the window, and the temperature
+    await page.locator('#chart-outlet-power .u-over').waitFor();
+    const outletsCharted = new Set(pdu.powerWatts.values.map((v) => v.outletNumber)).size;
+    expect(await page.locator('#chart-outlet-power .u-legend .u-series').count()).toBe(outletsCharted + 1);
+    // both charts in view (a scroll would end the hover)
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.locator('#pdu-charts').scrollIntoViewIfNeeded();
+    await page.locator('#chart-temperature[data-drawn="true"] canvas').waitFor();
+    expect((await hoverValues(page, 'temperature'))[1]).toMatch(/^\d+\.\d °C$/);
+    expect((await hoverValues(page, 'outlet-power')).slice(1).some((v) => /^\d+(\.\d)? W$/.test(v))).toBe(true);
+    await screenshot(page, 'device-pdu-outlets', '#outlets');
+    await screenshot(page, 'device-pdu-charts', '#pdu-charts');
+    expect(problems).toEqual([]);
+  });
+
   it('filters the event log by type and device, and pages through it', async () => {
     const { page, problems } = await openSignedIn();
     await page.goto(`${app.url}/networks/${HQ_ID}`);

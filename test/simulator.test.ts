@@ -257,6 +257,39 @@ describe('the fleet simulator', () => {
     expect(reports.filter((r) => r.dnsRequests !== undefined).every((r) => r.serialNumber === 'M1A3-NC00-0001')).toBe(true);
   });
 
+  it("reports a PDU's outlets, switched now and then, loaded by the time of day, with growing energy counters and a drifting temperature", () => {
+    const pdu = reportsOver(5, DAY_START, 8 * 24, 300).filter((r) => r.serialNumber === 'M1A3-PD00-0001');
+    expect(pdu.length).toBeGreaterThan(2000);
+    const outlets = pdu.map((r) => r.outlets ?? []);
+    expect(outlets.every((o) => o.length === 8)).toBe(true);
+    // some on, some off, and outlets switched between reports
+    const onCount = outlets.map((o) => o.filter((x) => x.isOn).length);
+    expect(Math.min(...onCount)).toBeGreaterThan(0);
+    expect(Math.max(...onCount)).toBeLessThan(8);
+    const switches = outlets.slice(1).filter((o, i) => o.some((x, n) => x.isOn !== outlets[i]?.[n]?.isOn)).length;
+    expect(switches).toBeGreaterThan(5);
+    // an outlet that is off draws nothing; the voltage stays around 230 V
+    expect(outlets.flat().filter((x) => !x.isOn).every((x) => x.powerWatts === 0 && x.currentAmps === 0)).toBe(true);
+    const volts = outlets.flat().map((x) => x.voltageVolts as number);
+    expect(Math.min(...volts)).toBeGreaterThan(220);
+    expect(Math.max(...volts)).toBeLessThan(240);
+    // the core switch (always on) draws more at 14:00 UTC than at 03:00
+    const coreAt = (hour: number) => pdu.filter((r) => new Date(r.observedAt).getUTCHours() === hour).map((r) => r.outlets?.[0]?.powerWatts as number);
+    const average = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    expect(average(coreAt(14))).toBeGreaterThan(average(coreAt(3)) * 1.2);
+    // energy counters grow, but for one weekly reset each
+    for (let n = 0; n < 8; n++) {
+      const energy = outlets.map((o) => o[n]?.energyKWh as number);
+      const resets = energy.slice(1).filter((e, i) => e < (energy[i] as number)).length;
+      expect(resets, `outlet ${n + 1}`).toBeLessThanOrEqual(2);
+      if (n === 0) expect(Math.max(...energy)).toBeGreaterThan(10);
+    }
+    const temperatures = pdu.map((r) => r.temperatureCelsius as number);
+    expect(Math.max(...temperatures) - Math.min(...temperatures)).toBeGreaterThan(2);
+    expect(Math.min(...temperatures)).toBeGreaterThan(15);
+    expect(Math.max(...temperatures)).toBeLessThan(45);
+  });
+
   it('has WAN incidents: a link down with WAN_DOWN and WAN_UP, and loss spikes', () => {
     const reports = reportsOver(5, DAY_START, 8 * 24, 300);
     const types = new Set(reports.flatMap((r) => r.events ?? []).map((e) => e.type));

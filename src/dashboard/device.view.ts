@@ -8,6 +8,7 @@ import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import { section } from './network.view.js';
+import { renderPdu, showsPdu } from './pdu.view.js';
 import type { DeviceDetail } from './documents.js';
 
 type PortView = DeviceDetail['device']['phyInterfaces'][number];
@@ -144,9 +145,10 @@ function memory(device: DeviceDetail['device']): string {
 
 /**
  * The body of a virtual device's page: what it is, its ports with 24-hour
- * counters, a switch's MAC table (the page and search of `macQuery`), an
- * access point's channels with their utilization and its BSSIDs, a
- * controller's DNS request rate, its latest events.
+ * counters, a PDU's outlets with its power and temperature charts, a
+ * switch's MAC table (the page and search of `macQuery`), an access point's
+ * channels with their utilization and its BSSIDs, a controller's DNS request
+ * rate, its latest events.
  */
 export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
   const { network, device } = detail;
@@ -181,7 +183,9 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
       ? section('Wireless clients', detail.wirelessClients.length, renderWirelessClients(detail, now), 'wireless-clients')
       : '';
   const dns = device.deviceType === 'CONTROLLER' || detail.dns.values.length > 0 ? section('DNS requests', null, renderDnsRate(detail, now), 'dns') : '';
+  const outlets = showsPdu(detail) ? renderPdu(detail.pdu, now) : '';
   return html`${header}${facts}
+${outlets}
 ${channels}
 ${dns}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}

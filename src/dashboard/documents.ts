@@ -68,9 +68,10 @@ export const EVENT = graphql(`
   fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
 
 /**
- * A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios, the
- * wireless clients it reported in the last 15 minutes with their metrics and its clients' signal over 24 hours, its
- * channels' utilization and DNS request rate over `window`, and its latest events.
+ * A device's page: the device with its ports, its 24-hour port counters, MAC table, a PDU's outlets and 4-hour power
+ * and temperature, the network's radios, the wireless clients it reported in the last 15 minutes with their metrics
+ * and its clients' signal over 24 hours, its channels' utilization and DNS request rate over `window`, and its latest
+ * events.
  */
 export const DEVICE_PAGE = graphql(
   `
@@ -86,6 +87,10 @@ export const DEVICE_PAGE = graphql(
       }
     }
     macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
+    pdu: pduMetrics(virtualDeviceUUID: $device, filter: { durationSeconds: 14400, stepSeconds: 300 }) {
+      outlets { outletNumber label isOn currentAmps powerWatts voltageVolts energyKWh updatedAt }
+      powerWatts { values { timestamp value outletNumber label } } temperatureCelsius { values { timestamp value } }
+    }
     portStats: switchPortStats(virtualDeviceUUID: $device, lookbackHours: 24) {
       portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
     }

@@ -34,6 +34,11 @@ export interface Database {
   radio_rollups: RadioRollupTable;
   dns_counters: DnsCounterTable;
   dns_counter_rollups: DnsCounterRollupTable;
+  pdu_outlets: PduOutletTable;
+  pdu_outlet_samples: PduOutletSampleTable;
+  pdu_outlet_rollups: PduOutletRollupTable;
+  device_temperature_samples: DeviceTemperatureSampleTable;
+  device_temperature_rollups: DeviceTemperatureRollupTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
   webhook_endpoints: WebhookEndpointTable;
@@ -272,6 +277,63 @@ export interface SwitchMacEntryTable {
   port_number: number;
   /** The observedAt of the report that first listed the entry on this port. */
   updated_at: string;
+}
+
+/** A PDU's outlet as its latest report with `outlets` listed it (migration 0016). */
+export interface PduOutletTable {
+  hardware_device_id: number;
+  outlet_number: number;
+  label: string | null;
+  is_on: BoolColumn | null;
+  current_amps: number | null;
+  power_watts: number | null;
+  voltage_volts: number | null;
+  energy_kwh: number | null;
+  observed_at: string;
+}
+
+/** One outlet reading of a report (raw series, migration 0016). */
+export interface PduOutletSampleTable {
+  hardware_device_id: number;
+  outlet_number: number;
+  observed_at: string;
+  current_amps: number | null;
+  power_watts: number | null;
+  voltage_volts: number | null;
+  energy_kwh: number | null;
+  /** The growth of energy_kwh since the outlet's previous reading (the reading whole after a reset); null when none is known. */
+  energy_used_kwh: number | null;
+}
+
+/** An outlet's readings of one 5-minute bucket: per metric the sum and the count of the readings that had it. */
+export interface PduOutletRollupTable {
+  hardware_device_id: number;
+  outlet_number: number;
+  /** The bucket's start, in seconds since the epoch, a multiple of 300. */
+  bucket: number;
+  current_amps_count: number;
+  current_amps_sum: number;
+  power_watts_count: number;
+  power_watts_sum: number;
+  voltage_volts_count: number;
+  voltage_volts_sum: number;
+  energy_used_kwh_count: number;
+  energy_used_kwh_sum: number;
+}
+
+/** A device's temperature of one report (raw series, migration 0016). */
+export interface DeviceTemperatureSampleTable {
+  hardware_device_id: number;
+  observed_at: string;
+  temperature_celsius: number;
+}
+
+/** A device's temperatures of one 5-minute bucket: their sum and count. */
+export interface DeviceTemperatureRollupTable {
+  hardware_device_id: number;
+  bucket: number;
+  temperature_celsius_count: number;
+  temperature_celsius_sum: number;
 }
 
 export interface UplinkSampleTable {

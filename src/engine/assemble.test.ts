@@ -52,6 +52,8 @@ describe('assembling the features', () => {
       'channelUtilizationByAP',
       'controllerDNSRequestRates',
       'switchMACTable',
+      'pduMetrics',
+      'pdusMetrics',
       'networkTopology',
       'recentEventLogEventsPage',
       'blockedClientsForNetwork',

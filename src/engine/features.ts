@@ -13,6 +13,7 @@ import { METRICS_FEATURE } from '../features/metrics/metrics.graphql.js';
 import { NETWORK_FEATURE } from '../features/network/network.graphql.js';
 import { PORT_FEATURE } from '../features/port/port.graphql.js';
 import { PORT_STATS_FEATURE } from '../features/port-stats/port-stats.graphql.js';
+import { PDU_FEATURE } from '../features/pdu/pdu.graphql.js';
 import { BLOCKED_CLIENT_FEATURE } from '../features/security/blocked-client.graphql.js';
 import { FIREWALL_RULE_FEATURE } from '../features/security/firewall-rule.graphql.js';
 import { IDS_IPS_FEATURE } from '../features/security/ids-ips.graphql.js';
@@ -42,6 +43,7 @@ export const FEATURES = [
   CHANNEL_UTILIZATION_FEATURE,
   DNS_RATES_FEATURE,
   MAC_TABLE_FEATURE,
+  PDU_FEATURE,
   TOPOLOGY_FEATURE,
   EVENT_FEATURE,
   BLOCKED_CLIENT_FEATURE,

@@ -1,5 +1,5 @@
 import type { RowColumn } from '../db/dialect.js';
-import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /**
  * The columns ingest writes in bulk, per table, with their types for the
@@ -119,6 +119,20 @@ const EVENTS: readonly RowColumn[] = [
   ['source', 'text'],
 ];
 
+const OUTLET_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['outlet_number', 'integer'],
+  ['observed_at', 'timestamptz'],
+  ...OUTLET_METRICS.map((m): RowColumn => [m, 'float']),
+  ['energy_kwh', 'float'],
+];
+
+const TEMPERATURE_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['temperature_celsius', 'float'],
+];
+
 /** Tables ingest appends to, with their columns. */
 export const BULK_COLUMNS = {
   uplink_samples: UPLINK_SAMPLES,
@@ -127,8 +141,29 @@ export const BULK_COLUMNS = {
   client_presence_rollups: CLIENT_PRESENCE,
   radio_samples: RADIO_SAMPLES,
   dns_counters: DNS_COUNTERS,
+  pdu_outlet_samples: OUTLET_SAMPLES,
+  device_temperature_samples: TEMPERATURE_SAMPLES,
   events: EVENTS,
 } as const;
+
+/** Key columns first (3), then each outlet metric's count and sum. */
+export const OUTLET_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['outlet_number', 'integer'],
+  ['bucket', 'bigint'],
+  ...OUTLET_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_count`, 'bigint'],
+    [`${m}_sum`, 'float'],
+  ]),
+];
+
+/** Key columns first (2), then the temperature's count and sum. */
+export const TEMPERATURE_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['temperature_celsius_count', 'bigint'],
+  ['temperature_celsius_sum', 'float'],
+];
 
 export const UPLINK_ROLLUPS: readonly RowColumn[] = [
   ['network_id', 'bigint'],

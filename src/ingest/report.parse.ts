@@ -97,7 +97,8 @@ function rulesHold(report: DeviceReport, window: TimeWindow): boolean {
     unique(report.radios, SECTION_IDENTITY.radios.key) &&
     unique(report.radioChannels, SECTION_IDENTITY.radioChannels.key) &&
     unique(report.clients, SECTION_IDENTITY.clients.key) &&
-    unique(report.macTable, SECTION_IDENTITY.macTable.key)
+    unique(report.macTable, SECTION_IDENTITY.macTable.key) &&
+    unique(report.outlets, SECTION_IDENTITY.outlets.key)
   );
 }
 

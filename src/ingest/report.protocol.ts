@@ -27,6 +27,8 @@ export const MAX_REPORTS_PER_REQUEST = 500;
 export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 /** The most entries a switch's `macTable` may hold (the API prices switchMACTable from it). */
 export const MAX_MAC_TABLE_ENTRIES = 8192;
+/** The most outlets a PDU's `outlets` may hold, and the highest outlet number. */
+export const MAX_OUTLETS = 1024;
 /** Event types only netgraph records; a device may not report them. */
 export const NETGRAPH_EVENT_TYPES = ['DEVICE_ONLINE', 'DEVICE_OFFLINE'] as const;
 /** The most bytes an event's `details` may take as JSON text. */
@@ -331,6 +333,30 @@ const MacTableEntrySchema = Type.Decode(
   (e) => ({ macAddress: lower(e.macAddress), vlanID: e.vlanID ?? null, portNumber: e.portNumber }),
 );
 
+/** An outlet of a PDU as it is now (issue 32). */
+const OutletSchema = Type.Decode(
+  Type.Object({
+    outletNumber: wholeNumber(1, MAX_OUTLETS, { description: 'unique within a report' }),
+    label: optionalText(100),
+    isOn: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'whether the outlet is switched on; null or left out when the PDU does not say' })),
+    currentAmps: optionalNumber(0, 1000, { description: 'the current the outlet draws now, in amperes' }),
+    powerWatts: optionalNumber(0, 1_000_000, { description: 'the real power the outlet delivers now, in watts' }),
+    voltageVolts: optionalNumber(0, 1000, { description: 'the voltage at the outlet now, in volts' }),
+    energyKWh: optionalNumber(0, 1e12, {
+      description: 'the energy the outlet delivered since its counter was last reset, in kWh; a value lower than the previous report\'s is a reset',
+    }),
+  }),
+  (o) => ({
+    outletNumber: o.outletNumber,
+    label: o.label ?? null,
+    isOn: o.isOn ?? null,
+    currentAmps: o.currentAmps ?? null,
+    powerWatts: o.powerWatts ?? null,
+    voltageVolts: o.voltageVolts ?? null,
+    energyKWh: o.energyKWh ?? null,
+  }),
+);
+
 /** `details` of an event: any JSON object (nesting and size are checked by report.parse.ts). */
 const DetailsSchema = Type.Unsafe<Record<string, unknown>>({ type: 'object', title: 'JSON object', maxNesting: MAX_FREE_FORM_NESTING, maxBytes: MAX_DETAILS_BYTES });
 
@@ -364,6 +390,7 @@ export const ReportSchema = Type.Decode(
     cpuPercent: optionalNumber(0, 100, { description: 'CPU load; left out leaves the stored value as it was, null clears it' }),
     memoryUsedBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory in use; at most `memoryTotalBytes` when both are given; left out or null as `cpuPercent`' }),
     memoryTotalBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory installed; left out or null as `cpuPercent`' }),
+    temperatureCelsius: optionalNumber(-50, 150, { description: 'the device\'s temperature in °C (a PDU\'s sensor, say), a sample of its temperature series' }),
     interfaces: section(PortSchema, 1024, { description: 'the device\'s ports as they are now; replaces the ports of an earlier report as a set' }),
     uplinkSamples: section(UplinkSampleSchema, 1000, { description: 'measurements of an uplink port, each at its own `observedAt`' }),
     radios: section(RadioSchema, 64, { description: 'the device\'s radios as they are now, one element per BSSID (an SSID on a band); replaces an earlier set' }),
@@ -377,6 +404,9 @@ export const ReportSchema = Type.Decode(
     }),
     macTable: section(MacTableEntrySchema, MAX_MAC_TABLE_ENTRIES, {
       description: 'a switch\'s MAC forwarding table: the **complete** table at `observedAt` (learned entries), replacing the earlier one as a set; `[]` means empty',
+    }),
+    outlets: section(OutletSchema, MAX_OUTLETS, {
+      description: 'a PDU\'s outlets as they are now, replacing the earlier set; each outlet\'s readings are samples of its series; `[]` means none',
     }),
   }),
   (r) => ({
@@ -396,6 +426,8 @@ export const ReportSchema = Type.Decode(
     clients: r.clients,
     events: r.events,
     macTable: r.macTable,
+    temperatureCelsius: r.temperatureCelsius,
+    outlets: r.outlets,
   }),
 );
 
@@ -409,6 +441,7 @@ export const SECTION_IDENTITY = {
   radioChannels: { field: 'radioBand', key: (r: RadioChannelReport) => r.radioBand },
   clients: { field: 'macAddress', key: (c: ClientReport) => c.macAddress },
   macTable: { field: 'macAddress', key: (e: MacTableEntryReport) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}` },
+  outlets: { field: 'outletNumber', key: (o: OutletReport) => `outlet ${o.outletNumber}` },
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -434,6 +467,8 @@ export type RadioChannelInput = NonNullable<Report['radioChannels']>[number];
 export type ClientInput = NonNullable<Report['clients']>[number];
 /** An entry of a switch's MAC forwarding table, as sent. */
 export type MacTableEntryInput = NonNullable<Report['macTable']>[number];
+/** A PDU's outlet, as sent. */
+export type OutletInput = NonNullable<Report['outlets']>[number];
 /** A device's own event, as sent. */
 export type EventInput = NonNullable<Report['events']>[number];
 
@@ -453,6 +488,8 @@ export type RadioChannelReport = NonNullable<DeviceReport['radioChannels']>[numb
 export type ClientReport = NonNullable<DeviceReport['clients']>[number];
 /** A MAC table entry of a parsed report. */
 export type MacTableEntryReport = NonNullable<DeviceReport['macTable']>[number];
+/** An outlet of a parsed report; what was left out is null. */
+export type OutletReport = NonNullable<DeviceReport['outlets']>[number];
 /** An event of a parsed report; `details` as JSON text, or null. */
 export type EventReport = NonNullable<DeviceReport['events']>[number];
 

@@ -8,7 +8,7 @@ import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
-import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -102,6 +102,19 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       ]);
       const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
       await rows.insert('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /**
+     * Adds samples to the sums and counts of their 5-minute rollups
+     * (pdu_outlet_rollups, device_temperature_rollups): `columns` are the
+     * key columns, then the count and sum columns, which add up.
+     */
+    async upsertSumRollups(table: 'pdu_outlet_rollups' | 'device_temperature_rollups', values: readonly RowValues[]): Promise<void> {
+      const columns = table === 'pdu_outlet_rollups' ? OUTLET_ROLLUPS : TEMPERATURE_ROLLUPS;
+      const keys = columns.filter(([name]) => !name.endsWith('_count') && !name.endsWith('_sum')).map(([name]) => name);
+      const set = columns.filter(([name]) => !keys.includes(name)).map(([name]) => `${name} = ${table}.${name} + excluded.${name}`);
+      const tail = sql`ON CONFLICT (${sql.raw(keys.join(', '))}) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert(table, columns, values, tail);
     },
 
     /** Keeps each port's last counter reading per bucket. */

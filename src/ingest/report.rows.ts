@@ -3,13 +3,16 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
 import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
-import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {
   readonly report: DeviceReport;
   readonly device: DeviceRow;
 }
+
+/** The key of an outlet's reading: its PDU, the report's time and the outlet's number. */
+export const readingKey = (deviceId: number, observedAt: string, outletNumber: number): string => `${deviceId}/${observedAt}/${outletNumber}`;
 
 /** The start of the 5-minute bucket holding an ISO time, in seconds since the epoch. */
 export function bucketOf(iso: string): number {
@@ -30,16 +33,21 @@ export interface SeriesRows {
   readonly radioRollups: Insertable<Database['radio_rollups']>[];
   readonly dnsCounters: Insertable<Database['dns_counters']>[];
   readonly dnsRollups: Insertable<Database['dns_counter_rollups']>[];
+  readonly outletSamples: Insertable<Database['pdu_outlet_samples']>[];
+  readonly outletRollups: Insertable<Database['pdu_outlet_rollups']>[];
+  readonly temperatureSamples: Insertable<Database['device_temperature_samples']>[];
+  readonly temperatureRollups: Insertable<Database['device_temperature_rollups']>[];
   readonly events: EventRow[];
 }
 
 /**
- * Turns stored reports into time-series rows, each at its own time, and
+ * Turns stored reports into time-series rows, each at its own time (an
+ * outlet reading with the energy `energyUsed` says it used, by readingKey), and
  * folds them into their rollups here, so that one upsert per rollup row
  * reaches the database (PostgreSQL refuses to update one row twice in a
  * statement).
  */
-export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]): SeriesRows {
+export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[], energyUsed: ReadonlyMap<string, number> = new Map()): SeriesRows {
   const rows: SeriesRows = {
     uplinkSamples: [],
     portCounters: [],
@@ -53,6 +61,10 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     radioRollups: [],
     dnsCounters: [],
     dnsRollups: [],
+    outletSamples: [],
+    outletRollups: [],
+    temperatureSamples: [],
+    temperatureRollups: [],
     events: [],
   };
   const radios = new Map<string, Insertable<Database['radio_rollups']>>();
@@ -62,6 +74,8 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
   const clientMetrics = new Map<string, Insertable<Database['client_metric_rollups']>>();
   const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
+  const outlets = new Map<string, Record<string, unknown>>();
+  const temperatures = new Map<string, Record<string, unknown>>();
 
   for (const { report, device } of fresh) {
     const networkId = device.networkId;
@@ -114,6 +128,25 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
       const held = buckets.get(bucket);
       if (held === undefined || held.observed_at < reading.observed_at) buckets.set(bucket, { ...reading, bucket });
     }
+    for (const o of report.outlets ?? []) {
+      const sample = {
+        hardware_device_id: device.id,
+        outlet_number: o.outletNumber,
+        observed_at: report.observedAt,
+        current_amps: o.currentAmps,
+        power_watts: o.powerWatts,
+        voltage_volts: o.voltageVolts,
+        energy_kwh: o.energyKWh,
+        energy_used_kwh: energyUsed.get(readingKey(device.id, report.observedAt, o.outletNumber)) ?? null,
+      };
+      rows.outletSamples.push(sample);
+      addToSums(outlets, `${device.id}/${o.outletNumber}/${bucket}`, { hardware_device_id: device.id, outlet_number: o.outletNumber, bucket }, OUTLET_METRICS, sample);
+    }
+    if (typeof report.temperatureCelsius === 'number') {
+      const sample = { hardware_device_id: device.id, observed_at: report.observedAt, temperature_celsius: report.temperatureCelsius };
+      rows.temperatureSamples.push(sample);
+      addToSums(temperatures, `${device.id}/${bucket}`, { hardware_device_id: device.id, bucket }, ['temperature_celsius'], sample);
+    }
     for (const event of report.events ?? []) {
       rows.events.push(eventRow(companyId, device, event.type, event.observedAt, event.details, 'device'));
     }
@@ -148,6 +181,8 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.reportRollups.push(...reportCounts.values());
   rows.radioRollups.push(...radios.values());
   for (const buckets of dns.values()) rows.dnsRollups.push(...buckets.values());
+  rows.outletRollups.push(...(outlets.values() as Iterable<Insertable<Database['pdu_outlet_rollups']>>));
+  rows.temperatureRollups.push(...(temperatures.values() as Iterable<Insertable<Database['device_temperature_rollups']>>));
   return rows;
 }
 
@@ -262,6 +297,36 @@ function addToRadioRollup(rollups: Map<string, Insertable<Database['radio_rollup
     fields[`${metric}_sum`] = (fields[`${metric}_sum`] ?? 0) + value;
   }
 }
+
+/**
+ * Adds a sample to the rollup of `key` (made from `keys` with every sum and
+ * count at 0 when new): for each metric the sample has, its sum grows by the
+ * value and its count by one.
+ */
+function addToSums(
+  rollups: Map<string, Record<string, unknown>>,
+  key: string,
+  keys: Record<string, unknown>,
+  metrics: readonly string[],
+  sample: Readonly<Record<string, unknown>>,
+): void {
+  let rollup = rollups.get(key);
+  if (rollup === undefined) {
+    rollup = { ...keys };
+    for (const metric of metrics) {
+      rollup[`${metric}_count`] = 0;
+      rollup[`${metric}_sum`] = 0;
+    }
+    rollups.set(key, rollup);
+  }
+  for (const metric of metrics) {
+    const value = sample[metric];
+    if (typeof value !== 'number') continue;
+    rollup[`${metric}_count`] = (rollup[`${metric}_count`] as number) + 1;
+    rollup[`${metric}_sum`] = (rollup[`${metric}_sum`] as number) + value;
+  }
+}
+
 
 function addToUplinkRollup(
   rollups: Map<string, Insertable<Database['uplink_rollups']>>,

@@ -55,6 +55,10 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
     '{ channelUtilizationByAP(networkUUID: "$NETWORK", apVirtualDeviceUUID: "$DEVICE", filter: { timeFilter: { durationSeconds: 3600, stepSeconds: 60 } }, band: BAND_5G) { band channelWidthMHz txPowerDbm values { timestamp totalUtilization selfUtilization obssUtilization nonWifiUtilization } } }',
   controllerDNSRequestRates: '{ controllerDNSRequestRates(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { timestamp value UUID } } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
+  pduMetrics:
+    '{ pduMetrics(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { virtualDeviceUUID temperatureCelsius { metadata { minValue maxValue } values { timestamp value } } powerWatts { values { timestamp value outletNumber label } } outlets { outletNumber label isOn powerWatts } } }',
+  pdusMetrics:
+    '{ pdusMetrics(virtualDeviceUUIDs: ["$DEVICE"], filter: { durationSeconds: 3600, stepSeconds: 60 }) { virtualDeviceUUID temperatureCelsius { values { timestamp value } } currentAmps { metadata { maxValue } values { timestamp value outletNumber } } } }',
   networkTopology:
     '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',
   recentEventLogEventsPage:

@@ -7,6 +7,7 @@ import type { FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
 import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
 import { dnsRequests, radioChannels } from './simulator.radio.js';
+import { pduReadings } from './simulator.pdu.js';
 import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
 import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
 
@@ -96,8 +97,8 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
  * The report of one device that is up at `t`: ports with counters since its
  * last boot, uplink samples and radios (with their channels' utilization)
  * where it has them, a controller's DNS request counter, the clients it sees
- * (access points and switches), a switch's MAC table, each port's LLDP
- * neighbour, CPU and memory, and the events of the
+ * (access points and switches), a switch's MAC table, a PDU's outlets and
+ * temperature, each port's LLDP neighbour, CPU and memory, and the events of the
  * interval before `t`. `wirelessByAp`: the clients each access point of the
  * device's network sees at `t` (wirelessByAccessPoint).
  */
@@ -120,6 +121,7 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     ...(device.type === 'CONTROLLER' ? { dnsRequests: dnsRequests(device, boot.end, t) } : {}),
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
     ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
+    ...(device.type === 'POWER_DISTRIBUTION_UNIT' ? pduReadings(device, t) : {}),
     ...(found.length > 0 ? { events: found } : {}),
   } satisfies Report;
 }
