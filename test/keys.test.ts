@@ -128,9 +128,9 @@ describe.each(storeKinds())('API keys on %s', (kind) => {
     });
     expect(list.stdout).not.toContain(created.key);
     const table = await runNetgraph(['keys', 'list', '--company', 'acme'], env());
-    expect(table.stdout).toMatch(/^ID\s+LABEL\s+KEY\s+SCOPE\s+CREATED\s+LAST USED\s+STATUS/);
+    expect(table.stdout).toMatch(/^ID\s+LABEL\s+KEY\s+SCOPE\s+CREATED\s+EXPIRES\s+ALLOWED FROM\s+LAST USED\s+STATUS/);
     expect(table.stdout).toContain(`${created.key.slice(0, 10)}…`);
-    expect(table.stdout).toMatch(/listed .* never +active/);
+    expect(table.stdout).toMatch(/listed .* never +any +never +active/);
   });
 });
 

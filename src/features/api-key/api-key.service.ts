@@ -231,7 +231,7 @@ export function createApiKeyService(
       const revokedAt = now().toISOString();
       await audit.record(row.companyId, actor, async (tx) => {
         const revoked = await createApiKeyRepository(tx).revoke(id, revokedAt);
-        const before = { id, label: row.label, scope: row.scope, revokedAt: null };
+        const before = auditedKey(toInfo(row));
         return { result: undefined, change: revoked ? buildChange('api_key.revoke', id, before, { ...before, revokedAt }) : null };
       });
       forget(row.id);
