@@ -240,7 +240,7 @@ describe.each(storeKinds())('API key rotation and the keys commands on %s', (kin
   it('`keys create --expires --allow`, `keys allow` and `keys list` with its warning and last use', async () => {
     const created = await runNetgraph(['keys', 'create', '--company', 'acme', '--label', 'cli-bounded', '--expires', '72h', '--allow', '127.0.0.1', '--allow', '2001:db8::/32'], env());
     expect(created.code).toBe(0);
-    expect(created.stdout).toMatch(/^Created API key "cli-bounded" \(id [0-9a-f-]{36}, scope read\) for acme\.\nIt expires \d{4}-\d\d-\d\dT[\d:.]+Z; allowed from 127\.0\.0\.1\/32, 2001:db8::\/32\.\n\n {2}ngk_/);
+    expect(created.stdout).toMatch(/^Created API key "cli-bounded" \(id [0-9a-f-]{36}, scope read\) for acme\. It expires \d{4}-\d\d-\d\dT[\d:.]+Z and is allowed from 127\.0\.0\.1\/32, 2001:db8::\/32\.\n\n {2}ngk_/);
     const key = /\n {2}(ngk_\S+)\n/.exec(created.stdout)?.[1] as string;
     const id = /\(id ([0-9a-f-]{36})/.exec(created.stdout)?.[1] as string;
     expect((await paths(app, key).read()).status).toBe(200);

@@ -61,11 +61,13 @@ function keyRow(key: ApiKeyInfo, now: Date): string[] {
 
 /** The text printed with a new key's value: the only time it is shown. */
 function newKeyText(key: ApiKeyInfo & { key: string }, headline: string): string {
+  // the terms only when the key has any, on the headline's line
   const terms = [
-    `expires ${key.expiresAt ?? 'never'}`,
-    `allowed from ${key.allowedAddresses.length === 0 ? 'any address' : key.allowedAddresses.join(', ')}`,
+    ...(key.expiresAt === null ? [] : [`expires ${key.expiresAt}`]),
+    ...(key.allowedAddresses.length === 0 ? [] : [`is allowed from ${key.allowedAddresses.join(', ')}`]),
   ];
-  return [headline, `It ${terms.join('; ')}.`, '', `  ${key.key}`, '', 'This is the only time the key is shown: store it in your secret manager now.'].join('\n');
+  const head = terms.length === 0 ? headline : `${headline} It ${terms.join(' and ')}.`;
+  return [head, '', `  ${key.key}`, '', 'This is the only time the key is shown: store it in your secret manager now.'].join('\n');
 }
 
 /** The `keys` commands. */
