@@ -116,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     lingerOnUnreadBody(request.raw, reply.raw);
   });
   app.addHook('onRequest', async (request, reply) => {
-    request.netgraph = { operationName: null, statements: 0 };
+    request.netgraph = { operationName: null, statements: 0, clientAddress: request.ip };
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {

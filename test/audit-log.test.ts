@@ -157,8 +157,8 @@ describe.each(storeKinds())('the audit log on %s', (kind) => {
     expect(revoked.code).toBe(0);
     const events = (await auditOf(app)).filter((e) => e.objectId === made.id);
     expect(events).toEqual([
-      expect.objectContaining({ action: 'api_key.create', objectType: 'api_key', actor: { type: 'cli', id: null, label: 'netgraph CLI' }, before: null, after: { id: made.id, label: 'cli-key', scope: 'read_write', revokedAt: null } }),
-      expect.objectContaining({ action: 'api_key.revoke', before: { id: made.id, label: 'cli-key', scope: 'read_write', revokedAt: null }, after: { id: made.id, label: 'cli-key', scope: 'read_write', revokedAt: JSON.parse(revoked.stdout).revokedAt } }),
+      expect.objectContaining({ action: 'api_key.create', objectType: 'api_key', actor: { type: 'cli', id: null, label: 'netgraph CLI' }, before: null, after: { id: made.id, label: 'cli-key', scope: 'read_write', revokedAt: null, expiresAt: null, allowedAddresses: [] } }),
+      expect.objectContaining({ action: 'api_key.revoke', before: { id: made.id, label: 'cli-key', scope: 'read_write', revokedAt: null, expiresAt: null, allowedAddresses: [] }, after: { id: made.id, label: 'cli-key', scope: 'read_write', revokedAt: JSON.parse(revoked.stdout).revokedAt, expiresAt: null, allowedAddresses: [] } }),
     ]);
     // revoking again changes nothing and records nothing
     expect((await runNetgraph(['keys', 'revoke', made.id], env())).code).toBe(0);

@@ -63,7 +63,7 @@ describe('netgraph help', () => {
     expect([viaHelp.code, viaFlag.code, viaShort.code]).toEqual([0, 0, 0]);
     expect(viaFlag.stdout).toBe(viaHelp.stdout);
     expect(viaShort.stdout).toBe(viaHelp.stdout);
-    expect(viaHelp.stdout).toContain('Example:\n  netgraph keys create --company acme --label billing-sync --scope read_write\n');
+    expect(viaHelp.stdout).toContain('Examples:\n  netgraph keys create --company acme --label billing-sync --scope read_write\n');
   });
 
   it('prints a command\'s help before anything else is checked: other options, required ones, the environment', async () => {
@@ -77,7 +77,7 @@ describe('netgraph help', () => {
     const [viaHelp, viaFlag] = await Promise.all([runNetgraph(['help', 'keys'], env), runNetgraph(['keys', '--help'], env)]);
     expect([viaHelp.code, viaFlag.code]).toEqual([0, 0]);
     expect(viaFlag.stdout).toBe(viaHelp.stdout);
-    expect(viaHelp.stdout).toMatch(/^ {2}keys create .*\n {2}keys list .*\n {2}keys revoke ID .*$/m);
+    expect(viaHelp.stdout).toMatch(/^ {2}keys create .*\n {2}keys list .*\n {2}keys allow ID .*\n {2}keys rotate ID .*\n {2}keys revoke ID .*$/m);
   });
 });
 
@@ -90,7 +90,7 @@ describe('suggestions', () => {
     [['keys', 'list', '--bogus'], /Unknown option '--bogus'\. Its options: --company, --json, --help\./],
     [['kyes', 'list'], /unknown command "kyes list"\. Did you mean "netgraph keys list"\?/],
     [['webhook', 'list'], /unknown command "webhook list"\. Did you mean "netgraph webhooks list"\?/],
-    [['keys'], /"keys" needs one of its commands: create, list, revoke\./],
+    [['keys'], /"keys" needs one of its commands: create, list, allow, rotate, revoke\./],
     [['help', 'simulat'], /unknown command "simulat"\. Did you mean "netgraph simulate"\?/],
     [['completion', 'fish'], /name the shell, bash or zsh/],
   ])('%j exits 2 and names the closest valid word', async (args, message) => {
@@ -117,9 +117,9 @@ describe('netgraph completion', () => {
       }).split('\n').filter((word) => word !== '');
     expect(complete('')).toEqual([...new Set(COMMANDS.map((c) => c.path[0]))]);
     expect(complete('we')).toEqual(['webhooks']);
-    expect(complete('keys', '')).toEqual(['create', 'list', 'revoke']);
+    expect(complete('keys', '')).toEqual(['create', 'list', 'allow', 'rotate', 'revoke']);
     expect(complete('webhooks', 'r')).toEqual(['replay', 'rotate-secret']);
-    expect(complete('keys', 'create', '--')).toEqual(['--company', '--label', '--scope', '--json', '--help']);
+    expect(complete('keys', 'create', '--')).toEqual(['--company', '--label', '--scope', '--expires', '--allow', '--json', '--help']);
     expect(complete('keys', 'create', '--company', 'acme', '--sc')).toEqual(['--scope']);
     expect(complete('keys', 'create', '--scope', '')).toEqual(['read', 'read_write', 'ingest']);
     expect(complete('users', 'create', '--role', 'a')).toEqual(['admin']);

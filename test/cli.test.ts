@@ -27,7 +27,7 @@ describe.each(storeKinds())('the netgraph CLI on %s', (kind) => {
     const [a, b] = await Promise.all([runNetgraph(['migrate', '--json'], env()), runNetgraph(['migrate', '--json'], env())]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const applied = [...JSON.parse(a.stdout).applied, ...JSON.parse(b.stdout).applied];
-    expect(applied).toEqual(['0001-initial', '0002-dashboard', '0003-audit-log', '0004-device-reports', '0005-meter-fields', '0006-webhooks', '0007-ingest-indexes', '0008-client-device-index', '0009-msp-fields', '0010-network-security', '0011-alert-receivers', '0012-switch-mac-table', '0013-lldp-resources']);
+    expect(applied).toEqual(['0001-initial', '0002-dashboard', '0003-audit-log', '0004-device-reports', '0005-meter-fields', '0006-webhooks', '0007-ingest-indexes', '0008-client-device-index', '0009-msp-fields', '0010-network-security', '0011-alert-receivers', '0012-switch-mac-table', '0013-lldp-resources', '0014-wireless-client-metrics', '0015-radio-channels', '0016-pdu-outlets', '0017-key-lifetime']);
     const again = await runNetgraph(['migrate'], env());
     expect(again.stdout).toContain('already up to date');
   });
@@ -75,7 +75,7 @@ describe.each(storeKinds())('the netgraph CLI on %s', (kind) => {
     [['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], 1, /No API key with id/],
     [['keys', 'list', '--company', 'initech', '--bogus'], 2, /Unknown option '--bogus'/],
     [['frobnicate'], 2, /unknown command "frobnicate"/],
-    [['keys', 'rotate'], 2, /unknown command "keys rotate"/],
+    [['keys', 'rename'], 2, /unknown command "keys rename"/],
     [['serve', '--workers', 'many'], 1, /--workers must be a whole number from 1 to 64/],
   ] as const)('%j fails with exit %i and says what to do', async (args, code, message) => {
     const result = await runNetgraph(args, env());

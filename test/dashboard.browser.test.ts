@@ -126,13 +126,13 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     const row = page.locator('tbody tr', { hasText: 'browser-test' });
     expect(await row.locator('td').nth(1).innerText()).toBe(`${copied.slice(0, 10)}…`);
     expect(await row.locator('td').nth(2).innerText()).toBe('Read only');
-    // the last-used time is written in the background within about a second
+    // the last-used time and address are written in the background within about a second
     await expect
       .poll(async () => {
         await page.reload();
-        return row.locator('td').nth(4).innerText();
+        return row.locator('td').nth(6).innerText();
       }, { timeout: 15_000, interval: 500 })
-      .toBe('just now');
+      .toBe('just now\nfrom 127.0.0.1');
     expect(await page.content()).not.toContain(copied);
   });
 
@@ -141,10 +141,15 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     await signInAs(page, 'admin@acme.example');
     await page.goto(`${app.url}/settings/integrations/api-keys`);
     await page.getByLabel('Label').fill('to-revoke');
+    // a short lifetime and the test's own address: the list warns of the expiry, the API admits it from here
+    await page.getByLabel('Expires').fill('72h');
+    await page.getByLabel('Allowed from').fill('127.0.0.0/8 ::1');
     await page.getByRole('button', { name: 'Add API key' }).click();
     const key = await page.locator('#new-key').inputValue();
     await page.getByRole('link', { name: 'Done, back to API keys' }).click();
     const row = page.locator('tbody tr', { hasText: 'to-revoke' });
+    expect(await row.locator('[data-expiry-warning]').innerText()).toBe('Expires in 2 days');
+    expect(await row.locator('td').nth(5).innerText()).toBe('127.0.0.0/8 ::1/128');
 
     await row.getByRole('link', { name: 'Revoke' }).click();
     const dialog = page.getByRole('dialog');
@@ -157,7 +162,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Requests with it now get 401.').waitFor();
     expect(await apiStatus(key)).toBe(401);
-    expect(await row.locator('td').nth(5).innerText()).toBe('Revoked');
+    expect(await row.locator('td').nth(7).innerText()).toBe('Revoked');
     expect(await row.getByRole('link', { name: 'Revoke' }).count()).toBe(0);
     await screenshot(page, 'api-keys');
   });

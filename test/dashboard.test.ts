@@ -243,6 +243,27 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       expect(list.text).not.toContain(key);
     });
 
+    it('creates a key with an expiry and an allowlist, refuses bad ones in their field, and lists the last use with its address', async () => {
+      const client = await signedIn('admin@acme.example');
+      await client.get(KEYS);
+      const badExpiry = await client.post(KEYS, { label: 'bad-expiry', expires: 'soon', allow: '' });
+      expect(badExpiry.status).toBe(400);
+      expect(badExpiry.text).toContain('<span class="field-error" id="expires-help">expires must be a lifetime like 12h or 90d');
+      expect(badExpiry.text).toContain('value="bad-expiry"');
+      const badAllow = await client.post(KEYS, { label: 'bad-allow', expires: '', allow: '10.0.0.1/8' });
+      expect(badAllow.status).toBe(400);
+      expect(badAllow.text).toContain('<span class="field-error" id="allow-help">allow: &quot;10.0.0.1/8&quot; is not an IPv4 or IPv6 address or CIDR prefix');
+      const made = await client.post(KEYS, { label: 'bounded', expires: '2h', allow: '127.0.0.1, 10.0.0.0/8' });
+      expect(made.status).toBe(200);
+      const key = /id="new-key" class="key-value" value="(ngk_[A-Za-z0-9]+)"/.exec(made.text)?.[1] as string;
+      expect((await app.graphql('{ companyBySlug(slug: "acme") { slug } }', { key })).status).toBe(200);
+      await app.server.services.apiKeys.flushLastUsed();
+      const row = /<tr data-key-id="[^"]+">\s*<td class="strong">bounded<\/td>[\s\S]*?<\/tr>/.exec((await client.get(KEYS)).text)?.[0] ?? '';
+      expect(row).toContain('<td><code>127.0.0.1/32</code> <code>10.0.0.0/8</code> </td>');
+      expect(row).toContain('<span data-expiry-warning><span class="badge badge-warning">Expires in 1 hour</span></span>');
+      expect(row).toContain('from <code data-last-used-address>127.0.0.1</code>');
+    });
+
     it('creates read-only keys by default and read_write keys when chosen, and lists each key\'s scope', async () => {
       const client = await signedIn('admin@acme.example');
       const form = await client.get(KEYS);

@@ -82,9 +82,9 @@ describe.each(storeKinds())('API keys on %s', (kind) => {
       // 50 more requests within the minute: cached, no write at all
       expect(await writesOf(50)).toBe(0);
       expect(await lastUsed()).toBe('2026-11-22T10:00:00.000Z');
-      // a minute later: one write moves it forward
+      // a minute later: the key is read again (its allowlist, every KEY_CACHE_REFRESH_MS), and one write moves it forward
       now += LAST_USED_REFRESH_MS;
-      expect(await writesOf(10)).toBe(1);
+      expect(await writesOf(10)).toBe(2);
       expect(Date.parse((await lastUsed()) as string)).toBeGreaterThan(Date.parse('2026-11-22T10:01:00.000Z'));
       await keys.stop();
     } finally {
@@ -121,13 +121,16 @@ describe.each(storeKinds())('API keys on %s', (kind) => {
       scope: 'read',
       createdAt: created.createdAt,
       lastUsedAt: null,
+      lastUsedAddress: null,
       revokedAt: null,
+      expiresAt: null,
+      allowedAddresses: [],
     });
     expect(list.stdout).not.toContain(created.key);
     const table = await runNetgraph(['keys', 'list', '--company', 'acme'], env());
-    expect(table.stdout).toMatch(/^ID\s+LABEL\s+KEY\s+SCOPE\s+CREATED\s+LAST USED\s+STATUS/);
+    expect(table.stdout).toMatch(/^ID\s+LABEL\s+KEY\s+SCOPE\s+CREATED\s+EXPIRES\s+ALLOWED FROM\s+LAST USED\s+STATUS/);
     expect(table.stdout).toContain(`${created.key.slice(0, 10)}…`);
-    expect(table.stdout).toMatch(/listed .* never +active/);
+    expect(table.stdout).toMatch(/listed .* never +any +never +active/);
   });
 });
 

@@ -112,7 +112,7 @@ describe.each(storeKinds())('the report endpoint over HTTP on %s', (kind) => {
     expect((await postReports(app, cliKey.key, [report(SERIALS.acmeAp, now())])).status).toBe(200);
     const { renderKeyList } = await import('../src/dashboard/api-keys.view.js');
     const session = { user: { role: 'admin', companyName: 'Acme' }, csrfToken: 't' } as never;
-    const page = String(renderKeyList({ session, keys: [], form: { label: '', scope: 'read' }, revoked: undefined }));
+    const page = String(renderKeyList({ session, keys: [], form: { label: '', scope: 'read', expires: '', allow: '' }, revoked: undefined }));
     expect(page).toContain('<option value="ingest">Ingest (device reports)</option>');
   });
 });

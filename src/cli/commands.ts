@@ -4,8 +4,6 @@ import { redactUrl } from '../config.js';
 import { isMigrated, migrateToLatest } from '../db/migrate.js';
 import type { Store } from '../db/store.js';
 import { AppError } from '../kernel/errors.js';
-import { KEY_SCOPES } from '../kernel/caller.js';
-import type { ApiKeyInfo } from '../features/api-key/api-key.service.js';
 import type { AuditEntry } from '../platform/audit/audit.service.js';
 import { parseJsonText } from '../kernel/json-input.js';
 import { USER_ROLES } from '../features/user/user.service.js';
@@ -19,6 +17,7 @@ import { serve } from './serve.js';
 import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
 import { helpCommands } from './help.js';
 import { webhookCommands } from './webhooks.command.js';
+import { keyCommands } from './keys.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
@@ -43,18 +42,6 @@ function customerFlag(value: unknown): boolean {
   if (value === undefined || value === 'true') return true;
   if (value === 'false') return false;
   throw new AppError('BAD_USER_INPUT', `--customer must be true or false, e.g. --customer false`, { field: 'customer' });
-}
-
-function keyRow(key: ApiKeyInfo): string[] {
-  return [
-    key.id,
-    key.label,
-    `${key.prefix}…`,
-    key.scope,
-    key.createdAt,
-    key.lastUsedAt ?? 'never',
-    key.revokedAt ? `revoked ${key.revokedAt}` : 'active',
-  ];
 }
 
 function auditRow(entry: AuditEntry): string[] {
@@ -188,52 +175,7 @@ export const COMMANDS: readonly Command[] = [
       return 0;
     },
   },
-  {
-    path: ['keys', 'create'],
-    summary: 'create an API key; its value is printed once',
-    options: {
-      company: { ...COMPANY, description: 'the company the key belongs to' },
-      label: { type: 'string', value: 'TEXT', description: 'a name that tells what uses the key', required: true },
-      scope: { type: 'string', value: 'SCOPE', description: 'what it may do: read queries, read_write also mutations, ingest device reports', choices: KEY_SCOPES, default: 'read' },
-    },
-    examples: ['netgraph keys create --company acme --label billing-sync --scope read_write'],
-    async run(context) {
-      const companySlug = required(context, 'company', 'acme');
-      const label = required(context, 'label', 'billing-sync');
-      const scope = typeof context.values.scope === 'string' ? context.values.scope : undefined;
-      const key = await withServices(context.config, (services) =>
-        services.apiKeys.create({ companySlug, label, ...(scope ? { scope } : {}) }),
-      );
-      if (context.values.json) {
-        printJson(context.io, key);
-      } else {
-        context.io.out(
-          [
-            `Created API key "${key.label}" (id ${key.id}, scope ${key.scope}) for ${key.company}.`,
-            '',
-            `  ${key.key}`,
-            '',
-            'This is the only time the key is shown: store it in your secret manager now.',
-          ].join('\n'),
-        );
-      }
-      return 0;
-    },
-  },
-  {
-    path: ['keys', 'list'],
-    summary: 'list a company\'s API keys: id, label, visible prefix, created, last used, status',
-    options: { company: COMPANY },
-    examples: ['netgraph keys list --company acme'],
-    async run(context) {
-      const companySlug = required(context, 'company', 'acme');
-      const keys = await withServices(context.config, (services) => services.apiKeys.list(companySlug));
-      if (context.values.json) printJson(context.io, keys);
-      else if (keys.length === 0) context.io.out(`No API keys for ${companySlug}.`);
-      else printTable(context.io, ['ID', 'LABEL', 'KEY', 'SCOPE', 'CREATED', 'LAST USED', 'STATUS'], keys.map(keyRow));
-      return 0;
-    },
-  },
+  ...keyCommands(withServices),
   {
     path: ['users', 'create'],
     summary: 'create a dashboard user; the password is read from stdin when piped, else generated and printed once',
@@ -274,21 +216,6 @@ export const COMMANDS: readonly Command[] = [
       if (context.values.json) printJson(context.io, users);
       else if (users.length === 0) context.io.out(`No dashboard users for ${companySlug}.`);
       else printTable(context.io, ['ID', 'EMAIL', 'ROLE', 'CREATED'], users.map(userRow));
-      return 0;
-    },
-  },
-  {
-    path: ['keys', 'revoke'],
-    summary: 'revoke an API key at once: its next request gets 401, on every server',
-    operands: { usage: 'ID', description: 'the key\'s id, from "netgraph keys list"' },
-    options: {},
-    examples: ['netgraph keys revoke 0b6c2f9e-3a8e-4c1d-9f57-2d5e8a1b7c40'],
-    async run({ config, positionals, values, io }) {
-      const id = positionals[0];
-      if (id === undefined) throw new AppError('BAD_USER_INPUT', 'name the key to revoke by its id, from "netgraph keys list"');
-      const key = await withServices(config, (services) => services.apiKeys.revoke(id));
-      if (values.json) printJson(io, key);
-      else io.out(`netgraph keys revoke: "${key.label}" (${key.id}) is revoked; requests with it now get 401.`);
       return 0;
     },
   },

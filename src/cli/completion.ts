@@ -107,7 +107,9 @@ function zshOptionSpecs(command: Command): string[] {
     const action = option.type === 'boolean' ? '' : `:${option.value ?? 'VALUE'}:${option.choices ? `(${option.choices.join(' ')})` : option.file ? '_files' : ' '}`;
     const flags = [`--${name}`, ...(option.short ? [`-${option.short}`] : [])];
     const exclusion = flags.length > 1 ? `(${flags.join(' ')})` : '';
-    return flags.map((flag) => `'${exclusion}${flag}[${zshText(option.description)}]${action}'`);
+    // a leading * lets _arguments offer a repeatable option again
+    const repeat = option.multiple ? '*' : '';
+    return flags.map((flag) => `'${exclusion}${repeat}${flag}[${zshText(option.description)}]${action}'`);
   });
 }
 

@@ -35,6 +35,7 @@ function columns(rows: readonly (readonly [string, string])[]): string[] {
 function describeOption(option: OptionSpec): string {
   const notes = [
     ...(option.required ? ['required'] : []),
+    ...(option.multiple ? ['repeatable'] : []),
     ...(option.choices ? [`one of ${option.choices.join(', ')}`] : []),
     ...(option.default !== undefined ? [`default: ${option.default}`] : []),
   ];

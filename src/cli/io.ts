@@ -15,7 +15,10 @@ export interface CliIo {
 
 /** What a command receives: parsed options and positionals, the config, the io. */
 export interface CommandContext {
+  /** Each option's value; for a repeatable one, the last given. */
   readonly values: Record<string, string | boolean | undefined>;
+  /** Every value of each repeatable option given, in order (OptionSpec.multiple). */
+  readonly repeated?: Readonly<Record<string, readonly string[]>>;
   readonly positionals: readonly string[];
   readonly config: Config;
   readonly io: CliIo;
@@ -40,6 +43,8 @@ export interface OptionSpec {
   readonly choices?: readonly string[];
   /** Completion offers file names for its value. */
   readonly file?: boolean;
+  /** It may be given more than once; its value is then the list of them (string options). */
+  readonly multiple?: boolean;
 }
 
 /** The positional arguments of a command, e.g. FILE or ID. */

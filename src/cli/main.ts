@@ -43,6 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
     let config: Config | undefined;
     const context: CommandContext = {
       values: parsed.values,
+      repeated: parsed.repeated ?? {},
       positionals: parsed.positionals,
       io,
       // read when a command first needs it: help and completion work whatever the environment holds
@@ -61,15 +62,24 @@ export async function runCli(argv: readonly string[], io: CliIo, env: NodeJS.Pro
  * UsageError for an unknown option (naming the closest valid one) and
  * node:util's parse error for a malformed one. --help wins over both.
  */
-function parseCommandLine(command: Command, args: readonly string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  const options = Object.fromEntries(optionsOf(command).map(([name, option]) => [name, { type: option.type, ...(option.short ? { short: option.short } : {}) }]));
+function parseCommandLine(command: Command, args: readonly string[]): Pick<CommandContext, 'values' | 'repeated'> & { positionals: string[] } {
+  const options = Object.fromEntries(optionsOf(command).map(([name, option]) => [name, { type: option.type, ...(option.short ? { short: option.short } : {}), ...(option.multiple ? { multiple: true } : {}) }]));
   const { tokens } = parseArgs({ args: [...args], options, allowPositionals: true, strict: false, tokens: true });
   const named = tokens.flatMap((token) => (token.kind === 'option' ? [token] : []));
-  if (named.some((token) => token.name === 'help')) return { values: { help: true }, positionals: [] };
+  if (named.some((token) => token.name === 'help')) return { values: { help: true }, repeated: {}, positionals: [] };
   const unknown = named.find((token) => !(token.name in options));
   if (unknown) throw new UsageError(unknownOptionMessage(command, unknown.rawName));
   const parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+  // a repeatable option's values go to `repeated`; `values` keeps the last, so every command reads a string
+  const values: Record<string, string | boolean | undefined> = {};
+  const repeated: Record<string, readonly string[]> = {};
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (Array.isArray(value)) {
+      repeated[name] = value.map(String);
+      values[name] = value.at(-1);
+    } else values[name] = value;
+  }
+  return { values, repeated, positionals: parsed.positionals };
 }
 
 function report(error: unknown, io: CliIo, command: string): number {

@@ -52,7 +52,7 @@ async function sendList(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  form: KeyForm = { label: '', scope: 'read' },
+  form: KeyForm = { label: '', scope: 'read', expires: '', allow: '' },
 ): Promise<FastifyReply> {
   const session = sessionOf(request);
   const keys = await ctx.services.apiKeys.list(callerOf(ctx, request).companySlug);
@@ -73,14 +73,21 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
   const label = formField(request.body, 'label');
   // read is the default: a key gets write access only when it is asked for
   const scope = formField(request.body, 'scope') || 'read';
+  const expires = formField(request.body, 'expires').trim();
+  const allow = formField(request.body, 'allow');
+  const typed = { label, scope, expires, allow };
   let created: ApiKeyInfo & { key: string };
   try {
     const caller = callerOf(ctx, request);
-    created = await ctx.services.apiKeys.create({ companySlug: caller.companySlug, label, scope }, caller.actor);
+    const terms = { scope, allow: allow.split(/[\s,]+/).filter((entry) => entry !== ''), ...(expires === '' ? {} : { expires }) };
+    created = await ctx.services.apiKeys.create({ companySlug: caller.companySlug, label, ...terms }, caller.actor);
   } catch (error) {
     if (!isAppError(error, 'BAD_USER_INPUT')) throw error;
-    if (error.details.field === 'scope') return sendList(ctx, request, reply, 400, { label, scope: 'read', error: error.message });
-    return sendList(ctx, request, reply, 400, { label, scope, error: `Enter a label of 1 to ${TEXT_MAX.apiKeyLabel} characters that says what the key is for, e.g. "billing-sync".` });
+    const field = error.details.field;
+    if (field === 'scope') return sendList(ctx, request, reply, 400, { ...typed, scope: 'read', error: { field: 'label', message: error.message } });
+    if (field === 'expires' || field === 'allow') return sendList(ctx, request, reply, 400, { ...typed, error: { field, message: error.message } });
+    const message = `Enter a label of 1 to ${TEXT_MAX.apiKeyLabel} characters that says what the key is for, e.g. "billing-sync".`;
+    return sendList(ctx, request, reply, 400, { ...typed, error: { field: 'label', message } });
   }
   return sendPage(ctx, reply, 200, {
     title: 'API key created',

@@ -1,5 +1,6 @@
 import { TEXT_MAX } from '../kernel/rules.js';
 import type { ApiKeyInfo } from '../features/api-key/api-key.service.js';
+import { EXPIRY_WARNING_DAYS, expiryState } from '../features/api-key/api-key.rules.js';
 import type { ActiveSession } from '../features/user/user.service.js';
 import { exactTime, relativeTime, shortDate } from './format.js';
 import { html, raw } from './html.js';
@@ -37,10 +38,32 @@ function timeCell(at: string | null, now: Date, never: string): SafeHtml {
   return html`<time datetime="${at}" title="${exactTime(at)}">${relativeTime(at, now)}</time>`;
 }
 
+/** When the key expires; a warning badge within EXPIRY_WARNING_DAYS of it. */
+function expiryCell(key: ApiKeyInfo, now: Date): SafeHtml {
+  if (key.expiresAt === null) return html`<span class="muted">Never</span>`;
+  const time = html`<time datetime="${key.expiresAt}" title="${exactTime(key.expiresAt)}">${shortDate(key.expiresAt)}</time>`;
+  return expiryState(key.expiresAt, now) === 'soon' && key.revokedAt === null
+    ? html`${time} <span data-expiry-warning>${badge('warning', `Expires ${relativeTime(key.expiresAt, now)}`)}</span>`
+    : time;
+}
+
+/** The last use, and the client address it came from. */
+function lastUseCell(key: ApiKeyInfo, now: Date): SafeHtml {
+  if (key.lastUsedAt === null || key.lastUsedAddress === null) return timeCell(key.lastUsedAt, now, 'Never');
+  return html`${timeCell(key.lastUsedAt, now, 'Never')}<br><span class="muted">from <code data-last-used-address>${key.lastUsedAddress}</code></span>`;
+}
+
+function statusBadge(key: ApiKeyInfo, now: Date): SafeHtml {
+  if (key.revokedAt) return html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>`;
+  if (expiryState(key.expiresAt, now) === 'expired') return html`<span title="Expired ${exactTime(key.expiresAt as string)}">${badge('danger', 'Expired')}</span>`;
+  return badge('success', 'Active');
+}
+
 function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
   const admin = session.user.role === 'admin';
+  const live = key.revokedAt === null && expiryState(key.expiresAt, now) !== 'expired';
   const action =
-    admin && key.revokedAt === null
+    admin && live
       ? html`<a class="btn btn-danger-outline btn-sm" href="${PATH}/${key.id}/revoke" data-revoke="${key.id}" data-label="${key.label}">Revoke</a>`
       : '';
   return html`<tr${key.revokedAt ? raw(' class="row-muted"') : ''} data-key-id="${key.id}">
@@ -48,17 +71,31 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
   <td><code class="key-prefix">${key.prefix}…</code></td>
   <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : key.scope === 'ingest' ? badge('neutral', 'Ingest') : badge('neutral', 'Read only')}</td>
   <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>
-  <td>${timeCell(key.lastUsedAt, now, 'Never')}</td>
-  <td>${key.revokedAt ? html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>` : badge('success', 'Active')}</td>
+  <td>${expiryCell(key, now)}</td>
+  <td>${key.allowedAddresses.length === 0 ? html`<span class="muted">Any address</span>` : key.allowedAddresses.map((prefix) => html`<code>${prefix}</code> `)}</td>
+  <td>${lastUseCell(key, now)}</td>
+  <td>${statusBadge(key, now)}</td>
   ${admin ? html`<td class="actions">${action}</td>` : ''}
 </tr>`;
 }
 
-/** What the add form holds: the label and scope typed, and why the label was refused. */
+/** What the add form holds: what was typed, and why a field was refused. */
 export interface KeyForm {
   readonly label: string;
   readonly scope: string;
-  readonly error?: string;
+  readonly expires: string;
+  readonly allow: string;
+  readonly error?: { readonly field: 'label' | 'expires' | 'allow'; readonly message: string };
+}
+
+/** A text field of the add form, with its help or its error. */
+function textField(form: KeyForm, field: 'label' | 'expires' | 'allow', label: string, attributes: { placeholder: string; maxlength?: number; help: string; grow?: boolean }): SafeHtml {
+  const error = form.error?.field === field ? form.error.message : undefined;
+  return html`<label class="field${attributes.grow ? ' field-grow' : ''}">
+    <span class="field-label">${label}</span>
+    <input type="text" name="${field}" value="${form[field]}"${attributes.maxlength === undefined ? '' : raw(` maxlength="${attributes.maxlength}"`)}${field === 'label' ? raw(' required') : ''} placeholder="${attributes.placeholder}" aria-describedby="${field}-help"${error ? raw(' aria-invalid="true"') : ''}>
+    ${error ? html`<span class="field-error" id="${field}-help">${error}</span>` : html`<span class="field-help" id="${field}-help">${attributes.help}</span>`}
+  </label>`;
 }
 
 function scopeOption(value: string, label: string, form: KeyForm): SafeHtml {
@@ -68,15 +105,13 @@ function scopeOption(value: string, label: string, form: KeyForm): SafeHtml {
 function addForm(session: ActiveSession, form: KeyForm): SafeHtml {
   return html`<form method="post" action="${PATH}" class="card add-key" novalidate>
   ${csrfInput(session.csrfToken)}
-  <label class="field field-grow">
-    <span class="field-label">Label</span>
-    <input type="text" name="label" value="${form.label}" maxlength="${TEXT_MAX.apiKeyLabel}" required placeholder="e.g. billing-sync" aria-describedby="label-help"${form.error ? raw(' aria-invalid="true"') : ''}>
-    ${form.error ? html`<span class="field-error" id="label-help">${form.error}</span>` : html`<span class="field-help" id="label-help">Say what will use the key, so you know what breaks when you revoke it.</span>`}
-  </label>
+  ${textField(form, 'label', 'Label', { placeholder: 'e.g. billing-sync', maxlength: TEXT_MAX.apiKeyLabel, help: 'Say what will use the key, so you know what breaks when you revoke it.', grow: true })}
   <label class="field">
     <span class="field-label">Scope</span>
     <select name="scope">${scopeOption('read', 'Read only', form)}${scopeOption('read_write', 'Read and write', form)}${scopeOption('ingest', 'Ingest (device reports)', form)}</select>
   </label>
+  ${textField(form, 'expires', 'Expires', { placeholder: 'never', help: `Empty for never, a lifetime (90d, 12h) or a date (2027-01-31). Flagged ${EXPIRY_WARNING_DAYS} days ahead.` })}
+  ${textField(form, 'allow', 'Allowed from', { placeholder: 'any address', help: 'Empty for any address, or CIDRs separated by spaces: 10.0.0.0/8 2001:db8::/32.', grow: true })}
   <button type="submit" class="btn btn-primary">Add API key</button>
 </form>`;
 }
@@ -108,7 +143,7 @@ export function renderKeyList(view: {
   const table = keys.length === 0
     ? emptyState('No API keys yet', admin ? 'Add a key for each script or integration, so you can revoke them one by one.' : 'An admin of your company can add keys here.')
     : html`<table class="table">
-  <thead><tr><th>Label</th><th>Key</th><th>Scope</th><th>Created</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
+  <thead><tr><th>Label</th><th>Key</th><th>Scope</th><th>Created</th><th>Expires</th><th>Allowed from</th><th>Last used</th><th>Status</th>${admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : ''}</tr></thead>
   <tbody>${keys.map((k) => keyRow(k, session, now))}</tbody>
 </table>`;
   return html`${pageHeader({
@@ -118,7 +153,7 @@ export function renderKeyList(view: {
   })}
 ${view.revoked ? notice('success', html`Revoked <strong>${view.revoked.label}</strong>. Requests with it now get 401.`) : ''}
 ${admin ? addForm(session, view.form) : notice('info', 'You can see the keys of your company. Only admins can add or revoke API keys.')}
-<div class="card card-flush">${table}</div>
+<div class="card card-flush key-table">${table}</div>
 ${admin ? revokeDialog(session) : ''}`;
 }
 

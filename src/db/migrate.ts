@@ -17,6 +17,7 @@ import * as lldpResources from './migrations/0013-lldp-resources.js';
 import * as wirelessClientMetrics from './migrations/0014-wireless-client-metrics.js';
 import * as radioChannels from './migrations/0015-radio-channels.js';
 import * as pduOutlets from './migrations/0016-pdu-outlets.js';
+import * as keyLifetime from './migrations/0017-key-lifetime.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0014-wireless-client-metrics': wirelessClientMetrics,
   '0015-radio-channels': radioChannels,
   '0016-pdu-outlets': pduOutlets,
+  '0017-key-lifetime': keyLifetime,
 };
 
 /**

@@ -176,6 +176,12 @@ export interface ApiKeyTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** When the key stops working; NULL for never. */
+  expires_at: string | null;
+  /** Canonical CIDRs separated by spaces; NULL for any address. */
+  allowed_addresses: string | null;
+  /** The client address of the use last_used_at records. */
+  last_used_address: string | null;
 }
 
 /** One entry per write or key event, written in the change's own transaction. */

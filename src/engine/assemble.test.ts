@@ -67,8 +67,9 @@ describe('assembling the features', () => {
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');
     expect(compiled.text).toContain('FROM network_clients');
-    // in text order: the key check, the clients' online window (in the list's join), then the root's argument and company
+    // in text order: the key check (the time, then the key), the clients' online window (in the list's join), then the root's argument and company
     expect(compiled.slots).toEqual([
+      { kind: 'now', type: 'timestamptz' },
       { kind: 'key', type: 'bigint' },
       { kind: 'onlineSince', type: 'timestamptz' },
       { kind: 'arg', root: 0, path: 'networkUUID', type: 'uuid' },

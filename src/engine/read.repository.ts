@@ -251,7 +251,9 @@ export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readon
 function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyCheck: boolean): string {
   const columns: string[] = [];
   if (withKeyCheck) {
-    columns.push(keyColumn(compiler.param({ kind: 'key', type: 'bigint' })));
+    // the time first: it comes first in the text, and SQLite's placeholders bind in order
+    const now = compiler.now();
+    columns.push(keyColumn(compiler.param({ kind: 'key', type: 'bigint' }), now));
   } else {
     columns.push('1 AS k');
   }
@@ -259,9 +261,9 @@ function selectList(compiler: ReadCompiler, reads: readonly RootRead[], withKeyC
   return columns.join(', ');
 }
 
-/** The key check column `k`: 1 while the key `key` (a parameter reference) is valid (kernel/key-check.ts). */
-function keyColumn(key: string): string {
-  return `${keyValidSql(key)} AS k`;
+/** The key check column `k`: 1 while the key `key` (a parameter reference) is valid at `now` (kernel/key-check.ts). */
+function keyColumn(key: string, now: string): string {
+  return `${keyValidSql(key, now)} AS k`;
 }
 
 /**
@@ -276,8 +278,9 @@ export interface CompiledKeyCheck {
 
 /** Compiles the key check alone (CompiledKeyCheck). */
 export function compileKeyCheck(dialect: SqlDialect): CompiledKeyCheck {
-  const text = `SELECT ${keyColumn(dialect.placeholder(1))}`;
-  return dialect.batchOf === undefined ? { text } : { text, batchText: dialect.batchOf(keyColumn('b.p1'), ['bigint']) };
+  // parameters in the order of the text (the time, then the key), as SQLite binds them
+  const text = `SELECT ${keyColumn(dialect.placeholder(2), dialect.typed(dialect.placeholder(1), 'timestamptz'))}`;
+  return dialect.batchOf === undefined ? { text } : { text, batchText: dialect.batchOf(keyColumn('b.p2', 'b.p1'), ['timestamptz', 'bigint']) };
 }
 
 /**
@@ -302,7 +305,7 @@ export async function runRead(store: Store, compiled: CompiledRead, params: Read
 /** What lets a read run on the replica: the key check, on the primary, when the read checks a key. */
 function replicaRead(compiled: CompiledRead, params: ReadParams, keyCheck: CompiledKeyCheck): ReplicaRead {
   if (params.keyId === null || !compiled.slots.some((slot) => slot.kind === 'key')) return {};
-  return { fresh: { text: keyCheck.text, batchText: keyCheck.batchText, params: [params.keyId] } };
+  return { fresh: { text: keyCheck.text, batchText: keyCheck.batchText, params: [params.now().toISOString(), params.keyId] } };
 }
 
 /** The values of a read's parameters, in slot order, as the store binds them. */

@@ -30,9 +30,10 @@ export interface AdmissionTerms {
 /** How a route admits a request: the same steps, and the same answers, for every route with an API key. */
 export interface Admission {
   /**
-   * Before the body is read: the bearer key (401 for none, an unknown or a
-   * revoked one), then its scope (the route's refusal). Sets the context's
-   * caller, and counts the lookups it ran in its statements.
+   * Before the body is read: the bearer key (401 for none, an unknown, a
+   * revoked or an expired one, or one whose allowlist does not hold the
+   * context's client address), then its scope (the route's refusal). Sets
+   * the context's caller, and counts the lookups it ran in its statements.
    */
   admitKey(authorization: string | undefined, context: RequestContext): Promise<Answer | undefined>;
   /** Counts `units` against the key's window (a 429 past it); sets the context's limits. */
@@ -43,7 +44,7 @@ export interface Admission {
   headers(context: RequestContext, status: number): Record<string, string> | undefined;
   /**
    * True while the context's key is still valid, asked of the database (one
-   * statement, counted); a revoked key is dropped from the cache. For an
+   * statement, counted); a revoked or expired key is dropped from the cache. For an
    * answer that ran nothing that checked it.
    */
   keyStillValid(context: RequestContext): Promise<boolean>;
@@ -53,7 +54,7 @@ export interface Admission {
 export function createAdmission(terms: AdmissionTerms): Admission {
   const { apiKeys, limits, unit, refuseScope, confirmCachedKey, onLimited } = terms;
 
-  /** The one revocation check of a key the cache holds: one statement, counted; a revoked key leaves the cache. */
+  /** The one validity check of a key the cache holds: one statement, counted; a revoked or expired key leaves the cache. */
   async function confirmKey(keyId: number | null, context: RequestContext): Promise<boolean> {
     context.statements += 1;
     if (keyId === null || (await apiKeys.isActive(keyId))) return true;
@@ -64,10 +65,10 @@ export function createAdmission(terms: AdmissionTerms): Admission {
   async function admitKey(authorization: string | undefined, context: RequestContext): Promise<Answer | undefined> {
     const token = bearerToken(authorization);
     const lookups = { count: 0 };
-    const caller = token === undefined ? undefined : await apiKeys.authenticate(token, lookups);
+    const caller = token === undefined ? undefined : await apiKeys.authenticate(token, lookups, context.clientAddress);
     context.statements += lookups.count;
     if (caller === undefined) return UNAUTHORIZED;
-    // a cached key may have been revoked since: revocation holds for the very next request
+    // a cached key may have been revoked (or expired, or rotated out) since: that holds for the very next request
     if (confirmCachedKey && lookups.count === 0 && !(await confirmKey(caller.keyId, context))) return UNAUTHORIZED;
     context.caller = caller;
     return refuseScope(caller.scope);

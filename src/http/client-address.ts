@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * The address of the client a request came from, for the request log. With
+ * The address of the client a request came from, for the request log and API
+ * keys' allowlists (and their last-used address). With
  * TRUST_PROXY it is the first (left-most) address of X-Forwarded-For, which is
  * what Fastify's `trustProxy: true` makes `request.ip` (the address the sign-in
  * lockout counts), so both routes log the same address; otherwise the peer's.

@@ -6,6 +6,8 @@ export interface RequestContext {
   caller?: Caller;
   operationName: string | null;
   statements: number;
+  /** The client's address (http/client-address.ts: X-Forwarded-For's under TRUST_PROXY); a key's allowlist is checked against it. */
+  clientAddress?: string | undefined;
   /** The caller's limits as this response reports them. */
   limits?: LimitState;
   /** When the request times out, as a performance.now() time. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { sqlWithValue } from '../../db/sql-text.js';
+import { sqlWithValues } from '../../db/sql-text.js';
 import type { SqlContext } from '../../db/store.js';
 import { isValidKeyColumn, keyValidSql } from '../../kernel/key-check.js';
 
@@ -14,7 +14,17 @@ export interface ApiKeyRow {
   readonly scope: string;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  readonly lastUsedAddress: string | null;
   readonly revokedAt: string | null;
+  readonly expiresAt: string | null;
+  /** Canonical CIDRs separated by spaces; null for any address. */
+  readonly allowedAddresses: string | null;
+}
+
+/** When a key was last used, and from where. */
+export interface KeyUse {
+  readonly id: number;
+  readonly address: string | null;
 }
 
 /** SQL of the API keys. */
@@ -33,7 +43,10 @@ export function createApiKeyRepository({ db }: SqlContext) {
         'k.scope',
         'k.created_at as createdAt',
         'k.last_used_at as lastUsedAt',
+        'k.last_used_address as lastUsedAddress',
         'k.revoked_at as revokedAt',
+        'k.expires_at as expiresAt',
+        'k.allowed_addresses as allowedAddresses',
       ]);
 
   return {
@@ -45,6 +58,8 @@ export function createApiKeyRepository({ db }: SqlContext) {
       hash: string;
       scope: string;
       createdAt: string;
+      expiresAt: string | null;
+      allowedAddresses: string | null;
     }): Promise<void> {
       await db
         .insertInto('api_keys')
@@ -56,14 +71,16 @@ export function createApiKeyRepository({ db }: SqlContext) {
           secret_hash: key.hash,
           scope: key.scope,
           created_at: key.createdAt,
+          expires_at: key.expiresAt,
+          allowed_addresses: key.allowedAddresses,
         })
         .execute();
     },
 
-    /** The key with this hash while it is valid (kernel/key-check.ts); undefined for an unknown or revoked one. */
-    async findValidByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    /** The key with this hash while it is valid at `at` (kernel/key-check.ts); undefined for an unknown, revoked or expired one. */
+    async findValidByHash(hash: string, at: string): Promise<ApiKeyRow | undefined> {
       const row = await selectKeys()
-        .select(sql.raw<unknown>(keyValidSql('k.id')).as('valid'))
+        .select(sqlWithValues<unknown>(([now]) => keyValidSql('k.id', now as string), [at]).as('valid'))
         .where('k.secret_hash', '=', hash)
         .executeTakeFirst();
       if (row === undefined || !isValidKeyColumn(row.valid)) return undefined;
@@ -79,9 +96,9 @@ export function createApiKeyRepository({ db }: SqlContext) {
       return selectKeys().where('k.company_id', '=', companyId).orderBy('k.created_at').orderBy('k.id').execute();
     },
 
-    /** True when the key exists and is not revoked (kernel/key-check.ts): one indexed read. */
-    async isActive(id: number): Promise<boolean> {
-      const row = await db.selectNoFrom(sqlWithValue<unknown>(keyValidSql, id).as('valid')).executeTakeFirst();
+    /** True when the key exists, is not revoked and has not expired at `at` (kernel/key-check.ts): one indexed read. */
+    async isActive(id: number, at: string): Promise<boolean> {
+      const row = await db.selectNoFrom(sqlWithValues<unknown>(([key, now]) => keyValidSql(key as string, now as string), [id, at]).as('valid')).executeTakeFirst();
       return isValidKeyColumn(row?.valid);
     },
 
@@ -96,13 +113,27 @@ export function createApiKeyRepository({ db }: SqlContext) {
       return Number(result.numUpdatedRows) > 0;
     },
 
-    /** Moves last_used_at forward for the given keys; never backwards. */
-    async touch(ids: readonly number[], at: string): Promise<void> {
-      if (ids.length === 0) return;
+    /** Sets when the key stops working (null: never). */
+    async setExpiry(id: number, expiresAt: string | null): Promise<void> {
+      await db.updateTable('api_keys').set({ expires_at: expiresAt }).where('id', '=', id).execute();
+    },
+
+    /** Sets the key's allowlist (stored form; null: any address). */
+    async setAllowlist(id: number, allowedAddresses: string | null): Promise<void> {
+      await db.updateTable('api_keys').set({ allowed_addresses: allowedAddresses }).where('id', '=', id).execute();
+    },
+
+    /**
+     * Moves last_used_at forward to `at` for the given keys, each with the
+     * address of its use, in one statement; never backwards.
+     */
+    async touch(uses: readonly KeyUse[], at: string): Promise<void> {
+      if (uses.length === 0) return;
+      const address = sql<string | null>`CASE id ${sql.join(uses.map((use) => sql`WHEN ${use.id} THEN ${use.address}`), sql.raw(' '))} END`;
       await db
         .updateTable('api_keys')
-        .set({ last_used_at: at })
-        .where('id', 'in', ids)
+        .set({ last_used_at: at, last_used_address: address })
+        .where('id', 'in', uses.map((use) => use.id))
         .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
         .execute();
     },

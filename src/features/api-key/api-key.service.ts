@@ -1,6 +1,6 @@
 import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../../db/store.js';
+import type { SqlContext, Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import { CLI_ACTOR, buildChange } from '../../platform/audit/audit.service.js';
 import type { AuditService } from '../../platform/audit/audit.service.js';
@@ -9,7 +9,11 @@ import type { Actor, Caller, KeyScope } from '../../kernel/caller.js';
 import type { CompanyService } from '../company/company.service.js';
 import { createApiKeyRepository } from './api-key.repository.js';
 import type { ApiKeyRow } from './api-key.repository.js';
+import { createLastUsedTracker } from './api-key.last-used.js';
+import { allowlistOf, createAddressCheck, parseAllowlist, parseExpiry, storedAllowlist } from './api-key.rules.js';
 import { generateKey, hashKey, isWellFormedKey } from './api-key.token.js';
+
+export { LAST_USED_REFRESH_MS } from './api-key.last-used.js';
 
 /** A key as listed: never its value or hash. */
 export interface ApiKeyInfo {
@@ -20,23 +24,51 @@ export interface ApiKeyInfo {
   readonly scope: KeyScope;
   readonly createdAt: string;
   readonly lastUsedAt: string | null;
+  /** The client address of that use (X-Forwarded-For's under TRUST_PROXY); null before the first. */
+  readonly lastUsedAddress: string | null;
   readonly revokedAt: string | null;
+  /** When the key stops working, as if revoked; null for never. */
+  readonly expiresAt: string | null;
+  /** The CIDR prefixes requests with the key must come from; empty for any address. */
+  readonly allowedAddresses: readonly string[];
 }
 
-/** How long a process lets a key's last-used time lag while the key is in use. */
-export const LAST_USED_REFRESH_MS = 60_000;
-/** How often pending last-used times are written. */
-const LAST_USED_FLUSH_MS = 1_000;
+/** What a key is created with besides its company and label. */
+export interface KeyTerms {
+  readonly scope?: string;
+  /** A lifetime (`90d`, `12h`) or an RFC 3339 date (api-key.rules.ts parseExpiry); none: never expires. */
+  readonly expires?: string;
+  /** CIDR prefixes or addresses (parseAllowlist); none or empty: any address. */
+  readonly allow?: readonly string[];
+}
+
 const CACHE_SIZE = 10_000;
+/**
+ * How long a process admits a key from its cache before reading the key
+ * again: the bound on how late another process's allowlist change applies
+ * here (revocation and expiry are checked on every request regardless).
+ */
+export const KEY_CACHE_REFRESH_MS = 10_000;
+
+/** What the cache holds of a key: what never changes, and its allowlist as of `loadedAt`. */
+interface CachedKey {
+  readonly caller: Caller;
+  readonly admits: (address: string | undefined) => boolean;
+  readonly expiresAt: number;
+  readonly loadedAt: number;
+}
 
 /**
- * The life cycle of API keys (create, list, revoke) and authentication.
+ * The life cycle of API keys (create, list, change the allowlist, rotate,
+ * revoke) and authentication.
  *
- * Authentication caches only what never changes for a key (its company,
- * label, scope), by hash. Whether a key is revoked is never cached: the
- * compiled read statement checks it in the same round trip as the data, and
- * other paths call `isActive`. So a revocation holds for the very next request
- * on every process.
+ * Authentication caches what never changes for a key (its company, label,
+ * scope), by hash, with its allowlist and expiry as read at most
+ * KEY_CACHE_REFRESH_MS ago. Whether a key is revoked or expired is never
+ * taken from the cache alone: the compiled read statement checks it in the
+ * same round trip as the data, and other paths call `isActive`. So a
+ * revocation, or an expiry a rotation set, holds for the very next request on
+ * every process.
  */
 export function createApiKeyService(
   store: Store,
@@ -45,7 +77,7 @@ export function createApiKeyService(
   now: () => Date = () => new Date(),
 ) {
   const repository = createApiKeyRepository(store);
-  const cache = new Map<string, Caller>();
+  const cache = new Map<string, CachedKey>();
   const lastUsed = createLastUsedTracker(repository.touch, now);
 
   async function getRow(id: string, companyId: number | undefined): Promise<ApiKeyRow> {
@@ -56,10 +88,51 @@ export function createApiKeyService(
     return row;
   }
 
+  /** The row of a key that can still be changed: NOT_FOUND as getRow, BAD_USER_INPUT when revoked or expired. */
+  async function getLiveRow(id: string, companyId: number | undefined, doing: string): Promise<ApiKeyRow> {
+    const row = await getRow(id, companyId);
+    if (row.revokedAt !== null || (row.expiresAt !== null && Date.parse(row.expiresAt) <= now().getTime())) {
+      throw new AppError('BAD_USER_INPUT', `API key "${row.label}" (${id}) is ${row.revokedAt !== null ? 'revoked' : 'expired'}: ${doing} a key that still works, or create a new one.`, { field: 'id' });
+    }
+    return row;
+  }
+
   function forget(keyId: number): void {
-    cache.forEach((caller, hash) => {
-      if (caller.keyId === keyId) cache.delete(hash);
+    cache.forEach((entry, hash) => {
+      if (entry.caller.keyId === keyId) cache.delete(hash);
     });
+  }
+
+  /** Inserts a new key in `tx` and returns it with its value; the caller records the change. */
+  async function insertKey(tx: SqlContext, company: { id: number; slug: string }, label: string, scope: KeyScope, expiresAt: string | null, allowed: readonly string[], createdAt: string) {
+    const generated = generateKey();
+    const uuid = randomUUID();
+    await createApiKeyRepository(tx).insert({
+      uuid,
+      companyId: company.id,
+      label,
+      prefix: generated.prefix,
+      hash: generated.hash,
+      scope,
+      createdAt,
+      expiresAt,
+      allowedAddresses: storedAllowlist(allowed),
+    });
+    const info: ApiKeyInfo & { key: string } = {
+      id: uuid,
+      company: company.slug,
+      label,
+      prefix: generated.prefix,
+      scope,
+      createdAt,
+      lastUsedAt: null,
+      lastUsedAddress: null,
+      revokedAt: null,
+      expiresAt,
+      allowedAddresses: allowed,
+      key: generated.key,
+    };
+    return info;
   }
 
   return {
@@ -68,10 +141,7 @@ export function createApiKeyService(
      * again. Recorded in the audit log as `api_key.create` by `actor`
      * (the CLI when not given), without the value or its hash.
      */
-    async create(
-      input: { companySlug: string; label: string; scope?: string },
-      actor: Actor = CLI_ACTOR,
-    ): Promise<ApiKeyInfo & { key: string }> {
+    async create(input: { companySlug: string; label: string } & KeyTerms, actor: Actor = CLI_ACTOR): Promise<ApiKeyInfo & { key: string }> {
       const company = await companies.getBySlug(input.companySlug);
       const label = input.label.trim();
       if (label === '' || label.length > TEXT_MAX.apiKeyLabel) {
@@ -83,36 +153,16 @@ export function createApiKeyService(
       if (!(KEY_SCOPES as readonly string[]).includes(scope)) {
         throw new AppError('BAD_USER_INPUT', `scope must be one of ${KEY_SCOPES.join(', ')}.`, { field: 'scope' });
       }
-      const generated = generateKey();
-      const uuid = randomUUID();
-      const createdAt = now().toISOString();
-      await audit.record(company.id, actor, async (tx) => {
-        await createApiKeyRepository(tx).insert({
-          uuid,
-          companyId: company.id,
-          label,
-          prefix: generated.prefix,
-          hash: generated.hash,
-          scope,
-          createdAt,
-        });
-        // a key's audit change: its id, label, scope and revocation, never its value, prefix or hash
-        return { result: undefined, change: buildChange('api_key.create', uuid, null, { id: uuid, label, scope, revokedAt: null }) };
+      const createdAt = now();
+      const expiresAt = input.expires === undefined ? null : parseExpiry(input.expires, createdAt);
+      const allowed = parseAllowlist(input.allow ?? []);
+      return audit.record(company.id, actor, async (tx) => {
+        const key = await insertKey(tx, company, label, scope as KeyScope, expiresAt, allowed, createdAt.toISOString());
+        return { result: key, change: buildChange('api_key.create', key.id, null, auditedKey(key)) };
       });
-      return {
-        id: uuid,
-        company: company.slug,
-        label,
-        prefix: generated.prefix,
-        scope: scope as KeyScope,
-        createdAt,
-        lastUsedAt: null,
-        revokedAt: null,
-        key: generated.key,
-      };
     },
 
-    /** Every key of the company, oldest first, revoked ones included. */
+    /** Every key of the company, oldest first, revoked and expired ones included. */
     async list(companySlug: string): Promise<ApiKeyInfo[]> {
       const company = await companies.getBySlug(companySlug);
       return (await repository.listByCompany(company.id)).map(toInfo);
@@ -121,6 +171,54 @@ export function createApiKeyService(
     /** The key with this id, within the company when one is given; NOT_FOUND otherwise. */
     async get(id: string, companyId?: number): Promise<ApiKeyInfo> {
       return toInfo(await getRow(id, companyId));
+    },
+
+    /**
+     * Replaces the key's allowlist (parseAllowlist; empty: any address). It
+     * applies at once in this process and within KEY_CACHE_REFRESH_MS in
+     * every other. Recorded as `api_key.allow` when it changes.
+     */
+    async setAllowlist(id: string, allow: readonly string[], companyId?: number, actor: Actor = CLI_ACTOR): Promise<ApiKeyInfo> {
+      const allowed = parseAllowlist(allow);
+      const row = await getLiveRow(id, companyId, 'change the allowlist of');
+      const before = auditedKey(toInfo(row));
+      await audit.record(row.companyId, actor, async (tx) => {
+        await createApiKeyRepository(tx).setAllowlist(row.id, storedAllowlist(allowed));
+        const changed = storedAllowlist(allowed) !== row.allowedAddresses;
+        return { result: undefined, change: changed ? buildChange('api_key.allow', id, before, { ...before, allowedAddresses: allowed }) : null };
+      });
+      forget(row.id);
+      return toInfo((await repository.findByUuid(id)) ?? row);
+    },
+
+    /**
+     * Rotates a key: a successor with the same company, label, scope,
+     * lifetime (a key that expired 90 days after its creation gets 90 days
+     * from now) and allowlist, whose value is returned here and never again;
+     * the old key expires `overlapSeconds` from now (or earlier, as before).
+     * One transaction, recorded as `api_key.create` of the successor and
+     * `api_key.rotate` of the old key. A revoked or expired key cannot be rotated.
+     */
+    async rotate(id: string, overlapSeconds: number, companyId?: number, actor: Actor = CLI_ACTOR): Promise<{ successor: ApiKeyInfo & { key: string }; rotated: ApiKeyInfo }> {
+      const row = await getLiveRow(id, companyId, 'rotate');
+      const at = now();
+      const lifetime = row.expiresAt === null ? null : Date.parse(row.expiresAt) - Date.parse(row.createdAt);
+      const successorExpiry = lifetime === null ? null : new Date(at.getTime() + lifetime).toISOString();
+      const overlapEnd = new Date(at.getTime() + overlapSeconds * 1000).toISOString();
+      const oldExpiry = row.expiresAt !== null && row.expiresAt < overlapEnd ? row.expiresAt : overlapEnd;
+      const company = { id: row.companyId, slug: row.companySlug };
+      const successor = await store.transaction(async (tx) => {
+        const key = await insertKey(tx, company, row.label, row.scope as KeyScope, successorExpiry, allowlistOf(row.allowedAddresses), at.toISOString());
+        await createApiKeyRepository(tx).setExpiry(row.id, oldExpiry);
+        const before = auditedKey(toInfo(row));
+        await audit.recordIn(tx, actor, [
+          { companyId: row.companyId, change: buildChange('api_key.create', key.id, null, { ...auditedKey(key), rotatedFrom: id }) },
+          { companyId: row.companyId, change: buildChange('api_key.rotate', id, before, { ...before, expiresAt: oldExpiry, successor: key.id }) },
+        ]);
+        return key;
+      });
+      forget(row.id);
+      return { successor, rotated: toInfo((await repository.findByUuid(id)) ?? row) };
     },
 
     /**
@@ -133,7 +231,7 @@ export function createApiKeyService(
       const revokedAt = now().toISOString();
       await audit.record(row.companyId, actor, async (tx) => {
         const revoked = await createApiKeyRepository(tx).revoke(id, revokedAt);
-        const before = { id, label: row.label, scope: row.scope, revokedAt: null };
+        const before = auditedKey(toInfo(row));
         return { result: undefined, change: revoked ? buildChange('api_key.revoke', id, before, { ...before, revokedAt }) : null };
       });
       forget(row.id);
@@ -141,39 +239,37 @@ export function createApiKeyService(
     },
 
     /**
-     * The caller a bearer token stands for, or undefined for a malformed,
-     * unknown or revoked key. A cached key is not re-checked here: see above.
-     * `statements` counts the lookups it ran (0 or 1), for the request log.
+     * The caller a bearer token stands for when it comes from `address` (the
+     * client's, see http/client-address.ts), or undefined for a malformed,
+     * unknown, revoked or expired key, or an address outside its allowlist:
+     * all alike. A cached key is not re-checked for revocation here (see
+     * above). `statements` counts the lookups it ran (0 or 1), for the request log.
      */
-    async authenticate(token: string, statements: { count: number } = { count: 0 }): Promise<Caller | undefined> {
+    async authenticate(token: string, statements: { count: number } = { count: 0 }, address?: string): Promise<Caller | undefined> {
       if (!isWellFormedKey(token)) return undefined;
       const hash = hashKey(token);
-      const cached = cache.get(hash);
-      if (cached !== undefined) {
-        lastUsed.touch(cached.keyId as number);
-        return cached;
+      const at = now();
+      let entry = cache.get(hash);
+      if (entry === undefined || at.getTime() - entry.loadedAt >= KEY_CACHE_REFRESH_MS) {
+        statements.count += 1;
+        const row = await repository.findValidByHash(hash, at.toISOString());
+        if (!row) {
+          cache.delete(hash);
+          return undefined;
+        }
+        entry = cacheEntry(row, at.getTime());
+        if (!cache.has(hash) && cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(hash, entry);
+        lastUsed.seed(row.id, row.lastUsedAt);
       }
-      statements.count += 1;
-      const row = await repository.findValidByHash(hash);
-      if (!row) return undefined;
-      const caller: Caller = {
-        companyId: row.companyId,
-        companySlug: row.companySlug,
-        keyId: row.id,
-        keyUuid: row.uuid,
-        label: row.label,
-        scope: row.scope as KeyScope,
-      };
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(hash, caller);
-      lastUsed.seed(row.id, row.lastUsedAt);
-      lastUsed.touch(row.id);
-      return caller;
+      if (at.getTime() >= entry.expiresAt || !entry.admits(address)) return undefined;
+      lastUsed.touch(entry.caller.keyId as number, address ?? null);
+      return entry.caller;
     },
 
-    /** True when the key still exists and is not revoked: one indexed read. */
+    /** True when the key still exists, is not revoked and has not expired: one indexed read. */
     async isActive(keyId: number): Promise<boolean> {
-      return repository.isActive(keyId);
+      return repository.isActive(keyId, now().toISOString());
     },
 
     /** Drops a key from the cache, e.g. after a statement found it revoked. */
@@ -207,63 +303,32 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
     scope: row.scope as KeyScope,
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
+    lastUsedAddress: row.lastUsedAddress,
     revokedAt: row.revokedAt,
+    expiresAt: row.expiresAt,
+    allowedAddresses: allowlistOf(row.allowedAddresses),
   };
 }
 
-/**
- * Batches last-used writes: a key's first use in a process is written within
- * a second, then at most once per LAST_USED_REFRESH_MS while it is in use,
- * so requests never wait for a write and the database sees one UPDATE a
- * second at most.
- */
-function createLastUsedTracker(write: (ids: readonly number[], at: string) => Promise<void>, now: () => Date) {
-  const written = new Map<number, number>();
-  /** Key id to the time of the request that made it due. */
-  const pending = new Map<number, number>();
-  let timer: NodeJS.Timeout | undefined;
-  let report: (error: unknown) => void = () => undefined;
+/** A key's audit values: its id, label, scope, revocation, expiry and allowlist, never its value, prefix or hash. */
+function auditedKey(key: ApiKeyInfo) {
+  return { id: key.id, label: key.label, scope: key.scope, revokedAt: key.revokedAt, expiresAt: key.expiresAt, allowedAddresses: key.allowedAddresses };
+}
 
-  const writePending = async () => {
-    if (pending.size === 0) return;
-    const due = [...pending];
-    pending.clear();
-    // one statement for all: every pending use happened within the last second
-    const at = Math.max(...due.map(([, time]) => time));
-    try {
-      await write(
-        due.map(([id]) => id),
-        new Date(at).toISOString(),
-      );
-    } catch (error) {
-      for (const [id, time] of due) pending.set(id, Math.max(time, pending.get(id) ?? 0));
-      report(error);
-    }
-  };
-
-  // one write at a time, and flush() resolves only when every earlier write has landed
-  let writing: Promise<void> = Promise.resolve();
-  const flush = (): Promise<void> => (writing = writing.then(writePending));
-
+/** The cache entry of a valid key's row, read at `loadedAt`. */
+function cacheEntry(row: ApiKeyRow, loadedAt: number): CachedKey {
   return {
-    flush,
-    seed(id: number, lastUsedAt: string | null) {
-      if (!written.has(id)) written.set(id, lastUsedAt === null ? 0 : Date.parse(lastUsedAt));
+    caller: {
+      companyId: row.companyId,
+      companySlug: row.companySlug,
+      keyId: row.id,
+      keyUuid: row.uuid,
+      label: row.label,
+      scope: row.scope as KeyScope,
     },
-    touch(id: number) {
-      const at = now().getTime();
-      if (at - (written.get(id) ?? 0) < LAST_USED_REFRESH_MS) return;
-      written.set(id, at);
-      pending.set(id, at);
-    },
-    start(onError: (error: unknown) => void) {
-      report = onError;
-      timer ??= setInterval(() => void flush(), LAST_USED_FLUSH_MS).unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await flush();
-    },
+    admits: createAddressCheck(allowlistOf(row.allowedAddresses)),
+    expiresAt: row.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(row.expiresAt),
+    loadedAt,
   };
 }
+

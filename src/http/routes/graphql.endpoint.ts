@@ -78,13 +78,13 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     const elapsedMs = performance.now() - started;
     deps.observe(context.operationName, status, elapsedMs / 1000);
     if (!logsRequests(log)) return;
-    logRequest(requestLine({ requestId, method: 'POST', path: GRAPHQL_PATH, clientAddress: deps.clientAddress(request), status, elapsedMs }, context));
+    logRequest(requestLine({ requestId, method: 'POST', path: GRAPHQL_PATH, clientAddress: context.clientAddress, status, elapsedMs }, context));
   }
 
   return (request, response) => {
     const started = performance.now();
     const requestId = deps.requestId(request.headers['x-request-id']);
-    const context: RequestContext = { operationName: null, statements: 0 };
+    const context: RequestContext = { operationName: null, statements: 0, clientAddress: deps.clientAddress(request) };
     let unreadBody = false;
     answer(request, requestId, context)
       .catch((error: unknown) => {

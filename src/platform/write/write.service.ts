@@ -27,7 +27,7 @@ export function createWriteService(store: Store, audit: AuditService, now: () =>
       }
       try {
         return await audit.record(caller.companyId, actorOf(caller), async (tx) => {
-          if (caller.keyId !== null && !(await createApiKeyRepository(tx).isActive(caller.keyId))) {
+          if (caller.keyId !== null && !(await createApiKeyRepository(tx).isActive(caller.keyId, now().toISOString()))) {
             throw KEY_NOT_VALID.create();
           }
           return fn(tx);
