@@ -1,7 +1,10 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { JsonTree, TestApp } from './helpers/app.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
+import { startServerProcess } from './helpers/processes.js';
+import type { ServerProcess } from './helpers/processes.js';
 import { storeKinds } from './helpers/stores.js';
 import { createWriteKey } from './helpers/writes.js';
 
@@ -212,3 +215,82 @@ export async function settled(app: TestApp): Promise<void> {
 function idOf(cursor: string): number {
   return Number(Buffer.from(cursor, 'base64url').toString().split('.')[1]);
 }
+
+describe.runIf(storeKinds().includes('postgres'))('the change feed with writers in several processes on one PostgreSQL', () => {
+  let app: TestApp;
+  const servers: ServerProcess[] = [];
+  let writer: string;
+
+  beforeAll(async () => {
+    app = await startTestApp('postgres', { data: createFixture(), backgroundWork: false });
+    writer = await createWriteKey(app);
+    // two more netgraph processes on the same database, each writing in its own transactions
+    servers.push(...(await Promise.all([0, 1].map(() => startServerProcess({ DATABASE_URL: app.database.url })))));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await app?.close();
+  });
+
+  it('a reader paging while they commit, and while one transaction commits late, misses nothing and repeats nothing', async () => {
+    const urls = [app.url, ...servers.map((s) => s.url)];
+    const write = (url: string, query: string) =>
+      fetch(`${url}/api/v1/graphql`, { method: 'POST', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) }).then(
+        async (res) => expect(((await res.json()) as JsonTree).errors).toBeUndefined(),
+      );
+    // one transaction that takes its ids (transaction and row) before the writers and commits after them
+    const late = new pg.Client({ connectionString: app.database.url });
+    await late.connect();
+    await late.query('BEGIN');
+    await late.query(
+      "INSERT INTO changes (company_id, object_type, object_id, kind, changed_at, fields) SELECT id, 'Network', $1, 'UPDATED', now(), '{}' FROM companies WHERE slug = 'acme'",
+      [IDS.acmeHq],
+    );
+    // then three processes, each creating VLANs (its own numbers) and updating one, concurrently
+    const writers = urls.map(async (url, w) => {
+      for (let i = 0; i < 12; i++) {
+        const vlanID = 100 + w * 100 + i;
+        await write(url, `mutation { createVLAN(input: { networkUUID: "${IDS.acmeEmpty}", name: "w${w}-${i}", vlanID: ${vlanID} }) { vlan { UUID } } }`);
+        if (i % 4 === 3) await write(url, `mutation { updateNetwork(input: { networkUUID: "${IDS.acmeEmpty}", label: "w${w}-${i}" }) { network { UUID } } }`);
+      }
+    });
+    const lateCommit = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await late.query('COMMIT');
+      await late.end();
+    })();
+
+    // the reader pages all along, small pages, from empty
+    const seen: Change[] = [];
+    let after: string | null = null;
+    let done = false;
+    const finished = Promise.all([...writers, lateCommit]).then(() => (done = true));
+    const reader = (async () => {
+      for (;;) {
+        const wasDone = done;
+        if (wasDone) await settled(app);
+        const res = await app.graphql(FEED, { variables: { after, limit: 7 } });
+        const result = (res.body as { data: { changes: { changes: Change[]; endCursor: string | null; hasMore: boolean } } }).data.changes;
+        seen.push(...result.changes);
+        after = result.endCursor;
+        if (wasDone && !result.hasMore) return;
+        if (!result.hasMore) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    await finished;
+    await reader;
+
+    // the whole feed, read afterwards in one page, is exactly what the reader saw, in the same order
+    const all = ((await app.graphql(FEED, { variables: { after: null, limit: 1000 } })).body.data.changes as { changes: Change[] }).changes;
+    expect(seen.map((c) => c.cursor)).toEqual(all.map((c) => c.cursor));
+    expect(new Set(seen.map((c) => c.cursor)).size).toBe(seen.length);
+    // every write is there: 36 VLANs, 9 network updates and the late one, besides the import
+    expect(all.filter((c) => c.objectType === 'VLAN' && c.kind === 'CREATED' && (JSON.parse(c.fields ?? '{}') as JsonTree).vlanID >= 100)).toHaveLength(36);
+    expect(all.filter((c) => c.objectType === 'Network' && c.kind === 'UPDATED')).toHaveLength(10);
+    // the late transaction's row has the smallest id of the writes but was committed last: the feed still served it
+    const lateRow = all.find((c) => c.objectUUID === IDS.acmeHq && c.kind === 'UPDATED') as Change;
+    const writes = all.filter((c) => (c.objectType === 'VLAN' && c.kind === 'CREATED' && idOf(c.cursor) > idOf(lateRow.cursor)) || (c.objectType === 'Network' && c !== lateRow && c.kind === 'UPDATED'));
+    expect(writes).toHaveLength(45);
+    expect(Math.min(...writes.map((c) => idOf(c.cursor)))).toBeGreaterThan(idOf(lateRow.cursor));
+  }, 30_000);
+});
