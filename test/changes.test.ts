@@ -4,6 +4,9 @@ import { startTestApp } from './helpers/app.js';
 import type { JsonTree, TestApp } from './helpers/app.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { startServerProcess } from './helpers/processes.js';
+import { createTestClock } from './helpers/clock.js';
+import type { TestClock } from './helpers/clock.js';
+import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
 import type { ServerProcess } from './helpers/processes.js';
 import { storeKinds } from './helpers/stores.js';
 import { createWriteKey } from './helpers/writes.js';
@@ -76,6 +79,7 @@ describe.each(storeKinds())('the change feed on %s', (kind) => {
   let app: TestApp;
   let writer: string;
   let globex: string;
+  let clock: TestClock;
   const replica: Replica = new Map();
   let cursor: string | null = null;
 
@@ -105,7 +109,8 @@ describe.each(storeKinds())('the change feed on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp(kind, { data: createFixture(), backgroundWork: false });
+    clock = createTestClock(REPORT_EPOCH);
+    app = await startTestApp(kind, { data: createFixture(), backgroundWork: false, clock: clock.now });
     writer = await createWriteKey(app);
     globex = await app.createKey('globex');
   });
@@ -147,6 +152,25 @@ describe.each(storeKinds())('the change feed on %s', (kind) => {
     expect(JSON.parse(read.find((c) => c.objectUUID === SERIALS.acmeLabAp)?.fields ?? 'null')).toMatchObject({ virtualDeviceUUID: null, spareNetworkUUID: null });
     const inventory = (await app.graphql(INVENTORY)).body.data.networksForCompany as JsonTree[];
     expect(inventoryOf(replica)).toEqual(inventory);
+  });
+
+  it('lists a device coming online and falling silent, in the transactions that record its events', async () => {
+    const ingest = await createScopedKey(app, 'ingest');
+    const observedAt = new Date(clock.now()).toISOString();
+    expect((await postReports(app, ingest, [report(SERIALS.acmeSwitch, observedAt)])).status).toBe(200);
+    clock.advance(120_000);
+    expect(await app.server.services.reports.checkOffline()).toBe(1);
+    const read = await catchUp();
+    expect(read.map(({ objectType, objectUUID, kind, at, fields }) => ({ objectType, objectUUID, kind, at, fields: JSON.parse(fields ?? 'null') as unknown }))).toEqual([
+      { objectType: 'HardwareDevice', objectUUID: SERIALS.acmeSwitch, kind: 'ONLINE', at: observedAt, fields: { serialNumber: SERIALS.acmeSwitch, isConnectedToBackend: true } },
+      {
+        objectType: 'HardwareDevice',
+        objectUUID: SERIALS.acmeSwitch,
+        kind: 'OFFLINE',
+        at: new Date(Date.parse(observedAt) + 90_000).toISOString(),
+        fields: { serialNumber: SERIALS.acmeSwitch, isConnectedToBackend: false },
+      },
+    ]);
   });
 
   it("never shows another company's changes", async () => {
