@@ -128,6 +128,11 @@ async function serveAndExercise(app, env, nodeBin) {
   try {
     await waitUntilReady(base, server);
     step(`netgraph serve is ready on ${base} (fresh SQLite file, demo company loaded)`);
+    // Node.js 24 runs the embedded store on node:sqlite, earlier majors on better-sqlite3 (src/db/sqlite-driver.ts)
+    const driver = Number(major) >= 24 ? 'node:sqlite' : 'better-sqlite3';
+    for (let i = 0; i < 50 && !output.includes('netgraph listening on'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!output.includes(`sqlite store, ${driver} driver`)) fail(`the listening line does not name the ${driver} driver`);
+    step(`the embedded store runs on ${driver}`);
     await exercise(base, netgraph);
   } catch (error) {
     server.kill('SIGKILL');
@@ -151,7 +156,7 @@ async function main() {
   if (/EBADENGINE/.test(install.output)) fail(`npm ci warned about an engine:\n${install.output}`);
   step('npm ci done, no EBADENGINE warning');
 
-  const serveEnv = { ...env, DATABASE_URL: `sqlite:${path.join(work, 'smoke.db')}`, LOG_LEVEL: 'warn', DEMO_DATA: 'on', DEMO_SIMULATOR: 'off' };
+  const serveEnv = { ...env, DATABASE_URL: `sqlite:${path.join(work, 'smoke.db')}`, LOG_LEVEL: 'info', DEMO_DATA: 'on', DEMO_SIMULATOR: 'off' };
   await serveAndExercise(app, serveEnv, path.join(node.home, 'bin', 'node'));
 }
 

@@ -83,16 +83,72 @@ describe.skipIf(!AVAILABLE)('netgraph collector against a real SNMP agent', () =
     }
   });
 
+  it('measures each uplink with TCP probes: an answer (accepted or refused) is a round trip, silence is loss', async () => {
+    const listener = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const open = (listener.address() as net.AddressInfo).port;
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    // an address of the management subnet that no host has: nothing ever answers it
+    const silent = network.deviceAddress.replace(/\.2$/, '.77');
+    const probed = (serialNumber: string, target: string) => ({ ...device(serialNumber, v2c), uplinks: [network.lanInterface], uplinkProbes: [{ uplink: network.lanInterface, target }] });
+    const file = writeConfig('probes', {
+      probeCount: 3,
+      probeTimeoutMs: 300,
+      devices: [probed('M1A3-SW00-0001', `127.0.0.1:${open}`), probed('M1A3-SW00-0002', `127.0.0.1:${closed}`), probed('M1A3-SW00-0003', `${silent}:9`)],
+    });
+    try {
+      const result = await runNetgraph(['collector', '--config', file, '--once', '--json'], {});
+      expect(result.code).toBe(0);
+      const lan = linksOf(network.device).find((l) => l.ifname === network.lanInterface);
+      const samples = (JSON.parse(result.stdout) as { devices: { report: { observedAt: string; uplinkSamples: JsonTree[] } }[] }).devices.map((d) => d.report);
+      for (const [k, report] of samples.entries()) {
+        expect(report.uplinkSamples).toHaveLength(1);
+        const sample = report.uplinkSamples[0] as JsonTree;
+        // a first poll has no earlier counters: no throughput yet
+        expect(sample).toMatchObject({ portNumber: lan?.ifindex, observedAt: report.observedAt, rxBitsPerSecond: null, txBitsPerSecond: null });
+        if (k < 2) {
+          expect(sample.lossPercent).toBe(0);
+          expect(sample.latencyMs).toBeGreaterThan(0);
+          expect(sample.latencyMs).toBeLessThan(300);
+          expect(sample.jitterMs).toBeGreaterThanOrEqual(0);
+        } else {
+          expect(sample).toMatchObject({ latencyMs: null, jitterMs: null, lossPercent: 100 });
+        }
+      }
+    } finally {
+      listener.close();
+    }
+  });
+
   it('refuses a configuration file with every problem named at its path, and no secret in the message', async () => {
-    const file = writeConfig('bad', { intervalSeconds: 1, devices: [{ host: '', serialNumber: 'X', snmp: { version: '3', user: 'u', authKey: 'short', privKey: 'leaked-secret-value', authProtocol: 'md4' } }] });
+    const file = writeConfig('bad', {
+      intervalSeconds: 1,
+      devices: [
+        {
+          host: '',
+          serialNumber: 'X',
+          uplinks: ['eth0'],
+          uplinkProbes: [{ uplink: 'eth9', target: '198.51.100.1' }, { uplink: 'eth0', target: '198.51.100.1:443' }, { uplink: 'eth0', target: '[2001:db8::1]:443' }],
+          snmp: { version: '3', user: 'u', authKey: 'short', privKey: 'leaked-secret-value', authProtocol: 'md4' },
+        },
+      ],
+    });
     const result = await runNetgraph(['collector', '--config', file, '--once'], {});
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('has 4 problems');
+    expect(result.stderr).toContain('has 7 problems');
     for (const problem of [
       '$.intervalSeconds: must be a whole number from 10 to 86400',
       '$.devices[0].host: must be a non-empty string',
       '$.devices[0].snmp.authProtocol: must be one of sha, sha224, sha256, sha384, sha512',
       '$.devices[0].snmp.authKey: must be a string of 8 to 255 characters',
+      "$.devices[0].uplinkProbes[0].uplink: must be one of the device's uplinks (eth0)",
+      '$.devices[0].uplinkProbes[0].target: must be host:port of a TCP service, e.g. 198.51.100.1:443 or [2001:db8::1]:443',
+      '$.devices[0].uplinkProbes[2].uplink: repeats eth0: one target per uplink',
     ]) {
       expect(result.stderr).toContain(problem);
     }

@@ -213,6 +213,47 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(problems).toEqual([]);
   });
 
+  it("draws an access point's channel utilization per band with its channels, and a controller's DNS request rate, as the API has them", async () => {
+    const { page, problems } = await openSignedIn();
+    const span = { durationSeconds: 4 * 3600, stepSeconds: 300 };
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    const data = await api(
+      `query($n: UUID!, $d: UUID!, $w: MetricsFilterInput!) { channelUtilizationByAP(networkUUID: $n, apVirtualDeviceUUID: $d, filter: { timeFilter: $w }) { band channel channelWidthMHz txPowerDbm values { totalUtilization } } }`,
+      { n: HQ_ID, d: deviceId('AP 01'), w: span },
+    );
+    const radios = data.channelUtilizationByAP as JsonTree[];
+    expect(radios.length).toBeGreaterThan(1);
+    expect(await page.locator('#channels table.channels-table tbody tr').count()).toBe(radios.length);
+    for (const r of radios) {
+      const cells = await page.locator(`#channels tr[data-band="${r.band}"] > td`).allInnerTexts();
+      expect(cells.slice(1, 4)).toEqual([String(r.channel), `${r.channelWidthMHz} MHz`, `${r.txPowerDbm} dBm`]);
+      const last = r.values[r.values.length - 1].totalUtilization as number;
+      expect(cells[5]).toBe(`${Math.round(last * 10) / 10}%`);
+      // the chart draws the radio's buckets; hovering shows each line's value in %
+      const id = `channel-${(r.band as string).toLowerCase()}`;
+      await page.locator(`#chart-${id}[data-drawn="true"] canvas`).waitFor();
+      await page.locator(`#chart-${id}`).scrollIntoViewIfNeeded();
+      const hovered = await hoverValues(page, id);
+      expect(hovered.slice(1).some((v) => /^\d+(\.\d)? %$/.test(v)), hovered.join(', ')).toBe(true);
+    }
+    // tall enough for the whole section below the sticky top bar
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'device-channels', '#channels');
+
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('Controller 01')}`);
+    const dns = await api(`query($d: UUID!, $w: MetricsFilterInput!) { controllerDNSRequestRates(virtualDeviceUUID: $d, filter: $w) { values { value } } }`, { d: deviceId('Controller 01'), w: span });
+    expect((dns.controllerDNSRequestRates as JsonTree).values.length).toBeGreaterThan(10);
+    await page.locator('#chart-dns-requests[data-drawn="true"] canvas').waitFor();
+    const rate = await hoverValues(page, 'dns-requests');
+    expect(rate.slice(1).some((v) => /^\d+(\.\d+)? req\/s$/.test(v)), rate.join(', ')).toBe(true);
+    // an access point has no DNS section, a controller no channels
+    expect(await page.locator('#channels').count()).toBe(0);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'device-dns', '#dns');
+    expect(problems).toEqual([]);
+  });
+
   it("draws the network's topology as the API has it: each device with a link, one line per linked pair", async () => {
     const { page, problems } = await openSignedIn();
     await page.goto(`${app.url}/networks/${HQ_ID}`);
@@ -251,6 +292,30 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     await page.getByRole('link', { name: 'Clear' }).click();
     await page.waitForURL((url) => !url.search.includes('mac='));
     await screenshot(page, 'device-mac-table', '#mac-table');
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a PDU's outlets as the API has them, with each outlet's power and the temperature over 4 hours", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('PDU 01')}`);
+    await page.getByRole('heading', { name: 'PDU 01' }).waitFor();
+    const data = await api(`query($id: UUID!) { pduMetrics(virtualDeviceUUID: $id, filter: { durationSeconds: 14400, stepSeconds: 300 }) { outlets { outletNumber label isOn powerWatts } powerWatts { values { outletNumber } } } }`, { id: deviceId('PDU 01') });
+    const pdu = data.pduMetrics as { outlets: { outletNumber: number; label: string; isOn: boolean; powerWatts: number }[]; powerWatts: { values: { outletNumber: number }[] } };
+    expect(pdu.outlets.length).toBe(8);
+    const rows = await page.locator('#outlets tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => (td.textContent ?? "").trim())));
+    expect(rows).toEqual(pdu.outlets.map((o) => [String(o.outletNumber), o.label, o.isOn ? 'On' : 'Off', `${o.powerWatts.toFixed(1)} W`]));
+    // one line per outlet that drew power in the window, and the temperature
+    await page.locator('#chart-outlet-power .u-over').waitFor();
+    const outletsCharted = new Set(pdu.powerWatts.values.map((v) => v.outletNumber)).size;
+    expect(await page.locator('#chart-outlet-power .u-legend .u-series').count()).toBe(outletsCharted + 1);
+    // both charts in view (a scroll would end the hover)
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.locator('#pdu-charts').scrollIntoViewIfNeeded();
+    await page.locator('#chart-temperature[data-drawn="true"] canvas').waitFor();
+    expect((await hoverValues(page, 'temperature'))[1]).toMatch(/^\d+\.\d °C$/);
+    expect((await hoverValues(page, 'outlet-power')).slice(1).some((v) => /^\d+(\.\d)? W$/.test(v))).toBe(true);
+    await screenshot(page, 'device-pdu-outlets', '#outlets');
+    await screenshot(page, 'device-pdu-charts', '#pdu-charts');
     expect(problems).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/kernel/errors.js';
 import { renderSchemaReference } from '../src/engine/reference.js';
@@ -143,6 +144,33 @@ describe.each(storeKinds())('the HTTP endpoint on %s', (kind) => {
       expect(res.status).toBe(422);
       expect(res.text).not.toMatch(/Did you mean/i);
     });
+  });
+
+  it('writes the limit headers and Retry-After as Meter does, so a script that reads them from a plain dictionary finds them', async () => {
+    // what the public Python SDK does: dict(response.headers).get("X-RateLimit-Remaining"), which only matches the exact case
+    const rawNames = async (base: string, apiKey: string): Promise<{ status: number; names: string[] }> =>
+      new Promise((resolve, reject) => {
+        const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+        const request = http.request(`${base}${GRAPHQL}`, { method: 'POST', headers }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, names: response.rawHeaders.filter((_, k) => k % 2 === 0) }));
+        });
+        request.on('error', reject);
+        request.end('{"query":"{ __typename }"}');
+      });
+    const answered = await rawNames(app.url, key);
+    expect(answered.status).toBe(200);
+    expect(answered.names).toEqual(expect.arrayContaining(['X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Complexity-Cost', 'X-Complexity-Remaining', 'RateLimit-Policy', 'RateLimit']));
+    const limited = await startTestApp(kind, { data: createFixture(), env: { RATE_LIMIT_REQUESTS: '1' } });
+    try {
+      const oneKey = await limited.createKey('acme');
+      expect((await rawNames(limited.url, oneKey)).status).toBe(200);
+      const refused = await rawNames(limited.url, oneKey);
+      expect(refused.status).toBe(429);
+      expect(refused.names).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+    } finally {
+      await limited.close();
+    }
   });
 
   it('answers other methods with 405 and Allow: POST', async () => {

@@ -101,6 +101,43 @@ describe('the fleet simulator', () => {
     expect([...signalsOf.values()].every((s) => s.size > 1)).toBe(true);
   });
 
+  it("gives wireless clients a band of their access point with its channel, good and poor SNR, rates, a Wi-Fi generation and growing byte counters; wired clients counters", () => {
+    const reports = reportsOver(3, DAY_START + 9 * HOUR, 2, 60);
+    const bandsOf = new Map(reports.filter((r) => r.radios !== undefined).map((r) => [r.serialNumber, new Set(r.radios?.map((radio) => radio.radioBand))]));
+    const channelsOf = new Map<string, Set<number | null>>();
+    const wireless = reports.flatMap((r) => (r.clients ?? []).filter((c) => c.isWireless).map((c) => ({ ap: r.serialNumber, c })));
+    for (const { ap, c } of wireless) {
+      expect(bandsOf.get(ap)?.has(c.radioBand as 'BAND_5G')).toBe(true);
+      channelsOf.set(`${ap}/${c.radioBand}`, (channelsOf.get(`${ap}/${c.radioBand}`) ?? new Set()).add(c.channel));
+      expect(c.snr).toBe(Math.max(0, Math.min(100, c.snr as number)));
+      expect(c.rxRateMbps).toBeGreaterThan(0);
+      if (c.radioBand === 'BAND_6G') expect(['WIFI_6', 'WIFI_7']).toContain(c.hwMode);
+    }
+    // one channel per access point and band, within the band's range
+    for (const [key, channels] of channelsOf) {
+      expect(channels.size, key).toBe(1);
+      const [channel] = [...channels] as number[];
+      expect(key.endsWith('BAND_2_4G') ? channel! <= 14 : channel! >= 1).toBe(true);
+    }
+    const snrs = wireless.map(({ c }) => c.snr as number);
+    expect(Math.min(...snrs)).toBeLessThan(20);
+    expect(Math.max(...snrs)).toBeGreaterThan(40);
+    expect(new Set(wireless.map(({ c }) => c.hwMode)).size).toBeGreaterThan(2);
+    // a client's counters grow from one report of its access point to the next, unless it reconnected (fell back)
+    const last = new Map<string, number>();
+    let grew = 0;
+    for (const { ap, c } of wireless) {
+      const before = last.get(`${ap}/${c.macAddress}`);
+      if (before !== undefined && (c.txBytes as number) > before) grew++;
+      last.set(`${ap}/${c.macAddress}`, c.txBytes as number);
+    }
+    expect(grew).toBeGreaterThan(wireless.length / 2);
+    const wired = reports.flatMap((r) => (r.clients ?? []).filter((c) => !c.isWireless));
+    expect(wired.length).toBeGreaterThan(0);
+    expect(wired.every((c) => c.snr === null && c.radioBand === null && (c.rxBytes as number) >= 0)).toBe(true);
+    expect(wired.some((c) => (c.rxBytes as number) > 0)).toBe(true);
+  });
+
   it("reports each switch's MAC table: its wired clients on their ports, and the access points with their clients on the ports they hang off", () => {
     const fleet = createFleet(NETWORKS, { seed: 3, intervalSeconds: 60 });
     let checked = 0;
@@ -184,6 +221,73 @@ describe('the fleet simulator', () => {
     expect(wrong.slice(0, 5)).toEqual([]);
     expect(boots).toBeGreaterThanOrEqual(bySerial.size); // at least the weekly firmware update of each
     expect(offlineGaps).toBeGreaterThan(0);
+  });
+
+  it("reports each access point's radios per band, busy and quiet channels following its clients, and a controller's DNS counter that restarts at reboots", () => {
+    const reports = reportsOver(5, DAY_START, 8 * 24, 300);
+    const aps = reports.filter((r) => r.serialNumber.includes('-AP'));
+    for (const r of aps) {
+      const bands = (r.radioChannels ?? []).map((c) => c.radioBand);
+      expect(new Set(bands).size).toBe(bands.length);
+      expect(bands).toEqual([...new Set((r.radios ?? []).map((b) => b.radioBand))]);
+    }
+    // the AP-W7 broadcasts on 6 GHz too
+    expect(aps.find((r) => r.serialNumber === 'M1A3-AP00-0001')?.radioChannels?.map((c) => c.radioBand)).toEqual(['BAND_2_4G', 'BAND_5G', 'BAND_6G']);
+    const radios = aps.flatMap((r) => (r.radioChannels ?? []).map((c) => ({ ...c, clients: r.clients?.length ?? 0 })));
+    const totals = radios.map((c) => c.totalUtilization);
+    // busy and quiet channels
+    expect(Math.min(...totals)).toBeLessThan(5);
+    expect(Math.max(...totals)).toBeGreaterThan(40);
+    // more clients, more of the channel taken by the access point's own BSSs
+    const own = (few: boolean) => radios.filter((c) => c.radioBand === 'BAND_5G' && (few ? c.clients <= 1 : c.clients >= 6)).map((c) => c.selfUtilization);
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    expect(own(false).length).toBeGreaterThan(10);
+    expect(mean(own(false))).toBeGreaterThan(2 * mean(own(true)));
+    // the controller's counter grows between reboots and restarts at each
+    const controller = reports.filter((r) => r.serialNumber === 'M1A3-NC00-0001');
+    let restarts = 0;
+    for (let i = 1; i < controller.length; i++) {
+      const [before, after] = [controller[i - 1] as Report, controller[i] as Report];
+      const booted = after.events?.some((e) => e.type === 'DEVICE_BOOT') ?? false;
+      if (booted) restarts++;
+      if (!booted) expect(after.dnsRequests as number).toBeGreaterThanOrEqual(before.dnsRequests as number);
+      else expect(after.dnsRequests as number).toBeLessThan(before.dnsRequests as number);
+    }
+    expect(restarts).toBeGreaterThan(0);
+    expect(reports.filter((r) => r.dnsRequests !== undefined).every((r) => r.serialNumber === 'M1A3-NC00-0001')).toBe(true);
+  });
+
+  it("reports a PDU's outlets, switched now and then, loaded by the time of day, with growing energy counters and a drifting temperature", () => {
+    const pdu = reportsOver(5, DAY_START, 8 * 24, 300).filter((r) => r.serialNumber === 'M1A3-PD00-0001');
+    expect(pdu.length).toBeGreaterThan(2000);
+    const outlets = pdu.map((r) => r.outlets ?? []);
+    expect(outlets.every((o) => o.length === 8)).toBe(true);
+    // some on, some off, and outlets switched between reports
+    const onCount = outlets.map((o) => o.filter((x) => x.isOn).length);
+    expect(Math.min(...onCount)).toBeGreaterThan(0);
+    expect(Math.max(...onCount)).toBeLessThan(8);
+    const switches = outlets.slice(1).filter((o, i) => o.some((x, n) => x.isOn !== outlets[i]?.[n]?.isOn)).length;
+    expect(switches).toBeGreaterThan(5);
+    // an outlet that is off draws nothing; the voltage stays around 230 V
+    expect(outlets.flat().filter((x) => !x.isOn).every((x) => x.powerWatts === 0 && x.currentAmps === 0)).toBe(true);
+    const volts = outlets.flat().map((x) => x.voltageVolts as number);
+    expect(Math.min(...volts)).toBeGreaterThan(220);
+    expect(Math.max(...volts)).toBeLessThan(240);
+    // the core switch (always on) draws more at 14:00 UTC than at 03:00
+    const coreAt = (hour: number) => pdu.filter((r) => new Date(r.observedAt).getUTCHours() === hour).map((r) => r.outlets?.[0]?.powerWatts as number);
+    const average = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    expect(average(coreAt(14))).toBeGreaterThan(average(coreAt(3)) * 1.2);
+    // energy counters grow, but for one weekly reset each
+    for (let n = 0; n < 8; n++) {
+      const energy = outlets.map((o) => o[n]?.energyKWh as number);
+      const resets = energy.slice(1).filter((e, i) => e < (energy[i] as number)).length;
+      expect(resets, `outlet ${n + 1}`).toBeLessThanOrEqual(2);
+      if (n === 0) expect(Math.max(...energy)).toBeGreaterThan(10);
+    }
+    const temperatures = pdu.map((r) => r.temperatureCelsius as number);
+    expect(Math.max(...temperatures) - Math.min(...temperatures)).toBeGreaterThan(2);
+    expect(Math.min(...temperatures)).toBeGreaterThan(15);
+    expect(Math.max(...temperatures)).toBeLessThan(45);
   });
 
   it('has WAN incidents: a link down with WAN_DOWN and WAN_UP, and loss spikes', () => {

@@ -14,7 +14,11 @@
     if (unit === 'clients') return `${Math.round(value)} ${value === 1 ? 'client' : 'clients'}`;
     if (unit === '%') return `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`;
     if (unit === 'Mbit/s') return `${value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2)} Mbit/s`;
+    if (unit === 'req/s') return `${value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2)} req/s`;
     if (unit === 'ms') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
+    if (unit === 'dBm' || unit === 'dB') return `${value.toFixed(1)} ${unit}`;
+    if (unit === 'W') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} W`;
+    if (unit === '°C') return `${value.toFixed(1)} °C`;
     return String(value);
   }
 
@@ -31,9 +35,12 @@
   function options(figure, chart, width) {
     const unit = chart.unit;
     // quality sits near 100 %: start the axis a little under the lowest value, so dips show (never below 0)
+    // a temperature drifts a few degrees: an axis around its values, not from 0
     const yRange = unit === '%'
       ? (_u, min) => [Math.max(0, Math.floor((Math.min(min, 95) - 2) / 5) * 5), 100]
-      : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
+      : unit === '°C'
+        ? (_u, min, max) => [Math.floor(min / 5) * 5 - 5, Math.ceil(max / 5) * 5 + 5]
+        : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
     return {
       width,
       height: HEIGHT,

@@ -12,6 +12,7 @@ import { createProcessLog, exitOnCrash } from '../observability/log.js';
 import { openRuntime } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
 import type { CommandContext } from './io.js';
+import { sqliteDriverFor } from '../db/sqlite-driver.js';
 
 const MAX_WORKERS = 64;
 
@@ -68,7 +69,8 @@ async function runSingle(config: Config, context: CommandContext, options: Serve
 
 async function serveUntilSignal(config: Config, context: CommandContext, options: ServerOptions): Promise<number> {
   const server = await startServer(config, (line) => context.io.out(line), options);
-  server.app.log.info(`netgraph listening on ${server.url} (${config.database.dialect} store)`);
+  const store = config.database.dialect === 'sqlite' ? `sqlite store, ${sqliteDriverFor()} driver` : `${config.database.dialect} store`;
+  server.app.log.info(`netgraph listening on ${server.url} (${store})`);
   return new Promise<number>((resolve) => {
     let closing = false;
     const shutdown = (signal: string) => {

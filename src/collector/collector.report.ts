@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
-import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report } from '../ingest/report.protocol.js';
+import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report, UplinkSampleInput } from '../ingest/report.protocol.js';
+import type { ProbeResult } from './collector.probes.js';
 import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
 
-/** What the collector knows of a device between polls: its uptime, for reboots, and its 32-bit counters, to unwrap them. */
+/**
+ * What the collector knows of a device between polls: its uptime, for
+ * reboots, its 32-bit counters, to unwrap them, and its uplinks' byte
+ * counters with the time they were read, for their throughput.
+ */
 export interface DeviceMemory {
   readonly uptimeSeconds: number | null;
   /** Per ifIndex: the last raw 32-bit readings and how many times each has wrapped, in order rxBytes, txBytes, rxPackets, txPackets. */
   readonly narrowCounters: ReadonlyMap<number, { readonly raw: readonly bigint[]; readonly wraps: readonly bigint[] }>;
+  /** Per uplink ifIndex: its byte counters as reported, and when (ms since the epoch). */
+  readonly uplinkBytes: ReadonlyMap<number, { readonly rxBytes: number; readonly txBytes: number; readonly atMs: number }>;
 }
 
 /** How a polled device reports: the hardware it reports as, and which of its interfaces are uplinks. */
@@ -40,6 +47,7 @@ export function buildReport(
   poll: DevicePoll,
   previous: DeviceMemory | undefined,
   observedAt: Date,
+  probes: ReadonlyMap<string, ProbeResult> = new Map(),
 ): { report: Report; memory: DeviceMemory } {
   const rebooted = previous?.uptimeSeconds != null && poll.uptimeSeconds !== null && poll.uptimeSeconds < previous.uptimeSeconds;
   const narrowCounters = new Map<number, { raw: bigint[]; wraps: bigint[] }>();
@@ -49,6 +57,7 @@ export function buildReport(
     const counters = i.counters === null ? null : unwrap(i.ifIndex, i.counters, rebooted ? undefined : previous, narrowCounters);
     return portOf(i, device, counters, lldp.get(i.ifIndex));
   });
+  const { samples: uplinkSamples, uplinkBytes } = uplinkSamplesOf(ports, interfaces, rebooted ? undefined : previous, observedAt, probes);
   const report: Report = {
     reportId: randomUUID(),
     serialNumber: device.serialNumber,
@@ -59,11 +68,58 @@ export function buildReport(
     interfaces,
     clients: clientsOf(poll, new Set(ports.map((p) => p.ifIndex))),
     ...(poll.forwarding === null ? {} : { macTable: macTableOf(poll.forwarding, new Set(ports.map((p) => p.ifIndex))) }),
+    ...(uplinkSamples.length === 0 ? {} : { uplinkSamples }),
     ...(rebooted
       ? { events: [{ type: 'DEVICE_BOOT', observedAt: observedAt.toISOString(), details: { source: 'snmp', uptimeSeconds: poll.uptimeSeconds, previousUptimeSeconds: previous?.uptimeSeconds } }] }
       : {}),
   };
-  return { report, memory: { uptimeSeconds: poll.uptimeSeconds, narrowCounters } };
+  return { report, memory: { uptimeSeconds: poll.uptimeSeconds, narrowCounters, uplinkBytes } };
+}
+
+/**
+ * One sample per uplink port at the poll's time: the latency, jitter and
+ * loss its probes measured (by the uplink's name), and its throughput in each
+ * direction from its byte counters since the previous poll (bits over the
+ * seconds between the two readings; none after a reboot, on the first poll,
+ * or when a counter went down). An uplink with neither has no sample.
+ */
+function uplinkSamplesOf(
+  ports: readonly PolledInterface[],
+  interfaces: readonly PortInput[],
+  previous: DeviceMemory | undefined,
+  observedAt: Date,
+  probes: ReadonlyMap<string, ProbeResult>,
+): { samples: UplinkSampleInput[]; uplinkBytes: Map<number, { rxBytes: number; txBytes: number; atMs: number }> } {
+  const samples: UplinkSampleInput[] = [];
+  const uplinkBytes = new Map<number, { rxBytes: number; txBytes: number; atMs: number }>();
+  const atMs = observedAt.getTime();
+  interfaces.forEach((port, k) => {
+    if (port.isUplink !== true) return;
+    const probe = probes.get((ports[k] as PolledInterface).name);
+    let rxBitsPerSecond: number | null = null;
+    let txBitsPerSecond: number | null = null;
+    if (port.counters != null) {
+      const now = { rxBytes: port.counters.rxBytes, txBytes: port.counters.txBytes, atMs };
+      uplinkBytes.set(port.portNumber, now);
+      const before = previous?.uplinkBytes.get(port.portNumber);
+      const seconds = before === undefined ? 0 : (atMs - before.atMs) / 1000;
+      if (before !== undefined && seconds > 0 && now.rxBytes >= before.rxBytes && now.txBytes >= before.txBytes) {
+        rxBitsPerSecond = ((now.rxBytes - before.rxBytes) * 8) / seconds;
+        txBitsPerSecond = ((now.txBytes - before.txBytes) * 8) / seconds;
+      }
+    }
+    if (probe === undefined && rxBitsPerSecond === null) return;
+    samples.push({
+      portNumber: port.portNumber,
+      observedAt: observedAt.toISOString(),
+      latencyMs: probe?.latencyMs ?? null,
+      jitterMs: probe?.jitterMs ?? null,
+      lossPercent: probe?.lossPercent ?? null,
+      rxBitsPerSecond,
+      txBitsPerSecond,
+    });
+  });
+  return { samples, uplinkBytes };
 }
 
 function portOf(i: PolledInterface, device: ReportingDevice, counters: CountersInput | null, neighbour: PolledLldpNeighbour | undefined): PortInput {

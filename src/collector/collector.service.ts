@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError } from '../kernel/errors.js';
 import { MAX_REPORTS_PER_REQUEST } from '../ingest/report.protocol.js';
 import type { Report } from '../ingest/report.protocol.js';
@@ -8,6 +9,10 @@ import { buildReport } from './collector.report.js';
 import type { DeviceMemory } from './collector.report.js';
 import { ReportSpool } from './collector.spool.js';
 import { openSnmpClient } from './snmp.client.js';
+import { probeTcp } from './collector.probes.js';
+import type { ProbeResult } from './collector.probes.js';
+import { startTrapReceiver } from './collector.traps.js';
+import type { TrapEvent } from './collector.traps.js';
 
 /** What polling one device came to: its report, or why there is none. */
 export interface PollOutcome {
@@ -17,6 +22,11 @@ export interface PollOutcome {
   readonly report: Report | null;
   readonly error: string | null;
 }
+
+/** Trap events that make the collector poll at once instead of at its next interval: the port's state changed. */
+const POLL_NOW_EVENTS = new Set(['LINK_DOWN', 'LINK_UP']);
+/** The least time between the starts of two polls, however many link traps arrive (a flapping port). */
+const MIN_POLL_GAP_MS = 2_000;
 
 /** Where the collector says what it does; its lines never hold a credential or the API key. */
 export interface CollectorLog {
@@ -36,21 +46,32 @@ export interface Collector {
 /** Builds a collector from its configuration. */
 export function createCollector(config: CollectorConfig, log: CollectorLog, now: () => Date = () => new Date()): Collector {
   const memory = new Map<CollectedDevice, DeviceMemory>();
+  // devices whose reboot a coldStart/warmStart trap has reported since their last poll: the poll does not report it again
+  const bootReportedByTrap = new Set<CollectedDevice>();
 
   async function poll(device: CollectedDevice): Promise<PollOutcome> {
     const started = performance.now();
     const client = openSnmpClient({ host: device.host, port: device.port, credentials: device.snmp, timeoutMs: config.timeoutMs, retries: config.retries });
     const outcome = { host: device.host, serialNumber: device.serialNumber };
     try {
-      const polled = await pollDevice(client);
-      const built = buildReport(device, polled, memory.get(device), now());
+      // the uplinks' probes run while the agent is polled
+      const [polled, probes] = await Promise.all([pollDevice(client), probeUplinks(device)]);
+      const built = buildReport(device, polled, memory.get(device), now(), probes);
       memory.set(device, built.memory);
-      return { ...outcome, durationMs: elapsed(started), report: built.report, error: null };
+      const report = bootReportedByTrap.delete(device) ? withoutBootEvent(built.report) : built.report;
+      return { ...outcome, durationMs: elapsed(started), report, error: null };
     } catch (error) {
       return { ...outcome, durationMs: elapsed(started), report: null, error: error instanceof Error ? error.message : String(error) };
     } finally {
       client.close();
     }
+  }
+
+  /** Each uplink's probe results, by the uplink's name. */
+  async function probeUplinks(device: CollectedDevice): Promise<Map<string, ProbeResult>> {
+    const results = new Map<string, ProbeResult>();
+    await Promise.all(device.uplinkProbes.map(async (p) => results.set(p.uplink, await probeTcp(p.target, config.probeCount, config.probeTimeoutMs))));
+    return results;
   }
 
   async function pollAll(): Promise<PollOutcome[]> {
@@ -74,20 +95,62 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
         onDropped: (file, bytes) => log.error({ file, bytes }, 'the spool is full: dropped its oldest batch'),
       });
       const sink = createHttpSink({ url: config.server, key: config.apiKey, batchSize: MAX_REPORTS_PER_REQUEST, maxAttempts: 3, signal });
-      while (!signal.aborted) {
-        const cycle = performance.now();
-        const outcomes = await pollAll();
-        for (const o of outcomes) {
-          if (o.error !== null) log.warn({ host: o.host, serialNumber: o.serialNumber, durationMs: o.durationMs }, `poll failed: ${o.error}`);
+      // one delivery at a time, whether a cycle or a trap asks for it, so a batch is never sent twice at once
+      let delivering: Promise<void> = Promise.resolve();
+      const deliverInTurn = () => (delivering = delivering.then(() => deliver(spool, sink, log)));
+      // a link trap asks for a poll now: during a poll, the next one starts without waiting; while waiting, the wait ends
+      let pollNow = false;
+      let endWait: (() => void) | null = null;
+      const receiver =
+        config.traps === null
+          ? null
+          : startTrapReceiver(
+              config.traps,
+              config.devices,
+              (trap) => void onTrap(trap).catch((error: unknown) => log.error({ serialNumber: trap.device.serialNumber }, `SNMP notification not spooled: ${String(error)}`)),
+              log,
+              now,
+            );
+      async function onTrap({ device, event }: TrapEvent): Promise<void> {
+        log.info({ host: device.host, serialNumber: device.serialNumber, type: event.type }, 'SNMP notification');
+        if (event.type === 'DEVICE_BOOT') bootReportedByTrap.add(device);
+        // a report of the event alone: sections left out leave the device's state as it was
+        await spool.append([{ reportId: randomUUID(), serialNumber: device.serialNumber, observedAt: event.observedAt, events: [event] } satisfies Report]);
+        await deliverInTurn();
+        if (POLL_NOW_EVENTS.has(event.type)) {
+          pollNow = true;
+          endWait?.();
         }
-        const reports = outcomes.flatMap((o) => (o.report === null ? [] : [o.report]));
-        for (let i = 0; i < reports.length; i += MAX_REPORTS_PER_REQUEST) await spool.append(reports.slice(i, i + MAX_REPORTS_PER_REQUEST));
-        log.info({ devices: outcomes.length, failed: outcomes.length - reports.length, durationMs: elapsed(cycle) }, 'polled');
-        await deliver(spool, sink, log);
-        await sleep(Math.max(0, config.intervalSeconds * 1000 - (performance.now() - cycle)), signal);
+      }
+      try {
+        while (!signal.aborted) {
+          const cycle = performance.now();
+          pollNow = false;
+          const outcomes = await pollAll();
+          for (const o of outcomes) {
+            if (o.error !== null) log.warn({ host: o.host, serialNumber: o.serialNumber, durationMs: o.durationMs }, `poll failed: ${o.error}`);
+          }
+          const reports = outcomes.flatMap((o) => (o.report === null ? [] : [o.report]));
+          for (let i = 0; i < reports.length; i += MAX_REPORTS_PER_REQUEST) await spool.append(reports.slice(i, i + MAX_REPORTS_PER_REQUEST));
+          log.info({ devices: outcomes.length, failed: outcomes.length - reports.length, durationMs: elapsed(cycle) }, 'polled');
+          await deliverInTurn();
+          if (!pollNow) await sleep(config.intervalSeconds * 1000 - (performance.now() - cycle), signal, (end) => (endWait = end));
+          endWait = null;
+          await sleep(MIN_POLL_GAP_MS - (performance.now() - cycle), signal);
+        }
+      } finally {
+        await receiver?.close();
+        await delivering;
       }
     },
   };
+}
+
+/** A report without the DEVICE_BOOT event its poll found, which a trap has reported already. */
+function withoutBootEvent(report: Report): Report {
+  const events = report.events?.filter((e) => e.type !== 'DEVICE_BOOT');
+  const { events: _, ...rest } = report;
+  return events === undefined || events.length === 0 ? rest : { ...rest, events };
 }
 
 /**
@@ -119,7 +182,9 @@ function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or until `signal` aborts, or until the function handed to `onEnd` is called. */
+function sleep(ms: number, signal: AbortSignal, onEnd: (end: () => void) => void = () => undefined): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
@@ -128,5 +193,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
     signal.addEventListener('abort', done, { once: true });
+    onEnd(done);
   });
 }

@@ -60,6 +60,25 @@ const rxOf = (report: Record<string, unknown>, portNumber: number) =>
   ((report.interfaces as { portNumber: number; counters: { rxBytes: number } }[]).find((p) => p.portNumber === portNumber))?.counters.rxBytes;
 
 describe('buildReport', () => {
+  it('samples each uplink at the poll: throughput from its byte counters since the last poll, and what its probes measured', () => {
+    const later = new Date(at.getTime() + 60_000);
+    const bytes = (rxBytes: bigint, txBytes: bigint) => ({ counters: { rxBytes, txBytes, rxPackets: 0n, txPackets: 0n, rxErrors: 0n, txErrors: 0n, wide: true } });
+    const first = buildReport(device, poll(100, [port(1, 1_000n, true), port(2, 5n, true)]), undefined, at);
+    // the first poll has no earlier reading and no probe: no sample
+    expect(first.report.uplinkSamples).toBeUndefined();
+    const probes = new Map([['eth1', { latencyMs: 12.5, jitterMs: 1.25, lossPercent: 20 }]]);
+    const second = buildReport(device, poll(160, [port(1, 0n, true, bytes(751_000n, 30_000n)), port(2, 9_000n, true)]), first.memory, later, probes);
+    // only eth1 is an uplink: 750,000 bytes in and 30,000 out over 60 s
+    expect(second.report.uplinkSamples).toEqual([
+      { portNumber: 1, observedAt: later.toISOString(), latencyMs: 12.5, jitterMs: 1.25, lossPercent: 20, rxBitsPerSecond: 100_000, txBitsPerSecond: 4_000 },
+    ]);
+    // after a reboot the counters start again: no throughput, the probes still count
+    const rebooted = buildReport(device, poll(5, [port(1, 10n, true)]), second.memory, new Date(later.getTime() + 60_000), probes);
+    expect(rebooted.report.uplinkSamples).toEqual([
+      { portNumber: 1, observedAt: new Date(later.getTime() + 60_000).toISOString(), latencyMs: 12.5, jitterMs: 1.25, lossPercent: 20, rxBitsPerSecond: null, txBitsPerSecond: null },
+    ]);
+  });
+
   it('unwraps 32-bit counters across polls, leaves 64-bit ones as read, and starts again after a reboot', () => {
     const first = buildReport(device, poll(100, [port(1, 4_294_967_000n, false), port(2, 5n, true)]), undefined, at);
     const second = buildReport(device, poll(160, [port(1, 704n, false), port(2, 9n, true)]), first.memory, at);

@@ -101,7 +101,8 @@ export function openSnmpClient(target: SnmpTarget): SnmpClient {
   };
 }
 
-function v3User(credentials: SnmpV3Credentials) {
+/** The net-snmp user of SNMPv3 credentials, for a session and for the trap receiver alike. */
+export function v3User(credentials: SnmpV3Credentials) {
   const auth = { authProtocol: snmp.AuthProtocols[credentials.authProtocol], authKey: credentials.authKey };
   if (credentials.level === 'authNoPriv') return { name: credentials.user, level: snmp.SecurityLevel.authNoPriv, ...auth };
   return {

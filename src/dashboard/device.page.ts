@@ -3,6 +3,7 @@ import { AppError } from '../kernel/errors.js';
 import { callerOf, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
 import { renderDevice } from './device.view.js';
+import { showsPdu } from './pdu.view.js';
 import { EVENT_PAGE_SIZE, renderEventLog } from './events.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import type { EventQuery } from './reads.js';
@@ -24,7 +25,7 @@ export function registerDevicePages(web: FastifyInstance, ctx: WebContext): void
     const detail = macQuery && (await ctx.reads.device(callerOf(ctx, request), id, deviceId, request.netgraph));
     if (!macQuery || !detail) throw new AppError('NOT_FOUND', 'There is no device at this address in your company.');
     const session = sessionOf(request);
-    return sendPage(ctx, reply, 200, { title: detail.device.label, session, section: 'networks', body: renderDevice(detail, new Date(), macQuery) });
+    return sendPage(ctx, reply, 200, { title: detail.device.label, session, section: 'networks', charts: true, body: renderDevice(detail, new Date(), macQuery) });
   });
 
   web.get('/networks/:id/events', async (request, reply) => {

@@ -1,11 +1,14 @@
+import { renderChart } from './charts.view.js';
 import { humanizeEnum } from './format.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, emptyState, pageHeader } from './layout.js';
+import { bandName, renderChannels, renderDnsRate } from './device-charts.js';
 import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import { section } from './network.view.js';
+import { renderPdu, showsPdu } from './pdu.view.js';
 import type { DeviceDetail } from './documents.js';
 
 type PortView = DeviceDetail['device']['phyInterfaces'][number];
@@ -88,14 +91,49 @@ function renderPorts(detail: DeviceDetail): SafeHtml {
 <tbody>${ports.map((p) => portRow(p, stats.get(p.portNumber)))}</tbody></table>`;
 }
 
-const BANDS: Record<string, string> = { BAND_2_4G: '2.4 GHz', BAND_5G: '5 GHz', BAND_6G: '6 GHz' };
-
 function renderRadios(detail: DeviceDetail): SafeHtml {
   if (detail.bssids.length === 0) return emptyState('No radios reported', 'Radios and their BSSIDs appear once an access point reports them.');
   const rows = detail.bssids.map(
-    (b) => html`<tr><td><code>${b.BSSID}</code></td><td>${BANDS[b.radioBand] ?? b.radioBand}</td><td>${b.SSID ? html`<span class="strong">${b.SSID.ssid}</span>` : none}</td><td>${b.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td></tr>`,
+    (b) => html`<tr><td><code>${b.BSSID}</code></td><td>${bandName(b.radioBand)}</td><td>${b.SSID ? html`<span class="strong">${b.SSID.ssid}</span>` : none}</td><td>${b.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td></tr>`,
   );
   return html`<table class="table bssids-table"><thead><tr><th>BSSID</th><th>Band</th><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+type WirelessClientView = DeviceDetail['wirelessClients'][number];
+
+/** A Wi-Fi generation as people say it: WIFI_6 -> "Wi-Fi 6". */
+const generation = (mode: string | null | undefined): SafeHtml | string => (mode == null || mode === 'NA' ? none : mode.replace('WIFI_', 'Wi-Fi '));
+/** A number rounded to one decimal with its unit, or — when not reported. */
+const measured = (value: number | null, unit: string): SafeHtml | string => (value === null ? none : `${Math.round(value * 10) / 10} ${unit}`);
+
+function wirelessClientRow(client: WirelessClientView): SafeHtml {
+  const m = client.response.metadata;
+  const mode = [...client.response.values].reverse().find((v) => v.hwMode !== null)?.hwMode;
+  return html`<tr data-client="${client.macAddress}">
+  <td><code>${client.macAddress}</code></td>
+  <td class="num">${measured(m.signal, 'dBm')}</td>
+  <td class="num">${m.snr === null ? none : m.snr < 20 ? html`<span class="text-danger">${measured(m.snr, 'dB')}</span>` : measured(m.snr, 'dB')}</td>
+  <td class="num">${measured(m.rxRate, 'Mbit/s')}</td>
+  <td class="num">${measured(m.txRate, 'Mbit/s')}</td>
+  <td>${generation(mode)}</td>
+  <td class="num">${formatBytes(m.rxBytes + m.txBytes)}</td>
+</tr>`;
+}
+
+/** An access point's wireless clients of the last 15 minutes with their averages, and its clients' signal and SNR over 24 hours. */
+function renderWirelessClients(detail: DeviceDetail, now: Date): SafeHtml {
+  const end = Math.floor(now.getTime() / 1000);
+  const points = (field: 'signal' | 'snr' | 'clientCount') =>
+    detail.wirelessSeries.values.flatMap((v) => (v[field] === null ? [] : [[Date.parse(v.timestamp) / 1000, v[field] as number] as const]));
+  const chart = (id: string, title: string, unit: 'dBm' | 'dB', field: 'signal' | 'snr') =>
+    renderChart({ id, title, unit, window: [end - 86_400, end], stepSeconds: 900, series: [{ label: title, points: points(field) }] });
+  const charts = html`<div class="charts">${chart('client-signal', 'Clients\' average signal, last 24 hours', 'dBm', 'signal')}${chart('client-snr', 'Clients\' average SNR, last 24 hours', 'dB', 'snr')}</div>`;
+  if (detail.wirelessClients.length === 0) {
+    return html`${charts}${emptyState('No wireless clients in the last 15 minutes', 'Clients appear with their signal, SNR and rates once the access point reports them.')}`;
+  }
+  return html`${charts}<p class="table-note">Averages of the samples of the last 15 minutes; traffic: what the client's counters grew.</p>
+<table class="table wireless-clients-table"><thead><tr><th>MAC address</th><th class="num">Signal</th><th class="num">SNR</th><th class="num">Receive rate</th><th class="num">Send rate</th><th>Wi-Fi</th><th class="num">Traffic</th></tr></thead>
+<tbody>${detail.wirelessClients.map(wirelessClientRow)}</tbody></table>`;
 }
 
 /** "1.2 GB of 4.0 GB (30%)", or — when not reported. */
@@ -107,8 +145,10 @@ function memory(device: DeviceDetail['device']): string {
 
 /**
  * The body of a virtual device's page: what it is, its ports with 24-hour
- * counters, a switch's MAC table (the page and search of `macQuery`), its
- * radios, its latest events.
+ * counters, a PDU's outlets with its power and temperature charts, a
+ * switch's MAC table (the page and search of `macQuery`), an access point's
+ * channels with their utilization and its BSSIDs, a controller's DNS request
+ * rate, its latest events.
  */
 export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
   const { network, device } = detail;
@@ -135,10 +175,22 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
     device.deviceType === 'SWITCH' || detail.macTable.length > 0
       ? section('MAC table', detail.macTable.length, renderMacTable(detail.macTable, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
       : '';
-  const radios = device.deviceType === 'ACCESS_POINT' || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
+  const accessPoint = device.deviceType === 'ACCESS_POINT';
+  const channels = accessPoint || detail.channels.length > 0 ? section('Channels', detail.channels.length, renderChannels(detail, now), 'channels') : '';
+  const radios = accessPoint || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
+  const wireless =
+    accessPoint || detail.wirelessClients.length > 0
+      ? section('Wireless clients', detail.wirelessClients.length, renderWirelessClients(detail, now), 'wireless-clients')
+      : '';
+  const dns = device.deviceType === 'CONTROLLER' || detail.dns.values.length > 0 ? section('DNS requests', null, renderDnsRate(detail, now), 'dns') : '';
+  const outlets = showsPdu(detail) ? renderPdu(detail.pdu, now) : '';
   return html`${header}${facts}
+${outlets}
+${channels}
+${dns}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
 ${macTable}
 ${radios}
+${wireless}
 ${section('Recent events', detail.events.total, renderEvents(detail.events.events, now, false), 'events')}`;
 }

@@ -67,10 +67,15 @@ export const NETWORK_MONITORING = graphql(`
 export const EVENT = graphql(`
   fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
 
-/** A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios and its latest events. */
+/**
+ * A device's page: the device with its ports, its 24-hour port counters, MAC table, a PDU's outlets and 4-hour power
+ * and temperature, the network's radios, the wireless clients it reported in the last 15 minutes with their metrics
+ * and its clients' signal over 24 hours, its channels' utilization and DNS request rate over `window`, and its latest
+ * events.
+ */
 export const DEVICE_PAGE = graphql(
   `
-  query DashboardDevice($network: UUID!, $device: UUID!) {
+  query DashboardDevice($network: UUID!, $device: UUID!, $window: MetricsFilterInput!) {
     network(UUID: $network) { UUID label }
     device: virtualDevice(UUID: $device) {
       UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
@@ -82,10 +87,25 @@ export const DEVICE_PAGE = graphql(
       }
     }
     macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
+    pdu: pduMetrics(virtualDeviceUUID: $device, filter: { durationSeconds: 14400, stepSeconds: 300 }) {
+      outlets { outletNumber label isOn currentAmps powerWatts voltageVolts energyKWh updatedAt }
+      powerWatts { values { timestamp value outletNumber label } } temperatureCelsius { values { timestamp value } }
+    }
     portStats: switchPortStats(virtualDeviceUUID: $device, lookbackHours: 24) {
       portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
     }
     bssids: bssidsForNetwork(networkUUID: $network, includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } }
+    wirelessClients: wirelessClientMetrics(networkUUID: $network, filter: { timeFilter: { durationSeconds: 900, stepSeconds: 180 }, virtualDeviceUUIDs: [$device] }) {
+      macAddress response { metadata { signal snr rxRate txRate rxBytes txBytes } values { timestamp hwMode } }
+    }
+    wirelessSeries: wirelessClientMetricsByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 900 } }) {
+      values { timestamp clientCount signal snr }
+    }
+    channels: channelUtilizationByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: $window }) {
+      band channel channelWidthMHz txPowerDbm noiseFloorDbm
+      values { timestamp totalUtilization rxUtilization txUtilization obssUtilization nonWifiUtilization }
+    }
+    dns: controllerDNSRequestRates(virtualDeviceUUID: $device, filter: $window) { values { timestamp value } }
     events: recentEventLogEventsPage(networkUUID: $network, limit: 20, virtualDeviceUUIDFilter: [$device]) {
       total events { ...DashboardEvent }
     }

@@ -14,6 +14,9 @@ import * as networkSecurity from './migrations/0010-network-security.js';
 import * as alertReceivers from './migrations/0011-alert-receivers.js';
 import * as switchMacTable from './migrations/0012-switch-mac-table.js';
 import * as lldpResources from './migrations/0013-lldp-resources.js';
+import * as wirelessClientMetrics from './migrations/0014-wireless-client-metrics.js';
+import * as radioChannels from './migrations/0015-radio-channels.js';
+import * as pduOutlets from './migrations/0016-pdu-outlets.js';
 import * as changes from './migrations/0018-changes.js';
 import type { Store } from './store.js';
 
@@ -41,6 +44,9 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0011-alert-receivers': alertReceivers,
   '0012-switch-mac-table': switchMacTable,
   '0013-lldp-resources': lldpResources,
+  '0014-wireless-client-metrics': wirelessClientMetrics,
+  '0015-radio-channels': radioChannels,
+  '0016-pdu-outlets': pduOutlets,
   '0018-changes': changes,
 };
 

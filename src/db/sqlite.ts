@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { AppError } from '../kernel/errors.js';
 import { getDialect, ipOrderKey } from './dialect.js';
+import { openSqliteConnection } from './sqlite-driver.js';
+import type { SqliteConnection, SqliteDriverStatement } from './sqlite-driver.js';
 import { statementTimeout } from './store.js';
 import type { Row, Store, StoreStats } from './store.js';
 import type { Database } from './tables.js';
@@ -14,11 +15,11 @@ const STATEMENT_CACHE_SIZE = 500;
 const SQLITE_ANALYSIS_LIMIT = 1000;
 
 /** The functions of SQLite's compiled reads that PostgreSQL has built in; any connection that runs them needs these. */
-export function addSqlFunctions(connection: BetterSqlite3.Database): void {
+export function addSqlFunctions(connection: Pick<SqliteConnection, 'defineFunction'>): void {
   // what PostgreSQL's inet gives the compiled reads (dialect.ipBetween)
-  connection.function('ip_order_key', { deterministic: true }, (value: unknown) => ipOrderKey(value));
+  connection.defineFunction('ip_order_key', (value) => ipOrderKey(value));
   // what PostgreSQL's encode(…, 'base64') gives the change feed's cursors (dialect.base64url)
-  connection.function('base64url', { deterministic: true }, (value: unknown) => (value === null ? null : Buffer.from(String(value)).toString('base64url')));
+  connection.defineFunction('base64url', (value) => (value === null ? null : Buffer.from(String(value)).toString('base64url')));
 }
 
 /**
@@ -27,10 +28,10 @@ export function addSqlFunctions(connection: BetterSqlite3.Database): void {
  */
 export function openSqliteStore(file: string): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const connection = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
+  const connection = openSqliteConnection(file, BUSY_TIMEOUT_MS);
   useWriteAheadLog(connection);
-  connection.pragma('synchronous = NORMAL');
-  connection.pragma('foreign_keys = ON');
+  connection.exec('PRAGMA synchronous = NORMAL');
+  connection.exec('PRAGMA foreign_keys = ON');
   addSqlFunctions(connection);
 
   const stats: StoreStats = { statements: 0 };
@@ -40,7 +41,7 @@ export function openSqliteStore(file: string): Store {
       stats.statements += 1;
     },
   });
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new Map<string, SqliteDriverStatement>();
 
   return {
     dialect: getDialect('sqlite'),
@@ -73,7 +74,7 @@ export function openSqliteStore(file: string): Store {
         ? new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly.')
         : error,
     async ping() {
-      connection.prepare('SELECT 1').get();
+      connection.prepare('SELECT 1').get([]);
     },
     poolState: () => ({ inUse: 0, waiting: 0, size: 1 }),
     async close() {
@@ -94,11 +95,11 @@ const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
  * exit with "database is locked". So this tries again every 10 ms, up to
  * BUSY_TIMEOUT_MS, blocking (it runs once, when the store opens).
  */
-function useWriteAheadLog(connection: BetterSqlite3.Database): void {
+function useWriteAheadLog(connection: SqliteConnection): void {
   const deadline = performance.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
-      connection.pragma('journal_mode = WAL');
+      connection.exec('PRAGMA journal_mode = WAL');
       return;
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= deadline) throw error;
@@ -127,7 +128,7 @@ class TransactionalSqliteDialect extends SqliteDialect {
   }
 }
 
-/** better-sqlite3 binds neither booleans nor dates: store them as 1/0 and ISO text. */
+/** SQLite's drivers bind neither booleans nor dates: store them as 1/0 and ISO text. */
 function toSqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString();
@@ -142,11 +143,11 @@ function toSqliteValue(value: unknown): unknown {
  * next to a server); IMMEDIATE takes the write lock first and waits for it
  * (busy_timeout), so concurrent writers queue instead of failing.
  */
-function withSqliteValues(connection: BetterSqlite3.Database): SqliteDatabase {
+function withSqliteValues(connection: SqliteConnection): SqliteDatabase {
   // prepared once per text: all() and run() finish before they return, so a statement is never in use twice;
   // iterate() keeps its statement busy until the caller is done, so it gets a fresh one
-  const prepared = new Map<string, BetterSqlite3.Statement>();
-  const statementOf = (text: string): BetterSqlite3.Statement => {
+  const prepared = new Map<string, SqliteDriverStatement>();
+  const statementOf = (text: string): SqliteDriverStatement => {
     let statement = prepared.get(text);
     if (statement === undefined) {
       statement = connection.prepare(text);

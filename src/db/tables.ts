@@ -28,7 +28,17 @@ export interface Database {
   uplink_rollups: UplinkRollupTable;
   client_presence_rollups: ClientPresenceRollupTable;
   port_counter_rollups: PortCounterRollupTable;
+  client_metric_rollups: ClientMetricRollupTable;
   report_rollups: ReportRollupTable;
+  radio_samples: RadioSampleTable;
+  radio_rollups: RadioRollupTable;
+  dns_counters: DnsCounterTable;
+  dns_counter_rollups: DnsCounterRollupTable;
+  pdu_outlets: PduOutletTable;
+  pdu_outlet_samples: PduOutletSampleTable;
+  pdu_outlet_rollups: PduOutletRollupTable;
+  device_temperature_samples: DeviceTemperatureSampleTable;
+  device_temperature_rollups: DeviceTemperatureRollupTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
   changes: ChangeTable;
@@ -270,6 +280,63 @@ export interface SwitchMacEntryTable {
   updated_at: string;
 }
 
+/** A PDU's outlet as its latest report with `outlets` listed it (migration 0016). */
+export interface PduOutletTable {
+  hardware_device_id: number;
+  outlet_number: number;
+  label: string | null;
+  is_on: BoolColumn | null;
+  current_amps: number | null;
+  power_watts: number | null;
+  voltage_volts: number | null;
+  energy_kwh: number | null;
+  observed_at: string;
+}
+
+/** One outlet reading of a report (raw series, migration 0016). */
+export interface PduOutletSampleTable {
+  hardware_device_id: number;
+  outlet_number: number;
+  observed_at: string;
+  current_amps: number | null;
+  power_watts: number | null;
+  voltage_volts: number | null;
+  energy_kwh: number | null;
+  /** The growth of energy_kwh since the outlet's previous reading (the reading whole after a reset); null when none is known. */
+  energy_used_kwh: number | null;
+}
+
+/** An outlet's readings of one 5-minute bucket: per metric the sum and the count of the readings that had it. */
+export interface PduOutletRollupTable {
+  hardware_device_id: number;
+  outlet_number: number;
+  /** The bucket's start, in seconds since the epoch, a multiple of 300. */
+  bucket: number;
+  current_amps_count: number;
+  current_amps_sum: number;
+  power_watts_count: number;
+  power_watts_sum: number;
+  voltage_volts_count: number;
+  voltage_volts_sum: number;
+  energy_used_kwh_count: number;
+  energy_used_kwh_sum: number;
+}
+
+/** A device's temperature of one report (raw series, migration 0016). */
+export interface DeviceTemperatureSampleTable {
+  hardware_device_id: number;
+  observed_at: string;
+  temperature_celsius: number;
+}
+
+/** A device's temperatures of one 5-minute bucket: their sum and count. */
+export interface DeviceTemperatureRollupTable {
+  hardware_device_id: number;
+  bucket: number;
+  temperature_celsius_count: number;
+  temperature_celsius_sum: number;
+}
+
 export interface UplinkSampleTable {
   network_id: number | null;
   hardware_device_id: number;
@@ -299,12 +366,54 @@ export interface PortCounterTable extends CounterColumns {
   uptime_seconds: number | null;
 }
 
-export interface ClientObservationTable {
+/** A client's metrics as one report gave them (migration 0014); null when not reported, the wireless ones null for wired clients. */
+export interface ClientSampleColumns {
+  radio_band: string | null;
+  channel: number | null;
+  hw_mode: string | null;
+  ssid: string | null;
+  vlan_id: number | null;
+  rx_bytes: number | null;
+  tx_bytes: number | null;
+}
+
+export interface ClientObservationTable extends ClientSampleColumns {
   network_id: number;
   hardware_device_id: number;
   observed_at: string;
   mac_address: string;
   is_wireless: BoolColumn;
+  signal: number | null;
+  snr: number | null;
+  rx_rate: number | null;
+  tx_rate: number | null;
+}
+
+/**
+ * One client's metrics on one device over one 5-minute bucket: sum and count
+ * of each averaged metric, and the rest as the bucket's last sample gave them.
+ */
+export interface ClientMetricRollupTable extends ClientSampleColumns {
+  network_id: number;
+  hardware_device_id: number;
+  mac_address: string;
+  bucket: number;
+  is_wireless: BoolColumn;
+  observed_at: string;
+  signal_sum: number;
+  signal_count: number;
+  snr_sum: number;
+  snr_count: number;
+  rx_rate_sum: number;
+  rx_rate_count: number;
+  tx_rate_sum: number;
+  tx_rate_count: number;
+  /** The bucket's first sample, and the counters' growth from it to the last (restarts counted whole). */
+  first_observed_at: string;
+  first_rx_bytes: number | null;
+  first_tx_bytes: number | null;
+  rx_growth: number;
+  tx_growth: number;
 }
 
 /** Count, sum, min and max of each uplink metric over one 5-minute bucket. */
@@ -350,6 +459,60 @@ export interface PortCounterRollupTable extends CounterColumns {
   bucket: number;
   observed_at: string;
   uptime_seconds: number | null;
+}
+
+/** Utilization in percent of one radio sample; null: not reported. */
+export interface RadioUtilizationColumns {
+  total_utilization: number | null;
+  rx_utilization: number | null;
+  tx_utilization: number | null;
+  self_utilization: number | null;
+  obss_utilization: number | null;
+  non_wifi_utilization: number | null;
+}
+
+/** One physical radio (band) of one report: its channel, width, power and utilization. */
+export interface RadioSampleTable extends RadioUtilizationColumns {
+  hardware_device_id: number;
+  radio_band: string;
+  observed_at: string;
+  channel: number | null;
+  channel_width_mhz: number | null;
+  tx_power_dbm: number | null;
+  noise_floor_dbm: number | null;
+}
+
+/** Sum and sample count of each utilization of one radio over one 5-minute bucket. */
+export interface RadioRollupTable {
+  hardware_device_id: number;
+  radio_band: string;
+  /** The bucket's start, in seconds since the epoch, a multiple of 300. */
+  bucket: number;
+  total_utilization_count: number;
+  total_utilization_sum: number;
+  rx_utilization_count: number;
+  rx_utilization_sum: number;
+  tx_utilization_count: number;
+  tx_utilization_sum: number;
+  self_utilization_count: number;
+  self_utilization_sum: number;
+  obss_utilization_count: number;
+  obss_utilization_sum: number;
+  non_wifi_utilization_count: number;
+  non_wifi_utilization_sum: number;
+}
+
+/** A controller's cumulative DNS request counter, one reading per report. */
+export interface DnsCounterTable {
+  hardware_device_id: number;
+  observed_at: string;
+  uptime_seconds: number | null;
+  requests: number;
+}
+
+/** The last DNS counter reading of a controller in one 5-minute bucket. */
+export interface DnsCounterRollupTable extends DnsCounterTable {
+  bucket: number;
 }
 
 export interface ReportRollupTable {

@@ -72,6 +72,9 @@ describe('operation complexity', () => {
     expect(cost('{ nope { a b { c } } }')).toBe(1 + (1 + (1 + 1)));
     expect(cost('{ virtualDevice(UUID: "x") { label { a b } } }')).toBe(1 + (1 + 2));
     expect(cost(`{ ${'__typename '.repeat(2000)} }`)).toBe(2000);
+    // a series root without its required filter: validation names the argument, so its list counts at the assumed size
+    // (2 + 5 x 1), not at the 1,001 buckets the largest filter allows
+    expect(cost('{ switchPortMetricsRate(virtualDeviceUUID: "x") { values { timestamp } } }')).toBe(1 + (2 + 5 * 1));
   });
 
   it('prices every operation and every fragment on its own, spread or not', () => {

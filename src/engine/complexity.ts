@@ -106,6 +106,13 @@ type Measure = (set: SelectionSetNode, type: ObjectTypeOrUnknown, rootArgs?: Arg
 
 /** Marks a root field's arguments as taken from variables not at hand: its lists count at the assumed size. */
 const FROM_VARIABLES: ArgumentValues = Object.freeze({});
+/**
+ * Marks a root field's arguments as not valid (a required one missing, a
+ * literal of the wrong type): validation refuses the document and names the
+ * argument, so its lists count at the assumed size rather than the largest
+ * any argument allows, which would answer COMPLEXITY_LIMIT_EXCEEDED first.
+ */
+const NOT_VALID: ArgumentValues = Object.freeze({});
 
 function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, FragmentDefinitionNode>, variables?: Readonly<Record<string, unknown>>) {
   const fragmentCosts = new Map<string, number>();
@@ -118,7 +125,7 @@ function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, F
   const mutationType = schema.getMutationType() ?? undefined;
   const measure = { selectionSet: undefined as unknown as Measure, fragment: undefined as unknown as (name: string) => number, sizedByVariables: false };
   const sizeOf = (key: string, rootArgs: ArgumentValues | undefined): number => {
-    if (!Object.hasOwn(listSizes, key)) return COMPLEXITY_WEIGHTS.assumedListSize;
+    if (!Object.hasOwn(listSizes, key) || rootArgs === NOT_VALID) return COMPLEXITY_WEIGHTS.assumedListSize;
     if (rootArgs !== FROM_VARIABLES) return (listSizes[key] as ListSize)(rootArgs);
     measure.sizedByVariables = true;
     return COMPLEXITY_WEIGHTS.assumedListSize;
@@ -160,7 +167,7 @@ function createMeasure(schema: GraphQLSchema, definitions: ReadonlyMap<string, F
 /**
  * The argument values of a root field (SDL defaults applied): from its
  * literals, and from `variables` when given; FROM_VARIABLES when one is a
- * variable and none are given; undefined when they do not coerce.
+ * variable and none are given; NOT_VALID when they do not coerce.
  */
 function rootArguments(type: GraphQLObjectType, node: FieldNode, variables: Readonly<Record<string, unknown>> | undefined): ArgumentValues | undefined {
   const definition: GraphQLField<unknown, unknown> | undefined = type.getFields()[node.name.value];
@@ -169,8 +176,8 @@ function rootArguments(type: GraphQLObjectType, node: FieldNode, variables: Read
   try {
     return getArgumentValues(definition, node, variables ?? {});
   } catch {
-    // not valid yet (this runs before validation): the largest size
-    return undefined;
+    // this runs before validation, which will refuse these arguments
+    return NOT_VALID;
   }
 }
 

@@ -26,7 +26,7 @@ export function answerForAppError(error: AppError): Answer {
     headers: {
       ...(error.code === 'METHOD_NOT_ALLOWED' ? { allow: 'POST' } : {}),
       'content-type': JSON_TYPE,
-      ...(error.code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': '1' } : {}),
+      ...(error.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '1' } : {}),
     },
     body: errorBody([{ message: error.message, extensions: { code: error.code, ...publicDetails(error) } }]),
   };

@@ -14,6 +14,12 @@ export type WindowUnit = 'requests' | 'reports';
  * also reports the complexity budget (`X-Complexity-*` and a second item),
  * which counts points, a unit the draft's registry does not have, so it says
  * so in a vendor parameter.
+ *
+ * Names are written as Meter writes them (`X-RateLimit-Remaining`): HTTP
+ * names are case-insensitive, but scripts written for Meter's API look them
+ * up in a plain dictionary made from the response's headers (the public
+ * Python SDK's `dict(response.headers).get("X-RateLimit-Remaining")`), which
+ * finds nothing under another case.
  */
 export function limitHeaders(state: LimitState, policies: LimitPolicies, unit: WindowUnit = 'requests'): Record<string, string> {
   const { requests, budget } = policies;
@@ -22,10 +28,10 @@ export function limitHeaders(state: LimitState, policies: LimitPolicies, unit: W
   const windowSeconds = secondsUntil(state.requests.resetAt, state.now);
   if (unit === 'reports') {
     return {
-      'x-ratelimit-remaining': remaining,
-      'x-ratelimit-reset': reset,
-      'ratelimit-policy': `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}`,
-      ratelimit: `"${unit}";r=${state.requests.remaining};t=${windowSeconds}`,
+      'X-RateLimit-Remaining': remaining,
+      'X-RateLimit-Reset': reset,
+      'RateLimit-Policy': `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}`,
+      RateLimit: `"${unit}";r=${state.requests.remaining};t=${windowSeconds}`,
     };
   }
   const points = wholePoints(state.budget.level);
@@ -33,14 +39,14 @@ export function limitHeaders(state: LimitState, policies: LimitPolicies, unit: W
   const nextPointAt =
     points >= budget.capacity ? state.now : budgetHoldsAt({ level: state.budget.level, at: state.now }, points + 1, budget);
   return {
-    'x-ratelimit-remaining': remaining,
-    'x-ratelimit-reset': reset,
-    'x-complexity-cost': String(state.budget.cost),
-    'x-complexity-remaining': String(points),
-    'x-complexity-limit': String(budget.capacity),
-    'x-complexity-reset': httpDate(nextPointAt),
+    'X-RateLimit-Remaining': remaining,
+    'X-RateLimit-Reset': reset,
+    'X-Complexity-Cost': String(state.budget.cost),
+    'X-Complexity-Remaining': String(points),
+    'X-Complexity-Limit': String(budget.capacity),
+    'X-Complexity-Reset': httpDate(nextPointAt),
     // the window's item as in the branch above, then the budget's: one template each, on the hot path
-    'ratelimit-policy': `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}, "complexity";q=${budget.capacity};w=${budget.refillMs / 1000};netgraph-unit="points"`,
-    ratelimit: `"${unit}";r=${state.requests.remaining};t=${windowSeconds}, "complexity";r=${points};t=${secondsUntil(nextPointAt, state.now)}`,
+    'RateLimit-Policy': `"${unit}";q=${requests.limit};w=${requests.windowMs / 1000}, "complexity";q=${budget.capacity};w=${budget.refillMs / 1000};netgraph-unit="points"`,
+    RateLimit: `"${unit}";r=${state.requests.remaining};t=${windowSeconds}, "complexity";r=${points};t=${secondsUntil(nextPointAt, state.now)}`,
   };
 }

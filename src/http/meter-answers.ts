@@ -15,7 +15,7 @@ const TOO_MANY_REQUESTS_BODY = problemBody('TOO_MANY_REQUESTS', 'Too many reques
 
 /** The 429 of a key over its request limit, as the Meter API sends it; `retryAt` is in ms since the epoch. */
 export function tooManyRequests(retryAt: number): Answer {
-  return { status: ERROR_CODES.TOO_MANY_REQUESTS, headers: { 'retry-after': httpDate(retryAt), 'content-type': JSON_TYPE }, body: TOO_MANY_REQUESTS_BODY };
+  return { status: ERROR_CODES.TOO_MANY_REQUESTS, headers: { 'Retry-After': httpDate(retryAt), 'content-type': JSON_TYPE }, body: TOO_MANY_REQUESTS_BODY };
 }
 
 /** The 404 of a path no route serves, in the Meter API's problem shape; `detail` says what the caller should do. */

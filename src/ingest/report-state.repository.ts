@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { RowColumn, SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
-import type { MacTableEntryReport, PortReport, RadioReport } from './report.protocol.js';
+import type { MacTableEntryReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
 
 /** What a device's newest reports change of its row; undefined leaves a column as it is. */
 export interface DeviceUpdate {
@@ -16,6 +16,12 @@ export interface DeviceUpdate {
   readonly cpuPercent?: number | null;
   readonly memoryUsedBytes?: number | null;
   readonly memoryTotalBytes?: number | null;
+}
+
+/** What is known of a PDU's outlet between two of its sets: whether it is on, and its energy counter. */
+export interface OutletState {
+  readonly isOn: boolean | null;
+  readonly energyKWh: number | null;
 }
 
 /** A device's reported list of some kind (ports, radios), complete at `observedAt`. */
@@ -82,6 +88,18 @@ const MAC_ENTRIES: readonly RowColumn[] = [
   ['vlan_id', 'integer'],
   ['port_number', 'integer'],
   ['updated_at', 'timestamptz'],
+];
+
+const OUTLETS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['outlet_number', 'integer'],
+  ['label', 'text'],
+  ['is_on', 'boolean'],
+  ['current_amps', 'float'],
+  ['power_watts', 'float'],
+  ['voltage_volts', 'float'],
+  ['energy_kwh', 'float'],
+  ['observed_at', 'timestamptz'],
 ];
 
 /** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
@@ -171,6 +189,41 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
         })),
       );
       await rows.insert('device_radios', RADIOS, radios);
+    },
+
+    /** Each of these devices' stored outlets: on or off and the energy counter, by outlet number. */
+    async outletStates(deviceIds: readonly number[]): Promise<Map<number, Map<number, OutletState>>> {
+      const states = new Map<number, Map<number, OutletState>>();
+      if (deviceIds.length === 0) return states;
+      const stored = await sql<{ hardware_device_id: number | string; outlet_number: number; is_on: boolean | number | null; energy_kwh: number | null }>`
+        SELECT hardware_device_id, outlet_number, is_on, energy_kwh FROM pdu_outlets WHERE ${dialect.inValues('hardware_device_id', 'bigint', deviceIds)}`.execute(db);
+      for (const row of stored.rows) {
+        const device = Number(row.hardware_device_id);
+        const outlets = states.get(device) ?? new Map<number, OutletState>();
+        outlets.set(row.outlet_number, { isOn: row.is_on === null ? null : row.is_on === true || row.is_on === 1, energyKWh: row.energy_kwh === null ? null : Number(row.energy_kwh) });
+        states.set(device, outlets);
+      }
+      return states;
+    },
+
+    /** Makes each PDU's outlets exactly its list, as of `observedAt`. */
+    async replaceOutlets(lists: readonly DeviceList<OutletReport>[]): Promise<void> {
+      if (lists.length === 0) return;
+      await sql`DELETE FROM pdu_outlets WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
+      const outlets = lists.flatMap((l) =>
+        l.items.map((o) => ({
+          hardware_device_id: l.deviceId,
+          outlet_number: o.outletNumber,
+          label: o.label,
+          is_on: o.isOn,
+          current_amps: o.currentAmps,
+          power_watts: o.powerWatts,
+          voltage_volts: o.voltageVolts,
+          energy_kwh: o.energyKWh,
+          observed_at: l.observedAt,
+        })),
+      );
+      await rows.insert('pdu_outlets', OUTLETS, outlets);
     },
 
     /**

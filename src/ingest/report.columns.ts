@@ -1,5 +1,5 @@
 import type { RowColumn } from '../db/dialect.js';
-import { UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /**
  * The columns ingest writes in bulk, per table, with their types for the
@@ -33,12 +33,53 @@ const PORT_COUNTERS: readonly RowColumn[] = [
   ...COUNTERS.map((c): RowColumn => [c, 'bigint']),
 ];
 
+/** A client's metrics beside the averaged ones (migration 0014): the last sample's in a rollup. */
+const CLIENT_SAMPLE: readonly RowColumn[] = [
+  ['radio_band', 'text'],
+  ['channel', 'integer'],
+  ['rx_bytes', 'bigint'],
+  ['tx_bytes', 'bigint'],
+  ['hw_mode', 'text'],
+  ['ssid', 'text'],
+  ['vlan_id', 'integer'],
+];
+
 const CLIENT_OBSERVATIONS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['hardware_device_id', 'bigint'],
   ['observed_at', 'timestamptz'],
   ['mac_address', 'text'],
   ['is_wireless', 'boolean'],
+  ['signal', 'integer'],
+  ['snr', 'integer'],
+  ['rx_rate', 'float'],
+  ['tx_rate', 'float'],
+  ...CLIENT_SAMPLE,
+];
+
+/** The columns of a client metric rollup that an upsert merges on its own terms (the first sample, the growth). */
+export const CLIENT_ROLLUP_SPAN: readonly RowColumn[] = [
+  ['first_observed_at', 'timestamptz'],
+  ['first_rx_bytes', 'bigint'],
+  ['first_tx_bytes', 'bigint'],
+  ['rx_growth', 'bigint'],
+  ['tx_growth', 'bigint'],
+];
+
+/** Key columns first (3), then the rest: sums and counts add up, the last sample's columns come from the later one; the span last. */
+export const CLIENT_METRIC_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['bucket', 'bigint'],
+  ['network_id', 'bigint'],
+  ['is_wireless', 'boolean'],
+  ['observed_at', 'timestamptz'],
+  ...CLIENT_AVERAGED_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_sum`, 'float'],
+    [`${m}_count`, 'bigint'],
+  ]),
+  ...CLIENT_SAMPLE,
+  ...CLIENT_ROLLUP_SPAN,
 ];
 
 const CLIENT_PRESENCE: readonly RowColumn[] = [
@@ -46,6 +87,24 @@ const CLIENT_PRESENCE: readonly RowColumn[] = [
   ['bucket', 'bigint'],
   ['mac_address', 'text'],
   ['is_wireless', 'boolean'],
+];
+
+const RADIO_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['radio_band', 'text'],
+  ['observed_at', 'timestamptz'],
+  ['channel', 'integer'],
+  ['channel_width_mhz', 'integer'],
+  ['tx_power_dbm', 'float'],
+  ['noise_floor_dbm', 'float'],
+  ...RADIO_UTILIZATION_METRICS.map((m): RowColumn => [m, 'float']),
+];
+
+const DNS_COUNTERS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['uptime_seconds', 'bigint'],
+  ['requests', 'bigint'],
 ];
 
 const EVENTS: readonly RowColumn[] = [
@@ -60,14 +119,51 @@ const EVENTS: readonly RowColumn[] = [
   ['source', 'text'],
 ];
 
+const OUTLET_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['outlet_number', 'integer'],
+  ['observed_at', 'timestamptz'],
+  ...OUTLET_METRICS.map((m): RowColumn => [m, 'float']),
+  ['energy_kwh', 'float'],
+];
+
+const TEMPERATURE_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['temperature_celsius', 'float'],
+];
+
 /** Tables ingest appends to, with their columns. */
 export const BULK_COLUMNS = {
   uplink_samples: UPLINK_SAMPLES,
   port_counters: PORT_COUNTERS,
   client_observations: CLIENT_OBSERVATIONS,
   client_presence_rollups: CLIENT_PRESENCE,
+  radio_samples: RADIO_SAMPLES,
+  dns_counters: DNS_COUNTERS,
+  pdu_outlet_samples: OUTLET_SAMPLES,
+  device_temperature_samples: TEMPERATURE_SAMPLES,
   events: EVENTS,
 } as const;
+
+/** Key columns first (3), then each outlet metric's count and sum. */
+export const OUTLET_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['outlet_number', 'integer'],
+  ['bucket', 'bigint'],
+  ...OUTLET_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_count`, 'bigint'],
+    [`${m}_sum`, 'float'],
+  ]),
+];
+
+/** Key columns first (2), then the temperature's count and sum. */
+export const TEMPERATURE_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['temperature_celsius_count', 'bigint'],
+  ['temperature_celsius_sum', 'float'],
+];
 
 export const UPLINK_ROLLUPS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
@@ -96,4 +192,24 @@ export const REPORT_ROLLUPS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['bucket', 'bigint'],
   ['report_count', 'bigint'],
+];
+
+/** Key columns first (3), then each utilization's sample count and sum, which an upsert adds up. */
+export const RADIO_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['radio_band', 'text'],
+  ['bucket', 'bigint'],
+  ...RADIO_UTILIZATION_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_count`, 'bigint'],
+    [`${m}_sum`, 'float'],
+  ]),
+];
+
+/** Key columns first (2), then what an upsert takes from the newer reading. */
+export const DNS_COUNTER_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['uptime_seconds', 'bigint'],
+  ['requests', 'bigint'],
 ];

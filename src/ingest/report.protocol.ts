@@ -27,6 +27,8 @@ export const MAX_REPORTS_PER_REQUEST = 500;
 export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 /** The most entries a switch's `macTable` may hold (the API prices switchMACTable from it). */
 export const MAX_MAC_TABLE_ENTRIES = 8192;
+/** The most outlets a PDU's `outlets` may hold, and the highest outlet number. */
+export const MAX_OUTLETS = 1024;
 /** Event types only netgraph records; a device may not report them. */
 export const NETGRAPH_EVENT_TYPES = ['DEVICE_ONLINE', 'DEVICE_OFFLINE'] as const;
 /** The most bytes an event's `details` may take as JSON text. */
@@ -36,6 +38,12 @@ export const MAX_DETAILS_BYTES = 8 * 1024;
 export const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'] as const;
 /** `radioBand` values. */
 export const RADIO_BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'] as const;
+/** `hwMode` values: a wireless client's Wi-Fi generation, as Meter's NetworkClientHWMode names them (NA: not applicable). */
+export const HW_MODES = ['NA', 'WIFI_2', 'WIFI_3', 'WIFI_4', 'WIFI_5', 'WIFI_6', 'WIFI_7'] as const;
+/** The highest Wi-Fi channel number (6 GHz channels run to 233). */
+export const MAX_WIFI_CHANNEL = 233;
+/** `radioChannels[].channelWidthMHz` values. */
+export const CHANNEL_WIDTHS_MHZ = [20, 40, 80, 160, 320] as const;
 /** `portType` values. */
 export type PortType = (typeof PORT_TYPES)[number];
 /** `radioBand` values. */
@@ -48,7 +56,7 @@ export type RadioBand = (typeof RADIO_BANDS)[number];
 export interface SchemaNode {
   readonly type?: string;
   readonly anyOf?: readonly SchemaNode[];
-  readonly enum?: readonly string[];
+  readonly enum?: readonly (string | number)[];
   readonly properties?: Readonly<Record<string, SchemaNode>>;
   readonly required?: readonly string[];
   readonly items?: SchemaNode;
@@ -112,7 +120,7 @@ const mac = (doc: Doc = {}) => Type.String({ pattern: MAC_ADDRESS_ANY_CASE_PATTE
 const time = (doc: Doc = {}) =>
   Type.String({ pattern: RFC3339_PATTERN, title: STRING_KIND.time, errorMessage: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-24T10:00:00Z', ...doc });
 /** One of `values`. */
-const oneOf = <T extends string>(values: readonly T[], doc: Doc = {}) => Type.Enum([...values], doc);
+const oneOf = <T extends string | number>(values: readonly T[], doc: Doc = {}) => Type.Enum([...values], doc);
 /** A section: a list of at most `max` elements, or left out (it then leaves the earlier state as it was). */
 const section = <T extends TSchema>(items: T, max: number, doc: Doc = {}) => Type.Optional(Type.Array(items, { maxItems: max, ...doc }));
 const portNumber = (doc: Doc = {}) => wholeNumber(0, MAX_PORT_NUMBER, doc);
@@ -234,6 +242,41 @@ const RadioSchema = Type.Decode(
   (r) => ({ bssid: lower(r.BSSID), radioBand: r.radioBand as string, ssid: r.ssid ?? null, isActive: r.isActive ?? true }),
 );
 
+/** A utilization in percent of the report interval, null or left out. */
+const utilization = (doc: Doc = {}) => optionalNumber(0, 100, doc);
+
+/** A physical radio (one per band), with its channel and how busy the channel was (issue 32). */
+const RadioChannelSchema = Type.Decode(
+  Type.Object({
+    radioBand: oneOf(RADIO_BANDS, { description: 'unique within a report' }),
+    channel: optionalWholeNumber(1, 233, { description: 'the primary channel number' }),
+    channelWidthMHz: Type.Optional(Type.Union([oneOf(CHANNEL_WIDTHS_MHZ), Type.Null()])),
+    txPowerDbm: optionalNumber(-20, 40, { description: 'transmit power' }),
+    noiseFloorDbm: optionalNumber(-130, 0),
+    totalUtilization: utilization({
+      description: 'percent of the time since the previous report the channel was busy, from anyone; at least `rxUtilization` + `txUtilization` when all three are given',
+    }),
+    rxUtilization: utilization({ description: 'percent of the time the radio was receiving' }),
+    txUtilization: utilization({ description: 'percent of the time the radio was transmitting' }),
+    selfUtilization: utilization({ description: 'percent of the time busy with the radio\'s own BSSs (its SSIDs and their clients)' }),
+    obssUtilization: utilization({ description: 'percent of the time busy with other BSSs on the channel (neighbouring networks)' }),
+    nonWifiUtilization: utilization({ description: 'percent of the time busy with energy that is not Wi-Fi (microwaves, Bluetooth, radar)' }),
+  }),
+  (r) => ({
+    radioBand: r.radioBand as RadioBand,
+    channel: r.channel ?? null,
+    channelWidthMHz: (r.channelWidthMHz ?? null) as number | null,
+    txPowerDbm: r.txPowerDbm ?? null,
+    noiseFloorDbm: r.noiseFloorDbm ?? null,
+    totalUtilization: r.totalUtilization ?? null,
+    rxUtilization: r.rxUtilization ?? null,
+    txUtilization: r.txUtilization ?? null,
+    selfUtilization: r.selfUtilization ?? null,
+    obssUtilization: r.obssUtilization ?? null,
+    nonWifiUtilization: r.nonWifiUtilization ?? null,
+  }),
+);
+
 const ClientSchema = Type.Decode(
   Type.Object({
     macAddress: mac({ description: 'unique within a report' }),
@@ -244,9 +287,21 @@ const ClientSchema = Type.Decode(
     vlanID: vlanId({ description: 'names the network\'s VLAN when it has one; an id the network does not have is kept as reported' }),
     ssid: optionalText(32, { description: 'likewise for the network\'s SSIDs' }),
     portNumber: optionalWholeNumber(0, MAX_PORT_NUMBER, { description: 'the switch port of a wired client' }),
+    radioBand: Type.Optional(Type.Union([oneOf(RADIO_BANDS), Type.Null()], { description: 'the band the client is connected on; wireless clients only, like `signal`' })),
+    channel: optionalWholeNumber(1, MAX_WIFI_CHANNEL, { description: 'the Wi-Fi channel the client is connected on; wireless clients only' }),
+    snr: optionalWholeNumber(0, 100, { description: 'signal-to-noise ratio in dB; wireless clients only' }),
+    rxRateMbps: optionalNumber(0, 100_000, { description: 'the link rate the device receives from the client at, in Mbit/s; wireless clients only' }),
+    txRateMbps: optionalNumber(0, 100_000, { description: 'the link rate the device sends to the client at, in Mbit/s; wireless clients only' }),
+    rxBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, {
+      description: 'bytes the device received from the client in its session on this device, wired or wireless; starts again from zero when the client reconnects',
+    }),
+    txBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'bytes the device sent to the client, likewise' }),
+    hwMode: Type.Optional(Type.Union([oneOf(HW_MODES), Type.Null()], { description: 'the client\'s Wi-Fi generation; wireless clients only' })),
   }),
   (c) => {
     const isWireless = c.isWireless ?? false;
+    // radio metrics mean nothing on a wire
+    const radio = <T>(value: T | null | undefined): T | null => (isWireless ? (value ?? null) : null);
     return {
       macAddress: lower(c.macAddress),
       ip: c.ip ?? null,
@@ -257,6 +312,14 @@ const ClientSchema = Type.Decode(
       vlanID: c.vlanID ?? null,
       ssid: c.ssid ?? null,
       portNumber: c.portNumber ?? null,
+      radioBand: radio(c.radioBand as string | null | undefined),
+      channel: radio(c.channel),
+      snr: radio(c.snr),
+      rxRateMbps: radio(c.rxRateMbps),
+      txRateMbps: radio(c.txRateMbps),
+      rxBytes: c.rxBytes ?? null,
+      txBytes: c.txBytes ?? null,
+      hwMode: radio(c.hwMode as string | null | undefined),
     };
   },
 );
@@ -268,6 +331,30 @@ const MacTableEntrySchema = Type.Decode(
     portNumber: portNumber({ description: 'the port the address was learned on, numbered as in `interfaces`' }),
   }),
   (e) => ({ macAddress: lower(e.macAddress), vlanID: e.vlanID ?? null, portNumber: e.portNumber }),
+);
+
+/** An outlet of a PDU as it is now (issue 32). */
+const OutletSchema = Type.Decode(
+  Type.Object({
+    outletNumber: wholeNumber(1, MAX_OUTLETS, { description: 'unique within a report' }),
+    label: optionalText(100),
+    isOn: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'whether the outlet is switched on; null or left out when the PDU does not say' })),
+    currentAmps: optionalNumber(0, 1000, { description: 'the current the outlet draws now, in amperes' }),
+    powerWatts: optionalNumber(0, 1_000_000, { description: 'the real power the outlet delivers now, in watts' }),
+    voltageVolts: optionalNumber(0, 1000, { description: 'the voltage at the outlet now, in volts' }),
+    energyKWh: optionalNumber(0, 1e12, {
+      description: 'the energy the outlet delivered since its counter was last reset, in kWh; a value lower than the previous report\'s is a reset',
+    }),
+  }),
+  (o) => ({
+    outletNumber: o.outletNumber,
+    label: o.label ?? null,
+    isOn: o.isOn ?? null,
+    currentAmps: o.currentAmps ?? null,
+    powerWatts: o.powerWatts ?? null,
+    voltageVolts: o.voltageVolts ?? null,
+    energyKWh: o.energyKWh ?? null,
+  }),
 );
 
 /** `details` of an event: any JSON object (nesting and size are checked by report.parse.ts). */
@@ -303,13 +390,23 @@ export const ReportSchema = Type.Decode(
     cpuPercent: optionalNumber(0, 100, { description: 'CPU load; left out leaves the stored value as it was, null clears it' }),
     memoryUsedBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory in use; at most `memoryTotalBytes` when both are given; left out or null as `cpuPercent`' }),
     memoryTotalBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory installed; left out or null as `cpuPercent`' }),
+    temperatureCelsius: optionalNumber(-50, 150, { description: 'the device\'s temperature in °C (a PDU\'s sensor, say), a sample of its temperature series' }),
     interfaces: section(PortSchema, 1024, { description: 'the device\'s ports as they are now; replaces the ports of an earlier report as a set' }),
     uplinkSamples: section(UplinkSampleSchema, 1000, { description: 'measurements of an uplink port, each at its own `observedAt`' }),
-    radios: section(RadioSchema, 64, { description: 'the device\'s radios as they are now; replaces an earlier set' }),
+    radios: section(RadioSchema, 64, { description: 'the device\'s radios as they are now, one element per BSSID (an SSID on a band); replaces an earlier set' }),
+    radioChannels: section(RadioChannelSchema, RADIO_BANDS.length, {
+      description: 'an access point\'s physical radios, one element per band: channel, width, power and utilization over the time since the previous report; each element is one sample of the radio\'s series',
+    }),
     clients: section(ClientSchema, 5000, { description: 'the **complete** set of clients the device sees at `observedAt`; `[]` means none' }),
     events: section(EventSchema, 100, { description: 'the device\'s own events, each at its own `observedAt`' }),
+    dnsRequests: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, {
+      description: 'a controller\'s DNS requests received since it booted (cumulative: a lower value than the previous report\'s, or a lower `uptimeSeconds`, is a reboot)',
+    }),
     macTable: section(MacTableEntrySchema, MAX_MAC_TABLE_ENTRIES, {
       description: 'a switch\'s MAC forwarding table: the **complete** table at `observedAt` (learned entries), replacing the earlier one as a set; `[]` means empty',
+    }),
+    outlets: section(OutletSchema, MAX_OUTLETS, {
+      description: 'a PDU\'s outlets as they are now, replacing the earlier set; each outlet\'s readings are samples of its series; `[]` means none',
     }),
   }),
   (r) => ({
@@ -324,9 +421,13 @@ export const ReportSchema = Type.Decode(
     interfaces: r.interfaces,
     uplinkSamples: r.uplinkSamples,
     radios: r.radios,
+    radioChannels: r.radioChannels,
+    dnsRequests: r.dnsRequests,
     clients: r.clients,
     events: r.events,
     macTable: r.macTable,
+    temperatureCelsius: r.temperatureCelsius,
+    outlets: r.outlets,
   }),
 );
 
@@ -337,8 +438,10 @@ export const ReportSchema = Type.Decode(
 export const SECTION_IDENTITY = {
   interfaces: { field: 'portNumber', key: (p: PortReport) => String(p.portNumber) },
   radios: { field: 'BSSID', key: (r: RadioReport) => r.bssid },
+  radioChannels: { field: 'radioBand', key: (r: RadioChannelReport) => r.radioBand },
   clients: { field: 'macAddress', key: (c: ClientReport) => c.macAddress },
   macTable: { field: 'macAddress', key: (e: MacTableEntryReport) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}` },
+  outlets: { field: 'outletNumber', key: (o: OutletReport) => `outlet ${o.outletNumber}` },
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -358,10 +461,14 @@ export type CountersInput = NonNullable<PortInput['counters']>;
 export type UplinkSampleInput = NonNullable<Report['uplinkSamples']>[number];
 /** A BSSID (a band of a radio broadcasting one SSID) as sent. */
 export type RadioInput = NonNullable<Report['radios']>[number];
+/** A physical radio (one band) with its channel and utilization, as sent. */
+export type RadioChannelInput = NonNullable<Report['radioChannels']>[number];
 /** A client the device sees, as sent. */
 export type ClientInput = NonNullable<Report['clients']>[number];
 /** An entry of a switch's MAC forwarding table, as sent. */
 export type MacTableEntryInput = NonNullable<Report['macTable']>[number];
+/** A PDU's outlet, as sent. */
+export type OutletInput = NonNullable<Report['outlets']>[number];
 /** A device's own event, as sent. */
 export type EventInput = NonNullable<Report['events']>[number];
 
@@ -375,10 +482,14 @@ export type Counters = StaticDecode<typeof CountersSchema>;
 export type UplinkSampleReport = NonNullable<DeviceReport['uplinkSamples']>[number];
 /** A radio of a parsed report; `bssid` lowercase. */
 export type RadioReport = NonNullable<DeviceReport['radios']>[number];
+/** A physical radio of a parsed report; absent fields null. */
+export type RadioChannelReport = NonNullable<DeviceReport['radioChannels']>[number];
 /** A client of a parsed report; `signal` null for wired clients. */
 export type ClientReport = NonNullable<DeviceReport['clients']>[number];
 /** A MAC table entry of a parsed report. */
 export type MacTableEntryReport = NonNullable<DeviceReport['macTable']>[number];
+/** An outlet of a parsed report; what was left out is null. */
+export type OutletReport = NonNullable<DeviceReport['outlets']>[number];
 /** An event of a parsed report; `details` as JSON text, or null. */
 export type EventReport = NonNullable<DeviceReport['events']>[number];
 

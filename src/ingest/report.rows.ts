@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
-import type { DeviceReport } from './report.protocol.js';
-import { ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
+import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {
   readonly report: DeviceReport;
   readonly device: DeviceRow;
 }
+
+/** The key of an outlet's reading: its PDU, the report's time and the outlet's number. */
+export const readingKey = (deviceId: number, observedAt: string, outletNumber: number): string => `${deviceId}/${observedAt}/${outletNumber}`;
 
 /** The start of the 5-minute bucket holding an ISO time, in seconds since the epoch. */
 export function bucketOf(iso: string): number {
@@ -24,17 +27,27 @@ export interface SeriesRows {
   readonly clientPresence: Insertable<Database['client_presence_rollups']>[];
   readonly uplinkRollups: Insertable<Database['uplink_rollups']>[];
   readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
+  readonly clientMetricRollups: Insertable<Database['client_metric_rollups']>[];
   readonly reportRollups: { network_id: number; bucket: number; report_count: number }[];
+  readonly radioSamples: Insertable<Database['radio_samples']>[];
+  readonly radioRollups: Insertable<Database['radio_rollups']>[];
+  readonly dnsCounters: Insertable<Database['dns_counters']>[];
+  readonly dnsRollups: Insertable<Database['dns_counter_rollups']>[];
+  readonly outletSamples: Insertable<Database['pdu_outlet_samples']>[];
+  readonly outletRollups: Insertable<Database['pdu_outlet_rollups']>[];
+  readonly temperatureSamples: Insertable<Database['device_temperature_samples']>[];
+  readonly temperatureRollups: Insertable<Database['device_temperature_rollups']>[];
   readonly events: EventRow[];
 }
 
 /**
- * Turns stored reports into time-series rows, each at its own time, and
+ * Turns stored reports into time-series rows, each at its own time (an
+ * outlet reading with the energy `energyUsed` says it used, by readingKey), and
  * folds them into their rollups here, so that one upsert per rollup row
  * reaches the database (PostgreSQL refuses to update one row twice in a
  * statement).
  */
-export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]): SeriesRows {
+export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[], energyUsed: ReadonlyMap<string, number> = new Map()): SeriesRows {
   const rows: SeriesRows = {
     uplinkSamples: [],
     portCounters: [],
@@ -42,13 +55,27 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     clientPresence: [],
     uplinkRollups: [],
     counterRollups: [],
+    clientMetricRollups: [],
     reportRollups: [],
+    radioSamples: [],
+    radioRollups: [],
+    dnsCounters: [],
+    dnsRollups: [],
+    outletSamples: [],
+    outletRollups: [],
+    temperatureSamples: [],
+    temperatureRollups: [],
     events: [],
   };
+  const radios = new Map<string, Insertable<Database['radio_rollups']>>();
+  const dns = new Map<number, Map<number, Insertable<Database['dns_counter_rollups']>>>();
   const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
   const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
   const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
+  const clientMetrics = new Map<string, Insertable<Database['client_metric_rollups']>>();
   const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
+  const outlets = new Map<string, Record<string, unknown>>();
+  const temperatures = new Map<string, Record<string, unknown>>();
 
   for (const { report, device } of fresh) {
     const networkId = device.networkId;
@@ -88,6 +115,38 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
       const held = counters.get(key);
       if (held === undefined || held.observed_at < reading.observed_at) counters.set(key, { ...reading, bucket });
     }
+    for (const radio of report.radioChannels ?? []) {
+      const sample = radioSample(device.id, report.observedAt, radio);
+      rows.radioSamples.push(sample);
+      addToRadioRollup(radios, sample, bucket);
+    }
+    if (report.dnsRequests != null) {
+      const reading = { hardware_device_id: device.id, observed_at: report.observedAt, uptime_seconds: report.uptimeSeconds ?? null, requests: report.dnsRequests };
+      rows.dnsCounters.push(reading);
+      const buckets = dns.get(device.id) ?? new Map<number, Insertable<Database['dns_counter_rollups']>>();
+      dns.set(device.id, buckets);
+      const held = buckets.get(bucket);
+      if (held === undefined || held.observed_at < reading.observed_at) buckets.set(bucket, { ...reading, bucket });
+    }
+    for (const o of report.outlets ?? []) {
+      const sample = {
+        hardware_device_id: device.id,
+        outlet_number: o.outletNumber,
+        observed_at: report.observedAt,
+        current_amps: o.currentAmps,
+        power_watts: o.powerWatts,
+        voltage_volts: o.voltageVolts,
+        energy_kwh: o.energyKWh,
+        energy_used_kwh: energyUsed.get(readingKey(device.id, report.observedAt, o.outletNumber)) ?? null,
+      };
+      rows.outletSamples.push(sample);
+      addToSums(outlets, `${device.id}/${o.outletNumber}/${bucket}`, { hardware_device_id: device.id, outlet_number: o.outletNumber, bucket }, OUTLET_METRICS, sample);
+    }
+    if (typeof report.temperatureCelsius === 'number') {
+      const sample = { hardware_device_id: device.id, observed_at: report.observedAt, temperature_celsius: report.temperatureCelsius };
+      rows.temperatureSamples.push(sample);
+      addToSums(temperatures, `${device.id}/${bucket}`, { hardware_device_id: device.id, bucket }, ['temperature_celsius'], sample);
+    }
     for (const event of report.events ?? []) {
       rows.events.push(eventRow(companyId, device, event.type, event.observedAt, event.details, 'device'));
     }
@@ -97,13 +156,16 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     count.report_count += 1;
     reportCounts.set(countKey, count);
     for (const client of report.clients ?? []) {
-      rows.clientObservations.push({
+      const observation = {
         network_id: networkId,
         hardware_device_id: device.id,
         observed_at: report.observedAt,
         mac_address: client.macAddress,
         is_wireless: client.isWireless,
-      });
+        ...clientSample(client),
+      };
+      rows.clientObservations.push(observation);
+      addToClientMetricRollup(clientMetrics, observation, bucket);
       presence.set(`${networkId}/${bucket}/${client.macAddress}/${client.isWireless}`, {
         network_id: networkId,
         bucket,
@@ -115,8 +177,154 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.uplinkRollups.push(...uplink.values());
   rows.counterRollups.push(...counters.values());
   rows.clientPresence.push(...presence.values());
+  rows.clientMetricRollups.push(...clientMetrics.values());
   rows.reportRollups.push(...reportCounts.values());
+  rows.radioRollups.push(...radios.values());
+  for (const buckets of dns.values()) rows.dnsRollups.push(...buckets.values());
+  rows.outletRollups.push(...(outlets.values() as Iterable<Insertable<Database['pdu_outlet_rollups']>>));
+  rows.temperatureRollups.push(...(temperatures.values() as Iterable<Insertable<Database['device_temperature_rollups']>>));
   return rows;
+}
+
+/** A client's metrics as the columns of client_observations (migration 0014). */
+function clientSample(client: ClientReport) {
+  return {
+    radio_band: client.radioBand,
+    channel: client.channel,
+    signal: client.signal,
+    snr: client.snr,
+    rx_rate: client.rxRateMbps,
+    tx_rate: client.txRateMbps,
+    rx_bytes: client.rxBytes,
+    tx_bytes: client.txBytes,
+    hw_mode: client.hwMode,
+    ssid: client.ssid,
+    vlan_id: client.vlanID,
+  };
+}
+
+/**
+ * Folds a client sample into its 5-minute rollup (device, client, bucket):
+ * averaged metrics add to sum and count, the rest is the last sample's. A
+ * sample with no metric at all (a wired client of an older sender) makes no rollup row.
+ */
+function addToClientMetricRollup(
+  rollups: Map<string, Insertable<Database['client_metric_rollups']>>,
+  sample: Insertable<Database['client_observations']> & ReturnType<typeof clientSample>,
+  bucket: number,
+): void {
+  if (CLIENT_AVERAGED_METRICS.every((m) => sample[m] === null) && sample.rx_bytes === null && sample.tx_bytes === null) return;
+  const key = `${sample.hardware_device_id}/${sample.mac_address}/${bucket}`;
+  const held = rollups.get(key);
+  const later = held === undefined || held.observed_at <= sample.observed_at;
+  const rollup: Record<string, unknown> = later ? { ...sample, bucket } : { ...held };
+  const reading = { rx: sample.rx_bytes, tx: sample.tx_bytes };
+  if (held === undefined) {
+    Object.assign(rollup, { first_observed_at: sample.observed_at, first_rx_bytes: reading.rx, first_tx_bytes: reading.tx, rx_growth: 0, tx_growth: 0 });
+  } else {
+    const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
+    const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
+    const earlier = sample.observed_at < held.first_observed_at;
+    // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
+    const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
+    Object.assign(rollup, {
+      first_observed_at: earlier ? sample.observed_at : held.first_observed_at,
+      first_rx_bytes: earlier ? reading.rx : first.rx,
+      first_tx_bytes: earlier ? reading.tx : first.tx,
+      rx_growth: (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
+      tx_growth: (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
+    });
+  }
+  for (const metric of CLIENT_AVERAGED_METRICS) {
+    const value = sample[metric];
+    const heldSum = (held?.[`${metric}_sum`] as number | undefined) ?? 0;
+    const heldCount = (held?.[`${metric}_count`] as number | undefined) ?? 0;
+    rollup[`${metric}_sum`] = heldSum + (value ?? 0);
+    rollup[`${metric}_count`] = heldCount + (value === null ? 0 : 1);
+    delete rollup[metric];
+  }
+  rollups.set(key, rollup as unknown as Insertable<Database['client_metric_rollups']>);
+}
+
+/** Byte counters of a client sample. */
+type ClientCounters = { readonly rx: number | null; readonly tx: number | null };
+
+/** What one counter grew from one sample to a later one: the later value whole when either counter fell (the client reconnected). */
+function counterGrowth(from: ClientCounters, to: ClientCounters, counter: 'rx' | 'tx'): number {
+  const [a, b] = [from[counter], to[counter]];
+  if (a === null || b === null) return 0;
+  const restarted = (to.rx !== null && from.rx !== null && to.rx < from.rx) || (to.tx !== null && from.tx !== null && to.tx < from.tx);
+  return restarted ? b : b - a;
+}
+
+/** The row of one physical radio of a report at the report's time. */
+function radioSample(hardwareDeviceId: number, observedAt: string, radio: RadioChannelReport): Insertable<Database['radio_samples']> {
+  return {
+    hardware_device_id: hardwareDeviceId,
+    radio_band: radio.radioBand,
+    observed_at: observedAt,
+    channel: radio.channel,
+    channel_width_mhz: radio.channelWidthMHz,
+    tx_power_dbm: radio.txPowerDbm,
+    noise_floor_dbm: radio.noiseFloorDbm,
+    total_utilization: radio.totalUtilization,
+    rx_utilization: radio.rxUtilization,
+    tx_utilization: radio.txUtilization,
+    self_utilization: radio.selfUtilization,
+    obss_utilization: radio.obssUtilization,
+    non_wifi_utilization: radio.nonWifiUtilization,
+  };
+}
+
+/** Adds a radio sample to its 5-minute rollup: each given utilization counts once into its sum. */
+function addToRadioRollup(rollups: Map<string, Insertable<Database['radio_rollups']>>, sample: Insertable<Database['radio_samples']>, bucket: number): void {
+  const key = `${sample.hardware_device_id}/${sample.radio_band}/${bucket}`;
+  let rollup = rollups.get(key);
+  if (rollup === undefined) {
+    const empty: Record<string, unknown> = { hardware_device_id: sample.hardware_device_id, radio_band: sample.radio_band, bucket };
+    for (const metric of RADIO_UTILIZATION_METRICS) {
+      empty[`${metric}_count`] = 0;
+      empty[`${metric}_sum`] = 0;
+    }
+    rollup = empty as unknown as Insertable<Database['radio_rollups']>;
+    rollups.set(key, rollup);
+  }
+  const fields = rollup as unknown as Record<string, number>;
+  for (const metric of RADIO_UTILIZATION_METRICS) {
+    const value = sample[metric];
+    if (value === null || value === undefined) continue;
+    fields[`${metric}_count`] = (fields[`${metric}_count`] ?? 0) + 1;
+    fields[`${metric}_sum`] = (fields[`${metric}_sum`] ?? 0) + value;
+  }
+}
+
+/**
+ * Adds a sample to the rollup of `key` (made from `keys` with every sum and
+ * count at 0 when new): for each metric the sample has, its sum grows by the
+ * value and its count by one.
+ */
+function addToSums(
+  rollups: Map<string, Record<string, unknown>>,
+  key: string,
+  keys: Record<string, unknown>,
+  metrics: readonly string[],
+  sample: Readonly<Record<string, unknown>>,
+): void {
+  let rollup = rollups.get(key);
+  if (rollup === undefined) {
+    rollup = { ...keys };
+    for (const metric of metrics) {
+      rollup[`${metric}_count`] = 0;
+      rollup[`${metric}_sum`] = 0;
+    }
+    rollups.set(key, rollup);
+  }
+  for (const metric of metrics) {
+    const value = sample[metric];
+    if (typeof value !== 'number') continue;
+    rollup[`${metric}_count`] = (rollup[`${metric}_count`] as number) + 1;
+    rollup[`${metric}_sum`] = (rollup[`${metric}_sum`] as number) + value;
+  }
 }
 
 

@@ -1,10 +1,10 @@
 import { isOnlineAt } from '../kernel/online.js';
 import type { ClientSet } from './report-clients.repository.js';
-import type { DeviceList, DeviceUpdate } from './report-state.repository.js';
+import type { DeviceList, DeviceUpdate, OutletState } from './report-state.repository.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
-import { eventRow } from './report.rows.js';
+import { eventRow, readingKey } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
-import type { DeviceReport, MacTableEntryReport, PortReport, RadioReport } from './report.protocol.js';
+import type { DeviceReport, MacTableEntryReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
 
 /** What one request's stored reports change of their devices' latest state, to be written table by table. */
 export interface StatePlan {
@@ -14,6 +14,8 @@ export interface StatePlan {
   readonly clientSets: ClientSet[];
   /** Switches' MAC forwarding tables, each complete at its observedAt. */
   readonly macTables: DeviceList<MacTableEntryReport>[];
+  /** PDUs' outlets: every newer report's set in observedAt order, the last of which the device keeps. */
+  readonly outlets: OutletSets[];
   /** DEVICE_ONLINE and DEVICE_OFFLINE events of the transitions these reports make. */
   readonly transitions: EventRow[];
 }
@@ -29,13 +31,64 @@ export function planState(companyId: number, fresh: readonly FreshReport[], at: 
     group.reports.push(report);
     byDevice.set(device.id, group);
   }
-  const plan: StatePlan = { updates: [], ports: [], radios: [], clientSets: [], macTables: [], transitions: [] };
+  const plan: StatePlan = { updates: [], ports: [], radios: [], clientSets: [], macTables: [], outlets: [], transitions: [] };
   for (const { device, reports } of [...byDevice.values()].sort((a, b) => a.device.id - b.device.id)) {
     reports.sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : 0));
     const update: DeviceUpdate = { ...onlineUpdate(companyId, device, reports, at, offlineMs, plan.transitions), ...latestState(device, reports, plan) };
     if (Object.values(update).some((value) => value !== undefined)) plan.updates.push({ id: device.id, update });
   }
   return plan;
+}
+
+/** A PDU's outlet sets of one request, each complete at its observedAt, oldest first. */
+export interface OutletSets {
+  readonly deviceId: number;
+  readonly sets: readonly { readonly observedAt: string; readonly items: readonly OutletReport[] }[];
+}
+
+/** An outlet switched on or off between two of its PDU's reports. */
+export interface OutletSwitch {
+  readonly deviceId: number;
+  readonly outletNumber: number;
+  readonly label: string | null;
+  readonly isOn: boolean;
+  readonly observedAt: string;
+}
+
+/** What consecutive outlet sets of PDUs tell: the outlets switched, and the energy each reading's outlet used since the one before. */
+export interface OutletChanges {
+  readonly switches: OutletSwitch[];
+  /** kWh by readingKey: the counter's growth since the outlet's previous reading, the reading whole after a reset (a lower value). */
+  readonly energyUsed: Map<string, number>;
+}
+
+/**
+ * Compares consecutive sets of each PDU, the first with what is stored
+ * (`stored`: by device id, each outlet's state by its number). An outlet is
+ * switched only when both sets say whether it is on: a new outlet, or one
+ * whose state is unknown on either side, switched nothing; likewise energy
+ * is used only between two readings that both have the counter.
+ */
+export function outletChanges(lists: readonly OutletSets[], stored: ReadonlyMap<number, ReadonlyMap<number, OutletState>>): OutletChanges {
+  const changes: OutletChanges = { switches: [], energyUsed: new Map() };
+  for (const { deviceId, sets } of lists) {
+    let known: ReadonlyMap<number, OutletState> = stored.get(deviceId) ?? new Map();
+    for (const { observedAt, items } of sets) {
+      const next = new Map<number, OutletState>();
+      for (const o of items) {
+        const before = known.get(o.outletNumber);
+        if (o.isOn !== null && typeof before?.isOn === 'boolean' && before.isOn !== o.isOn) {
+          changes.switches.push({ deviceId, outletNumber: o.outletNumber, label: o.label, isOn: o.isOn, observedAt });
+        }
+        if (o.energyKWh !== null && typeof before?.energyKWh === 'number') {
+          changes.energyUsed.set(readingKey(deviceId, observedAt, o.outletNumber), o.energyKWh >= before.energyKWh ? o.energyKWh - before.energyKWh : o.energyKWh);
+        }
+        next.set(o.outletNumber, { isOn: o.isOn, energyKWh: o.energyKWh });
+      }
+      known = next;
+    }
+  }
+  return changes;
 }
 
 /**
@@ -100,6 +153,8 @@ function latestState(device: DeviceRow, reports: readonly DeviceReport[], plan: 
   }
   const macTable = latest('macTable');
   if (macTable?.macTable) plan.macTables.push({ deviceId: device.id, observedAt: macTable.observedAt, items: macTable.macTable });
+  const outletSets = newer.flatMap((r) => (r.outlets === undefined ? [] : [{ observedAt: r.observedAt, items: r.outlets }]));
+  if (outletSets.length > 0) plan.outlets.push({ deviceId: device.id, sets: outletSets });
   const uptime = latest('uptimeSeconds');
   const mac = latest('macAddress');
   const cpu = latest('cpuPercent');

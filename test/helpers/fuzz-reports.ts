@@ -65,6 +65,15 @@ function generateReport(random: Random, reportIds: readonly string[]): unknown {
     }));
   }
   if (random.chance(0.3)) report.events = [{ type: maybe(random, () => random.pick(['DEVICE_BOOT', 'lower', 'DEVICE_ONLINE'])), observedAt: time(random), details: maybe(random, () => details(random)) }];
+  if (random.chance(0.2)) report.temperatureCelsius = maybe(random, () => random.pick([21.5, -50, 151]));
+  if (random.chance(0.2)) {
+    report.outlets = Array.from({ length: random.int(4) }, () => ({
+      outletNumber: maybe(random, () => random.pick([1, 2, 0, 1025])),
+      isOn: maybe(random, () => random.chance(0.5)),
+      powerWatts: maybe(random, () => random.next() * 500),
+      energyKWh: maybe(random, () => random.next() * 100),
+    }));
+  }
   if (random.chance(0.3)) report.interfaces = random.pick(ODD_VALUES);
   return report;
 }

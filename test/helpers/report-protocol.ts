@@ -18,7 +18,9 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const EVENT_TYPE = /^[A-Z][A-Z0-9_]*$/;
 const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'];
 const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
-const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes'];
+const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes', 'radioChannels', 'dnsRequests'];
+/** The PDU fields of issue 32. */
+const PDU_KEYS = ['temperatureCelsius', 'outlets'];
 const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -42,7 +44,7 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
   const problems: ProtocolProblem[] = [];
   const { rule, list } = checker(problems);
   if (!isObject(report)) return [{ path, message: 'must be an object' }];
-  for (const key of Object.keys(report)) rule(REPORT_KEYS.includes(key), `${path}.${key}`, 'is not a field of the protocol');
+  for (const key of Object.keys(report)) rule(REPORT_KEYS.includes(key) || PDU_KEYS.includes(key), `${path}.${key}`, 'is not a field of the protocol');
   rule(typeof report.reportId === 'string' && UUID.test(report.reportId), `${path}.reportId`, 'must be a UUID');
   rule(typeof report.serialNumber === 'string' && report.serialNumber !== '', `${path}.serialNumber`, 'is required');
   rule(typeof report.observedAt === 'string' && TIME.test(report.observedAt), `${path}.observedAt`, 'must be an RFC 3339 time');
@@ -81,6 +83,18 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     rule(typeof r.ssid === 'string', `${at}.ssid`, 'must be a string');
     rule(typeof r.isActive === 'boolean', `${at}.isActive`, 'must be a boolean');
   });
+  const bands = new Set<unknown>();
+  list(report.radioChannels, `${path}.radioChannels`, (r, at) => {
+    rule(BANDS.includes(r.radioBand as string) && !bands.has(r.radioBand), `${at}.radioBand`, `must be one of ${BANDS.join(', ')}, once per report`);
+    bands.add(r.radioBand);
+    rule(Number.isInteger(r.channel) && (r.channel as number) >= 1 && (r.channel as number) <= 233, `${at}.channel`, 'must be a channel number 1 to 233');
+    rule([20, 40, 80, 160, 320].includes(r.channelWidthMHz as number), `${at}.channelWidthMHz`, 'must be 20, 40, 80, 160 or 320');
+    rule(typeof r.txPowerDbm === 'number' && typeof r.noiseFloorDbm === 'number' && r.noiseFloorDbm < 0, `${at}.txPowerDbm`, 'power and noise floor must be dBm');
+    const percents = ['totalUtilization', 'rxUtilization', 'txUtilization', 'selfUtilization', 'obssUtilization', 'nonWifiUtilization'];
+    for (const f of percents) rule(typeof r[f] === 'number' && (r[f] as number) >= 0 && (r[f] as number) <= 100, `${at}.${f}`, 'must be 0 to 100');
+    rule((r.rxUtilization as number) + (r.txUtilization as number) <= (r.totalUtilization as number), `${at}.totalUtilization`, 'must be at least rx + tx');
+  });
+  if (report.dnsRequests !== undefined) rule(isCount(report.dnsRequests), `${path}.dnsRequests`, 'must be a whole number ≥ 0');
   list(report.clients, `${path}.clients`, (c, at) => {
     rule(typeof c.macAddress === 'string' && MAC.test(c.macAddress), `${at}.macAddress`, 'must be a lowercase MAC');
     rule(c.ip === null || typeof c.ip === 'string', `${at}.ip`, 'must be a string or null');
@@ -106,5 +120,21 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     rule(!macEntries.has(key), `${at}.macAddress`, 'repeats an address in its VLAN');
     macEntries.add(key);
   });
+  checkPduFields(report, path, checker(problems));
   return problems;
+}
+
+/** A device's temperature and a PDU's outlets: each outlet once, numbered 1 to 1024, readings numbers ≥ 0 or null. */
+function checkPduFields(report: Json, path: string, { rule, list }: ReturnType<typeof checker>): void {
+  const t = report.temperatureCelsius;
+  if (t !== undefined) rule(t === null || (typeof t === 'number' && t >= -50 && t <= 150), `${path}.temperatureCelsius`, 'must be -50 to 150 or null');
+  const outlets = new Set<unknown>();
+  list(report.outlets, `${path}.outlets`, (o, at) => {
+    rule(Number.isInteger(o.outletNumber) && (o.outletNumber as number) >= 1 && (o.outletNumber as number) <= 1024, `${at}.outletNumber`, 'must be 1 to 1024');
+    rule(!outlets.has(o.outletNumber), `${at}.outletNumber`, 'repeats an outlet');
+    outlets.add(o.outletNumber);
+    rule(o.label === undefined || o.label === null || typeof o.label === 'string', `${at}.label`, 'must be a string or null');
+    rule(o.isOn === undefined || o.isOn === null || typeof o.isOn === 'boolean', `${at}.isOn`, 'must be a boolean or null');
+    for (const f of ['currentAmps', 'powerWatts', 'voltageVolts', 'energyKWh']) rule(o[f] === undefined || o[f] === null || (typeof o[f] === 'number' && (o[f] as number) >= 0), `${at}.${f}`, 'must be a number ≥ 0 or null');
+  });
 }

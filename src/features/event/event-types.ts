@@ -1,7 +1,7 @@
 /**
  * The short human-readable names of the event types netgraph knows
  * (EventLogEvent.eventType), by their stable API name (eventTypeAPIName):
- * netgraph's own (DEVICE_ONLINE, DEVICE_OFFLINE) and the device events of
+ * netgraph's own (DEVICE_ONLINE, DEVICE_OFFLINE, PDU_OUTLET_STATUS_CHANGED) and the device events of
  * docs/reports.md and the fleet simulator. Documented in docs/schema.md's
  * introduction; a type not listed gets a name derived from its API name
  * (eventTypeName).
@@ -20,6 +20,7 @@ export const EVENT_TYPE_NAMES: Readonly<Record<string, string>> = {
   DHCP_LEASE_EXHAUSTED: 'DHCP pool exhausted',
   CONFIG_CHANGED: 'Configuration changed',
   FIRMWARE_UPDATED: 'Firmware updated',
+  PDU_OUTLET_STATUS_CHANGED: 'PDU outlet switched',
 };
 
 /**

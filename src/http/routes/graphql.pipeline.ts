@@ -157,7 +157,7 @@ function throttled(type: string, cost: number, state: LimitState, retryAt: numbe
   const retryAfterSeconds = secondsUntil(retryAt, state.now);
   return {
     status: ERROR_CODES.THROTTLED,
-    headers: { 'retry-after': httpDate(retryAt), 'content-type': type },
+    headers: { 'Retry-After': httpDate(retryAt), 'content-type': type },
     body: errorBody([
       {
         message: THROTTLED_MESSAGE,

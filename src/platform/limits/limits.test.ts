@@ -101,22 +101,22 @@ describe('limit headers', () => {
       POLICIES,
     );
     expect(headers).toEqual({
-      'x-ratelimit-remaining': '487',
-      'x-ratelimit-reset': 'Mon, 02 Mar 2026 15:30:45 GMT',
-      'x-complexity-cost': '46',
-      'x-complexity-remaining': '704',
-      'x-complexity-limit': '750',
+      'X-RateLimit-Remaining': '487',
+      'X-RateLimit-Reset': 'Mon, 02 Mar 2026 15:30:45 GMT',
+      'X-Complexity-Cost': '46',
+      'X-Complexity-Remaining': '704',
+      'X-Complexity-Limit': '750',
       // 705 is reached 10 ms later
-      'x-complexity-reset': 'Mon, 02 Mar 2026 15:30:01 GMT',
-      'ratelimit-policy': '"requests";q=500;w=60, "complexity";q=750;w=15;netgraph-unit="points"',
-      ratelimit: '"requests";r=487;t=45, "complexity";r=704;t=1',
+      'X-Complexity-Reset': 'Mon, 02 Mar 2026 15:30:01 GMT',
+      'RateLimit-Policy': '"requests";q=500;w=60, "complexity";q=750;w=15;netgraph-unit="points"',
+      RateLimit: '"requests";r=487;t=45, "complexity";r=704;t=1',
     });
   });
 
   it('reports a full budget as reset now', () => {
     const headers = limitHeaders({ now: T0, requests: { remaining: 1, resetAt: T0 }, budget: { cost: 0, level: 750 } }, POLICIES);
-    expect(headers['x-complexity-reset']).toBe('Mon, 02 Mar 2026 15:30:00 GMT');
-    expect(headers.ratelimit).toBe('"requests";r=1;t=0, "complexity";r=750;t=0');
+    expect(headers['X-Complexity-Reset']).toBe('Mon, 02 Mar 2026 15:30:00 GMT');
+    expect(headers.RateLimit).toBe('"requests";r=1;t=0, "complexity";r=750;t=0');
   });
 });
 

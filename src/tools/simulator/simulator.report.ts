@@ -1,11 +1,13 @@
 import type { EventInput, MacTableEntryInput, PortInput, Report } from '../../ingest/report.protocol.js';
 import { formatTime } from '../../ingest/report.protocol.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
-import type { SimulatedClient } from './simulator.clients.js';
+import type { AccessPointAir, SimulatedClient } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';
 import type { FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
 import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
+import { dnsRequests, radioChannels } from './simulator.radio.js';
+import { pduReadings } from './simulator.pdu.js';
 import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
 import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
 
@@ -15,10 +17,12 @@ const MAX_SAMPLES = 20;
 /** The wireless clients each access point of the network sees at `t`, by access point index. */
 export function wirelessByAccessPoint(network: SimNetwork, t: number): SimulatedClient[][] {
   const up = network.accessPoints.map((ap) => !isOffline(ap.key, t));
+  const air: AccessPointAir[] = network.accessPoints.map((ap) => ({ key: ap.key, bands: [...new Set(ap.radios.map((r) => r.band))], bootEnd: lastBoot(ap.key, t).end }));
   const byAp: SimulatedClient[][] = network.accessPoints.map(() => []);
   for (const client of network.wireless) {
     const ap = associatedAp(client, network, up, t);
-    if (ap !== undefined) byAp[ap]?.push(clientReport(client, signalAt(client, ap, t)));
+    const offer = ap === undefined ? undefined : air[ap];
+    if (ap !== undefined && offer !== undefined) byAp[ap]?.push(clientReport(client, { ap: offer, signal: signalAt(client, ap, t) }, t));
   }
   return byAp;
 }
@@ -68,7 +72,8 @@ function events(device: SimDevice, boot: { end: number; reason: string }, t: num
 }
 
 function wiredClients(device: SimDevice, t: number): SimulatedClient[] {
-  return device.wiredClients.filter((c) => isOnSite(c, device.network.utcOffsetSeconds, t)).map((c) => clientReport(c, null));
+  const bootEnd = lastBoot(device.key, t).end;
+  return device.wiredClients.filter((c) => isOnSite(c, device.network.utcOffsetSeconds, t)).map((c) => clientReport(c, { bootEnd }, t));
 }
 
 /**
@@ -90,9 +95,10 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
 
 /**
  * The report of one device that is up at `t`: ports with counters since its
- * last boot, uplink samples and radios where it has them, the clients it sees
- * (access points and switches), a switch's MAC table, each port's LLDP
- * neighbour, CPU and memory, and the events of the
+ * last boot, uplink samples and radios (with their channels' utilization)
+ * where it has them, a controller's DNS request counter, the clients it sees
+ * (access points and switches), a switch's MAC table, a PDU's outlets and
+ * temperature, each port's LLDP neighbour, CPU and memory, and the events of the
  * interval before `t`. `wirelessByAp`: the clients each access point of the
  * device's network sees at `t` (wirelessByAccessPoint).
  */
@@ -111,8 +117,11 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     interfaces: withLldpNeighbors(device, device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)), t),
     ...(samples.length > 0 ? { uplinkSamples: samples } : {}),
     ...(device.type === 'ACCESS_POINT' ? { radios: device.radios.map((r) => ({ BSSID: r.bssid, radioBand: r.band, ssid: r.ssid, isActive: true })) } : {}),
+    ...(device.type === 'ACCESS_POINT' ? { radioChannels: radioChannels(device, t, wirelessByAp[device.apIndex ?? -1]?.length ?? 0) } : {}),
+    ...(device.type === 'CONTROLLER' ? { dnsRequests: dnsRequests(device, boot.end, t) } : {}),
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
     ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
+    ...(device.type === 'POWER_DISTRIBUTION_UNIT' ? pduReadings(device, t) : {}),
     ...(found.length > 0 ? { events: found } : {}),
   } satisfies Report;
 }
