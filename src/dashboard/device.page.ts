@@ -3,7 +3,6 @@ import { AppError } from '../kernel/errors.js';
 import { callerOf, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
 import { renderDevice } from './device.view.js';
-import { showsPdu } from './pdu.view.js';
 import { EVENT_PAGE_SIZE, renderEventLog } from './events.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import type { EventQuery } from './reads.js';
