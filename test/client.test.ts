@@ -8,6 +8,7 @@ import type { TestApp } from './helpers/app.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { createScopedKey, fullReport, postReports } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
+import { settled } from './helpers/changes.js';
 
 const Networks = graphql(`
   query Networks($slug: String!) {
@@ -38,6 +39,12 @@ const Events = graphql(`
       total
       events { eventTypeAPIName generatedAt details }
     }
+  }
+`);
+
+const Changes = graphql(`
+  query Changes($after: String, $limit: Int) {
+    changes(after: $after, limit: $limit) { changes { cursor objectType objectUUID kind fields } endCursor hasMore }
   }
 `);
 
@@ -138,6 +145,29 @@ describe.each(storeKinds())('the typed client against a running netgraph on %s',
     // a page with errors ends the iteration with them
     const other = counting.eventLog(Events, { network: IDS.globexHq });
     await expect(other.next()).rejects.toSatisfy((error: NetgraphRequestError) => error.has('UNAUTHORIZED'));
+  });
+
+  it('pages through the change feed to its end, each change once, and on from a cursor', async () => {
+    const client = createClient({ url: app.url, apiKey: await app.createKey('acme') });
+    await settled(app);
+    const all = requireData(await client.request(Changes, { after: null, limit: 1000 })).changes!;
+    expect(all.hasMore).toBe(false);
+    expect(all.changes.length).toBeGreaterThan(10);
+    const pages: number[] = [];
+    const counting = createClient({ url: app.url, apiKey: await app.createKey('acme'), fetch: (input, init) => (pages.push(1), fetch(input, init)) });
+    const paged = [];
+    for await (const change of counting.changes(Changes, { after: null, limit: 4 })) {
+      expectTypeOf(change.kind).toEqualTypeOf<'CREATED' | 'UPDATED' | 'DELETED' | 'ONLINE' | 'OFFLINE'>();
+      paged.push(change);
+    }
+    expect(paged).toEqual(all.changes);
+    expect(pages).toHaveLength(Math.ceil(all.changes.length / 4));
+    // on from the fifth change: the rest, and nothing else
+    const rest = [];
+    for await (const change of client.changes(Changes, { after: all.changes[4]!.cursor, limit: 100 })) rest.push(change);
+    expect(rest).toEqual(all.changes.slice(5));
+    const NoAfter = graphql(`query NoAfter { changes { changes { cursor } endCursor hasMore } }`);
+    await expect(client.changes(NoAfter, {}).next()).rejects.toThrow('a paged document must declare $after');
   });
 });
 

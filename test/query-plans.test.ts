@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { addSqlFunctions } from '../src/db/sqlite.js';
 import { GraphQLList, GraphQLNonNull } from 'graphql';
 import type { GraphQLOutputType } from 'graphql';
 import { sql } from 'kysely';
@@ -304,6 +305,7 @@ function loopsOf(node: PlanNode): { node: string; relation: string; loops: numbe
 /** The lines of SQLite's plan for a statement, on a connection of its own. */
 function planLines(file: string, statement: RanStatement): string[] {
   const connection = new Database(file, { readonly: true });
+  addSqlFunctions({ defineFunction: (name, fn) => void connection.function(name, { deterministic: true }, fn) });
   try {
     const params = statement.params.map((value) => (typeof value === 'boolean' ? Number(value) : value));
     return (connection.prepare(`EXPLAIN QUERY PLAN ${statement.text}`).all(params) as { detail: string }[]).map((line) => line.detail);

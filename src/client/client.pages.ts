@@ -56,7 +56,7 @@ export function offsetPages<Data, Item, Variables extends OffsetVariables>(
 /**
  * A pager by cursor: each page says where the next one starts (`cursor`),
  * and whether there is one; the cursor goes into the variable `after`.
- * For roots like the change feed planned in issue 29.
+ * The change feed (changePages) pages this way.
  */
 export function cursorPages<Data, Item, Variables extends { readonly after?: string | null }>(
   page: (data: Data) => { readonly items: readonly Item[]; readonly cursor: string | null; readonly hasMore?: boolean } | null | undefined,
@@ -101,4 +101,20 @@ export function eventLogPages<Event, Variables extends OffsetVariables & { reado
       return operation.variables.includes('endTime') && first.endTime == null ? { ...first, endTime: new Date().toISOString() } : first;
     },
   };
+}
+
+/** What a document paged with changePages answers: the change feed's page (docs/changes.md). */
+export interface ChangesData<Change> {
+  readonly changes: { readonly changes: readonly Change[]; readonly endCursor: string | null; readonly hasMore: boolean } | null;
+}
+
+/**
+ * The pager of the change feed: from the `after` given (null: the oldest
+ * kept change) to the last change committed, each change once, in commit
+ * order; the next page starts after the page's endCursor.
+ */
+export function changePages<Change, Variables extends { readonly after?: string | null }>(): Pager<ChangesData<Change>, Variables, Change> {
+  return cursorPages<ChangesData<Change>, Change, Variables>(
+    (data) => data.changes && { items: data.changes.changes, cursor: data.changes.endCursor, hasMore: data.changes.hasMore },
+  );
 }

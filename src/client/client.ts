@@ -3,8 +3,8 @@ import type { Document } from './client.documents.js';
 import { NetgraphNetworkError, NetgraphRequestError, errorsOfBody, isRecord } from './client.errors.js';
 import type { GraphQLErrorValue } from './client.errors.js';
 import { createPacer, retryAt } from './client.pacer.js';
-import { eventLogPages } from './client.pages.js';
-import type { EventLogData, OffsetVariables, Pager } from './client.pages.js';
+import { changePages, eventLogPages } from './client.pages.js';
+import type { ChangesData, EventLogData, OffsetVariables, Pager } from './client.pages.js';
 import { RETRIED_STATUSES, backoffDelay, sleep } from './client.retry.js';
 import type { RetryPolicy } from './client.retry.js';
 
@@ -103,6 +103,19 @@ export interface NetgraphClient {
     variables: Omit<Variables, 'limit' | 'offset'> & OffsetVariables,
     options?: RequestOptions,
   ): AsyncGenerator<Event, void, undefined>;
+  /**
+   * Every change of the change feed (`changes`, docs/changes.md) after
+   * `after` (null or absent: from the oldest kept change), in commit order,
+   * to the last one committed; then it ends. The document declares `$after`;
+   * select each change's `cursor` to continue later from the last one
+   * handled. An expired cursor ends it with a NetgraphRequestError that has
+   * CURSOR_EXPIRED: resync from empty.
+   */
+  changes<Change, Variables extends { readonly after?: string | null }>(
+    document: Document<ChangesData<Change>, Variables>,
+    variables: Variables,
+    options?: RequestOptions,
+  ): AsyncGenerator<Change, void, undefined>;
 }
 
 /** The variables eventLog() fills in: the page size and offset, and the end of the window. */
@@ -132,6 +145,9 @@ export function createClient(options: ClientOptions): NetgraphClient {
     eventLog<Event, Variables extends EventLogVariables>(document: Document<EventLogData<Event>, Variables>, variables: Omit<Variables, 'limit' | 'offset'> & OffsetVariables, requestOptions?: RequestOptions) {
       // the limit and offset left out are the pager's to fill in
       return client.paginate(document, variables as Variables, eventLogPages<Event, Variables>(), requestOptions);
+    },
+    changes(document, variables, requestOptions) {
+      return client.paginate(document, variables, changePages(), requestOptions);
     },
   };
   return client;

@@ -62,6 +62,15 @@ export interface SqlDialect {
    * SQLite's `ip_order_key`, registered by sqlite.ts).
    */
   ipBetween(expr: string, start: string, end: string): string;
+  /** The base64url text (no padding) of the UTF-8 bytes of a text expression (SQLite's `base64url`, registered by sqlite.ts). */
+  base64url(expr: string): string;
+  /**
+   * True when the transaction whose id is the bigint expression `txid` (a
+   * change row's, docs/changes.md) has finished for every reader, so no row
+   * of a smaller id can still commit: on PostgreSQL, below the xmin of the
+   * statement's snapshot; on SQLite, whose writes are serialized, always.
+   */
+  finishedTransaction(txid: string): string;
   /** The value a parameter of `type` is bound with on this store (SQLite: booleans as 0/1, lists as JSON text, canonical timestamps). */
   bindValue(type: ParamType, value: unknown): unknown;
   /**
@@ -187,6 +196,8 @@ const sqliteDialect: SqlDialect = {
   // the stored form of timestamps: ISO 8601 UTC with milliseconds
   fromEpochSeconds: (expr) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${expr}, 'unixepoch')`,
   ipBetween: (expr, start, end) => `ip_order_key(${expr}) BETWEEN ip_order_key(${start}) AND ip_order_key(${end})`,
+  base64url: (expr) => `base64url(${expr})`,
+  finishedTransaction: () => '1 = 1',
   orderedListRows: (list, alias) => `(SELECT value, key + 1 AS position FROM json_each(${list})) AS ${alias}`,
   bindValue: (type, value) => {
     if (value === null || value === undefined) return null;
@@ -236,6 +247,8 @@ const postgresDialect: SqlDialect = {
   epochBucket: (expr, step) => `(floor(extract(epoch FROM ${expr}))::bigint - floor(extract(epoch FROM ${expr}))::bigint % ${step})`,
   fromEpochSeconds: (expr) => `to_timestamp(${expr})`,
   ipBetween: (expr, start, end) => `(${expr})::inet BETWEEN (${start})::inet AND (${end})::inet`,
+  base64url: (expr) => `rtrim(translate(encode(convert_to(${expr}, 'UTF8'), 'base64'), '+/' || chr(10), '-_'), '=')`,
+  finishedTransaction: (txid) => `${txid} < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`,
   orderedListRows: (list, alias) => `unnest(${list}) WITH ORDINALITY AS ${alias}(value, position)`,
   bindValue: (type, value) => (value === undefined ? null : type === 'timestamptz' ? canonicalTimestamp(value) : value),
   jsonArray: (element, fromWhere, orderBy) =>

@@ -18,6 +18,7 @@ import * as wirelessClientMetrics from './migrations/0014-wireless-client-metric
 import * as radioChannels from './migrations/0015-radio-channels.js';
 import * as pduOutlets from './migrations/0016-pdu-outlets.js';
 import * as keyLifetime from './migrations/0017-key-lifetime.js';
+import * as changes from './migrations/0018-changes.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0015-radio-channels': radioChannels,
   '0016-pdu-outlets': pduOutlets,
   '0017-key-lifetime': keyLifetime,
+  '0018-changes': changes,
 };
 
 /**

@@ -14,6 +14,14 @@ const STATEMENT_CACHE_SIZE = 500;
 /** Rows of each index ANALYZE looks at (SQLite's own suggestion is 100 to 1000): enough for the planner's averages. */
 const SQLITE_ANALYSIS_LIMIT = 1000;
 
+/** The functions of SQLite's compiled reads that PostgreSQL has built in; any connection that runs them needs these. */
+export function addSqlFunctions(connection: Pick<SqliteConnection, 'defineFunction'>): void {
+  // what PostgreSQL's inet gives the compiled reads (dialect.ipBetween)
+  connection.defineFunction('ip_order_key', (value) => ipOrderKey(value));
+  // what PostgreSQL's encode(…, 'base64') gives the change feed's cursors (dialect.base64url)
+  connection.defineFunction('base64url', (value) => (value === null ? null : Buffer.from(String(value)).toString('base64url')));
+}
+
 /**
  * Opens (creating if needed) a SQLite database file in WAL mode, so that a CLI
  * process can write while servers read.
@@ -24,8 +32,7 @@ export function openSqliteStore(file: string): Store {
   useWriteAheadLog(connection);
   connection.exec('PRAGMA synchronous = NORMAL');
   connection.exec('PRAGMA foreign_keys = ON');
-  // what PostgreSQL's inet gives the compiled reads (dialect.ipBetween)
-  connection.defineFunction('ip_order_key', (value) => ipOrderKey(value));
+  addSqlFunctions(connection);
 
   const stats: StoreStats = { statements: 0 };
   const db = new Kysely<Database>({

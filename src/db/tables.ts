@@ -41,6 +41,7 @@ export interface Database {
   device_temperature_rollups: DeviceTemperatureRollupTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
+  changes: ChangeTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_secrets: WebhookSecretTable;
   webhook_rules: WebhookRuleTable;
@@ -558,6 +559,24 @@ export interface EventTable {
   source: string;
   /** When the webhook dispatcher turned it into messages; null until then (docs/webhooks.md). */
   dispatched_at: string | null;
+}
+
+/**
+ * One change of the change feed (docs/changes.md). `txid`: the writing
+ * transaction's id on PostgreSQL (the column's default), 0 on SQLite.
+ */
+export interface ChangeTable {
+  id: Generated<number>;
+  txid: Generated<string | number>;
+  company_id: number;
+  object_type: string;
+  /** A UUID, or a hardware device's serial number. */
+  object_id: string;
+  /** CREATED, UPDATED, DELETED, ONLINE or OFFLINE. */
+  kind: string;
+  changed_at: string;
+  /** JSON text of the object's fields after the change; null for DELETED. */
+  fields: string | null;
 }
 
 /** A webhook endpoint of a company; auth_value is encrypted (webhook.cipher.ts). */

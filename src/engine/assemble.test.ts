@@ -64,6 +64,7 @@ describe('assembling the features', () => {
       'webhookDeliveries',
       'alertReceiver',
       'alertReceiversForCompany',
+      'changes',
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');
     expect(compiled.text).toContain('FROM network_clients');

@@ -206,8 +206,9 @@ export function createExecutor(deps: ExecutorDeps) {
         const index = cached.readIndex[i] as number;
         value = index === -1 ? 'null' : (result.roots[index] ?? 'null');
         if (index !== -1 && result.roots[index] === null) {
-          const named = namingArguments(roots.get(field.name) as RootDefinition);
-          errors.push(fieldError(`Not found, or not accessible with this API key: ${field.name}(${named}).`, 'UNAUTHORIZED', field));
+          const root = roots.get(field.name) as RootDefinition;
+          if (root.nullAnswer !== undefined) errors.push(fieldError(root.nullAnswer.message, root.nullAnswer.code, field, { argument: root.nullAnswer.argument }));
+          else errors.push(fieldError(`Not found, or not accessible with this API key: ${field.name}(${namingArguments(root)}).`, 'UNAUTHORIZED', field));
         }
       }
       data += `${i === 0 ? '' : ','}"${field.key}":${value}`;

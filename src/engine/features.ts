@@ -1,5 +1,6 @@
 import { ALERT_FEATURE } from '../features/alert/alert.graphql.js';
 import { BSSID_FEATURE } from '../features/bssid/bssid.graphql.js';
+import { CHANGE_FEATURE } from '../features/change/change.graphql.js';
 import { CHANNEL_UTILIZATION_FEATURE } from '../features/channel-utilization/channel-utilization.graphql.js';
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
 import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
@@ -53,6 +54,7 @@ export const FEATURES = [
   SPARE_HARDWARE_FEATURE,
   WEBHOOK_FEATURE,
   ALERT_FEATURE,
+  CHANGE_FEATURE,
 ] as const;
 
 type RootsOf<F> = F extends { readonly roots: infer R } ? keyof R & string : never;

@@ -1,6 +1,7 @@
 import { onlineSql } from '../kernel/online.js';
 import type { ParamType, SqlDialect } from '../db/dialect.js';
 import type { Caller } from '../kernel/caller.js';
+import type { ErrorCode } from '../kernel/errors.js';
 
 /**
  * The read model: how GraphQL fields map to tables, and what else a feature
@@ -164,6 +165,12 @@ export interface ReadSettings {
 interface RootBase {
   readonly arguments: readonly RootArgument[];
   readonly check?: (args: ArgumentValues, settings: ReadSettings) => ArgumentProblem | undefined;
+  /**
+   * What a NULL answer means when not UNAUTHORIZED's "not found, or not
+   * accessible": the error's code, message and the argument it names
+   * (`extensions.argument`; the change feed's expired cursor).
+   */
+  readonly nullAnswer?: { readonly code: ErrorCode; readonly message: string; readonly argument: string };
 }
 
 /**

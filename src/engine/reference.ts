@@ -20,7 +20,8 @@ export function renderSchemaReference(schema: GraphQLSchema): string {
     'netgraph serves one GraphQL endpoint, `POST /api/v1/graphql`. Introspection is disabled; this page and',
     '[`schema.graphql`](../schema.graphql) (also at `GET /api/v1/schema.graphql`) are the reference.',
     'Errors and their codes: [errors.md](errors.md). What the metrics, port totals and event log answer, exactly (windows,',
-    'buckets, averages, reboots, event names): [metrics.md](metrics.md).',
+    'buckets, averages, reboots, event names): [metrics.md](metrics.md). What the change feed (`changes`) lists, its order',
+    'and its cursors, with a complete sync: [changes.md](changes.md).',
     '',
   ];
   for (const root of roots) {

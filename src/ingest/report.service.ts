@@ -16,6 +16,7 @@ import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
 import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
 import { clientRounds, outletChanges, planState } from './report.state.js';
+import { recordDeviceTransitions } from '../platform/changes/changes.record.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
 export interface IngestResult {
@@ -101,7 +102,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
           else known.push({ report, device });
         }
         const fresh = await storeReceipts(repository, caller.companyId, known, new Date(at).toISOString());
-        await applyReports(repository, caller.companyId, fresh, at, offlineMs);
+        const transitions = await applyReports(repository, caller.companyId, fresh, at, offlineMs);
+        // the change feed's ONLINE/OFFLINE, in the same transaction as the events (docs/changes.md)
+        await recordDeviceTransitions(tx, transitions);
         return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown, observedAt: fresh.map((f) => f.report.observedAt) };
       });
       rejected.push(...outcome.unknown);
@@ -131,6 +134,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
           eventRow(d.companyId, d, 'DEVICE_OFFLINE', new Date(Date.parse(d.lastSeenAt) + offlineMs).toISOString(), null, 'netgraph'),
         );
         await repository.insertMany('events', events);
+        await recordDeviceTransitions(tx, events);
         return silent.length;
       });
     },
@@ -164,6 +168,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['pdu_outlet_rollups', 'bucket', rollup],
         ['device_temperature_rollups', 'bucket', rollup],
         ['events', 'observed_at', history],
+        ['changes', 'changed_at', history],
         ['client_sessions', 'last_seen', history],
       ] as const;
       const repository = createReportRepository({ db: store.db }, store.dialect);
@@ -210,9 +215,10 @@ async function storeReceipts(repository: ReportRepository, companyId: number, kn
 /**
  * Applies stored reports: the devices' latest and online state, then every
  * time series and event; each kind of row in one statement for the whole
- * request (clients in rounds, see clientRounds).
+ * request (clients in rounds, see clientRounds). Returns the online/offline
+ * transitions recorded as events.
  */
-async function applyReports(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[], at: number, offlineMs: number): Promise<void> {
+async function applyReports(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[], at: number, offlineMs: number) {
   const plan = planState(companyId, fresh, at, offlineMs);
   await repository.replacePorts(plan.ports, randomUUID);
   await repository.replaceRadios(plan.radios);
@@ -246,4 +252,5 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
     return device === undefined ? [] : [eventRow(companyId, device, 'PDU_OUTLET_STATUS_CHANGED', o.observedAt, details, 'netgraph')];
   });
   await repository.insertMany('events', [...rows.events, ...plan.transitions, ...outletEvents]);
+  return plan.transitions;
 }

@@ -7,6 +7,8 @@
 export const ERROR_CODES = {
   BAD_REQUEST: 400,
   BAD_USER_INPUT: 400,
+  // the change feed's cursor names a change past its retention (docs/changes.md)
+  CURSOR_EXPIRED: 400,
   GRAPHQL_VALIDATION_FAILED: 422,
   COMPLEXITY_LIMIT_EXCEEDED: 422,
   UNAUTHENTICATED: 401,

@@ -72,6 +72,7 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
   alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
   alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
+  changes: '{ changes(limit: 20) { changes { cursor objectType objectUUID kind at fields } endCursor hasMore } }',
 };
 
 /** A network's links with every field of both ends, for the LLDP tests ($network: the network's UUID). */

@@ -3,6 +3,7 @@ import type { SqlContext, Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import { toCanonicalDateTime } from '../../kernel/formats.js';
 import { createAuditRepository } from './audit.repository.js';
+import { recordFeedChanges } from '../changes/changes.record.js';
 import type { AuditRow } from './audit.repository.js';
 import type { Actor, ActorType } from '../../kernel/caller.js';
 
@@ -88,6 +89,8 @@ export function createAuditService(store: Store, companies: CompanyLookup, now: 
         before: change.before === null || change.before === undefined ? null : JSON.stringify(change.before),
         after: change.after === null || change.after === undefined ? null : JSON.stringify(change.after),
       });
+      // the change feed's rows of the same change, in the same transaction (docs/changes.md)
+      await recordFeedChanges(tx, companyId, change, occurredAt);
     }
   }
 
