@@ -67,6 +67,8 @@ const RULES: Readonly<Record<string, Rule>> = {
   'webhook.replay': 'none',
   'api_key.create': 'none',
   'api_key.revoke': 'none',
+  'api_key.rotate': 'none',
+  'api_key.allow': 'none',
   'user.create': 'none',
   'user.password_change': 'none',
 };
