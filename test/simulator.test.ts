@@ -101,6 +101,43 @@ describe('the fleet simulator', () => {
     expect([...signalsOf.values()].every((s) => s.size > 1)).toBe(true);
   });
 
+  it("gives wireless clients a band of their access point with its channel, good and poor SNR, rates, a Wi-Fi generation and growing byte counters; wired clients counters", () => {
+    const reports = reportsOver(3, DAY_START + 9 * HOUR, 2, 60);
+    const bandsOf = new Map(reports.filter((r) => r.radios !== undefined).map((r) => [r.serialNumber, new Set(r.radios?.map((radio) => radio.radioBand))]));
+    const channelsOf = new Map<string, Set<number | null>>();
+    const wireless = reports.flatMap((r) => (r.clients ?? []).filter((c) => c.isWireless).map((c) => ({ ap: r.serialNumber, c })));
+    for (const { ap, c } of wireless) {
+      expect(bandsOf.get(ap)?.has(c.radioBand as 'BAND_5G')).toBe(true);
+      channelsOf.set(`${ap}/${c.radioBand}`, (channelsOf.get(`${ap}/${c.radioBand}`) ?? new Set()).add(c.channel));
+      expect(c.snr).toBe(Math.max(0, Math.min(100, c.snr as number)));
+      expect(c.rxRateMbps).toBeGreaterThan(0);
+      if (c.radioBand === 'BAND_6G') expect(['WIFI_6', 'WIFI_7']).toContain(c.hwMode);
+    }
+    // one channel per access point and band, within the band's range
+    for (const [key, channels] of channelsOf) {
+      expect(channels.size, key).toBe(1);
+      const [channel] = [...channels] as number[];
+      expect(key.endsWith('BAND_2_4G') ? channel! <= 14 : channel! >= 1).toBe(true);
+    }
+    const snrs = wireless.map(({ c }) => c.snr as number);
+    expect(Math.min(...snrs)).toBeLessThan(20);
+    expect(Math.max(...snrs)).toBeGreaterThan(40);
+    expect(new Set(wireless.map(({ c }) => c.hwMode)).size).toBeGreaterThan(2);
+    // a client's counters grow from one report of its access point to the next, unless it reconnected (fell back)
+    const last = new Map<string, number>();
+    let grew = 0;
+    for (const { ap, c } of wireless) {
+      const before = last.get(`${ap}/${c.macAddress}`);
+      if (before !== undefined && (c.txBytes as number) > before) grew++;
+      last.set(`${ap}/${c.macAddress}`, c.txBytes as number);
+    }
+    expect(grew).toBeGreaterThan(wireless.length / 2);
+    const wired = reports.flatMap((r) => (r.clients ?? []).filter((c) => !c.isWireless));
+    expect(wired.length).toBeGreaterThan(0);
+    expect(wired.every((c) => c.snr === null && c.radioBand === null && (c.rxBytes as number) >= 0)).toBe(true);
+    expect(wired.some((c) => (c.rxBytes as number) > 0)).toBe(true);
+  });
+
   it("reports each switch's MAC table: its wired clients on their ports, and the access points with their clients on the ports they hang off", () => {
     const fleet = createFleet(NETWORKS, { seed: 3, intervalSeconds: 60 });
     let checked = 0;

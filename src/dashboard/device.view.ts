@@ -1,3 +1,4 @@
+import { renderChart } from './charts.view.js';
 import { humanizeEnum } from './format.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
@@ -98,6 +99,43 @@ function renderRadios(detail: DeviceDetail): SafeHtml {
   return html`<table class="table bssids-table"><thead><tr><th>BSSID</th><th>Band</th><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+type WirelessClientView = DeviceDetail['wirelessClients'][number];
+
+/** A Wi-Fi generation as people say it: WIFI_6 -> "Wi-Fi 6". */
+const generation = (mode: string | null | undefined): SafeHtml | string => (mode == null || mode === 'NA' ? none : mode.replace('WIFI_', 'Wi-Fi '));
+/** A number rounded to one decimal with its unit, or — when not reported. */
+const measured = (value: number | null, unit: string): SafeHtml | string => (value === null ? none : `${Math.round(value * 10) / 10} ${unit}`);
+
+function wirelessClientRow(client: WirelessClientView): SafeHtml {
+  const m = client.response.metadata;
+  const mode = [...client.response.values].reverse().find((v) => v.hwMode !== null)?.hwMode;
+  return html`<tr data-client="${client.macAddress}">
+  <td><code>${client.macAddress}</code></td>
+  <td class="num">${measured(m.signal, 'dBm')}</td>
+  <td class="num">${m.snr === null ? none : m.snr < 20 ? html`<span class="text-danger">${measured(m.snr, 'dB')}</span>` : measured(m.snr, 'dB')}</td>
+  <td class="num">${measured(m.rxRate, 'Mbit/s')}</td>
+  <td class="num">${measured(m.txRate, 'Mbit/s')}</td>
+  <td>${generation(mode)}</td>
+  <td class="num">${formatBytes(m.rxBytes + m.txBytes)}</td>
+</tr>`;
+}
+
+/** An access point's wireless clients of the last 15 minutes with their averages, and its clients' signal and SNR over 24 hours. */
+function renderWirelessClients(detail: DeviceDetail, now: Date): SafeHtml {
+  const end = Math.floor(now.getTime() / 1000);
+  const points = (field: 'signal' | 'snr' | 'clientCount') =>
+    detail.wirelessSeries.values.flatMap((v) => (v[field] === null ? [] : [[Date.parse(v.timestamp) / 1000, v[field] as number] as const]));
+  const chart = (id: string, title: string, unit: 'dBm' | 'dB', field: 'signal' | 'snr') =>
+    renderChart({ id, title, unit, window: [end - 86_400, end], stepSeconds: 900, series: [{ label: title, points: points(field) }] });
+  const charts = html`<div class="charts">${chart('client-signal', 'Clients\' average signal, last 24 hours', 'dBm', 'signal')}${chart('client-snr', 'Clients\' average SNR, last 24 hours', 'dB', 'snr')}</div>`;
+  if (detail.wirelessClients.length === 0) {
+    return html`${charts}${emptyState('No wireless clients in the last 15 minutes', 'Clients appear with their signal, SNR and rates once the access point reports them.')}`;
+  }
+  return html`${charts}<p class="table-note">Averages of the samples of the last 15 minutes; traffic: what the client's counters grew.</p>
+<table class="table wireless-clients-table"><thead><tr><th>MAC address</th><th class="num">Signal</th><th class="num">SNR</th><th class="num">Receive rate</th><th class="num">Send rate</th><th>Wi-Fi</th><th class="num">Traffic</th></tr></thead>
+<tbody>${detail.wirelessClients.map(wirelessClientRow)}</tbody></table>`;
+}
+
 /** "1.2 GB of 4.0 GB (30%)", or — when not reported. */
 function memory(device: DeviceDetail['device']): string {
   const { memoryUsedBytes: used, memoryTotalBytes: total } = device;
@@ -136,9 +174,14 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
       ? section('MAC table', detail.macTable.length, renderMacTable(detail.macTable, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
       : '';
   const radios = device.deviceType === 'ACCESS_POINT' || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
+  const wireless =
+    device.deviceType === 'ACCESS_POINT' || detail.wirelessClients.length > 0
+      ? section('Wireless clients', detail.wirelessClients.length, renderWirelessClients(detail, now), 'wireless-clients')
+      : '';
   return html`${header}${facts}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
 ${macTable}
 ${radios}
+${wireless}
 ${section('Recent events', detail.events.total, renderEvents(detail.events.events, now, false), 'events')}`;
 }

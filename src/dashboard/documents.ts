@@ -67,7 +67,11 @@ export const NETWORK_MONITORING = graphql(`
 export const EVENT = graphql(`
   fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
 
-/** A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios and its latest events. */
+/**
+ * A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios, the
+ * wireless clients it reported in the last 15 minutes with their metrics and its clients' signal over 24 hours, and
+ * its latest events.
+ */
 export const DEVICE_PAGE = graphql(
   `
   query DashboardDevice($network: UUID!, $device: UUID!) {
@@ -86,6 +90,12 @@ export const DEVICE_PAGE = graphql(
       portNumber totalRxBytes totalTxBytes totalRxPackets totalTxPackets errorRxPackets errorTxPackets
     }
     bssids: bssidsForNetwork(networkUUID: $network, includeInactive: true) { BSSID isActive radioBand accessPointSerialNumber SSID { ssid } }
+    wirelessClients: wirelessClientMetrics(networkUUID: $network, filter: { timeFilter: { durationSeconds: 900, stepSeconds: 180 }, virtualDeviceUUIDs: [$device] }) {
+      macAddress response { metadata { signal snr rxRate txRate rxBytes txBytes } values { timestamp hwMode } }
+    }
+    wirelessSeries: wirelessClientMetricsByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 900 } }) {
+      values { timestamp clientCount signal snr }
+    }
     events: recentEventLogEventsPage(networkUUID: $network, limit: 20, virtualDeviceUUIDFilter: [$device]) {
       total events { ...DashboardEvent }
     }

@@ -14,6 +14,7 @@ import * as networkSecurity from './migrations/0010-network-security.js';
 import * as alertReceivers from './migrations/0011-alert-receivers.js';
 import * as switchMacTable from './migrations/0012-switch-mac-table.js';
 import * as lldpResources from './migrations/0013-lldp-resources.js';
+import * as wirelessClientMetrics from './migrations/0014-wireless-client-metrics.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0011-alert-receivers': alertReceivers,
   '0012-switch-mac-table': switchMacTable,
   '0013-lldp-resources': lldpResources,
+  '0014-wireless-client-metrics': wirelessClientMetrics,
 };
 
 /**

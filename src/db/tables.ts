@@ -28,6 +28,7 @@ export interface Database {
   uplink_rollups: UplinkRollupTable;
   client_presence_rollups: ClientPresenceRollupTable;
   port_counter_rollups: PortCounterRollupTable;
+  client_metric_rollups: ClientMetricRollupTable;
   report_rollups: ReportRollupTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
@@ -298,12 +299,54 @@ export interface PortCounterTable extends CounterColumns {
   uptime_seconds: number | null;
 }
 
-export interface ClientObservationTable {
+/** A client's metrics as one report gave them (migration 0014); null when not reported, the wireless ones null for wired clients. */
+export interface ClientSampleColumns {
+  radio_band: string | null;
+  channel: number | null;
+  hw_mode: string | null;
+  ssid: string | null;
+  vlan_id: number | null;
+  rx_bytes: number | null;
+  tx_bytes: number | null;
+}
+
+export interface ClientObservationTable extends ClientSampleColumns {
   network_id: number;
   hardware_device_id: number;
   observed_at: string;
   mac_address: string;
   is_wireless: BoolColumn;
+  signal: number | null;
+  snr: number | null;
+  rx_rate: number | null;
+  tx_rate: number | null;
+}
+
+/**
+ * One client's metrics on one device over one 5-minute bucket: sum and count
+ * of each averaged metric, and the rest as the bucket's last sample gave them.
+ */
+export interface ClientMetricRollupTable extends ClientSampleColumns {
+  network_id: number;
+  hardware_device_id: number;
+  mac_address: string;
+  bucket: number;
+  is_wireless: BoolColumn;
+  observed_at: string;
+  signal_sum: number;
+  signal_count: number;
+  snr_sum: number;
+  snr_count: number;
+  rx_rate_sum: number;
+  rx_rate_count: number;
+  tx_rate_sum: number;
+  tx_rate_count: number;
+  /** The bucket's first sample, and the counters' growth from it to the last (restarts counted whole). */
+  first_observed_at: string;
+  first_rx_bytes: number | null;
+  first_tx_bytes: number | null;
+  rx_growth: number;
+  tx_growth: number;
 }
 
 /** Count, sum, min and max of each uplink metric over one 5-minute bucket. */

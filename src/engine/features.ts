@@ -1,6 +1,7 @@
 import { ALERT_FEATURE } from '../features/alert/alert.graphql.js';
 import { BSSID_FEATURE } from '../features/bssid/bssid.graphql.js';
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
+import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
 import { COMPANY_FEATURE } from '../features/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../features/device/device.graphql.js';
 import { SPARE_HARDWARE_FEATURE } from '../features/device/spare-hardware.graphql.js';
@@ -35,6 +36,7 @@ export const FEATURES = [
   BSSID_FEATURE,
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
+  CLIENT_METRICS_FEATURE,
   MAC_TABLE_FEATURE,
   TOPOLOGY_FEATURE,
   EVENT_FEATURE,

@@ -1,5 +1,5 @@
 import type { RowColumn } from '../db/dialect.js';
-import { UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /**
  * The columns ingest writes in bulk, per table, with their types for the
@@ -33,12 +33,53 @@ const PORT_COUNTERS: readonly RowColumn[] = [
   ...COUNTERS.map((c): RowColumn => [c, 'bigint']),
 ];
 
+/** A client's metrics beside the averaged ones (migration 0014): the last sample's in a rollup. */
+const CLIENT_SAMPLE: readonly RowColumn[] = [
+  ['radio_band', 'text'],
+  ['channel', 'integer'],
+  ['rx_bytes', 'bigint'],
+  ['tx_bytes', 'bigint'],
+  ['hw_mode', 'text'],
+  ['ssid', 'text'],
+  ['vlan_id', 'integer'],
+];
+
 const CLIENT_OBSERVATIONS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['hardware_device_id', 'bigint'],
   ['observed_at', 'timestamptz'],
   ['mac_address', 'text'],
   ['is_wireless', 'boolean'],
+  ['signal', 'integer'],
+  ['snr', 'integer'],
+  ['rx_rate', 'float'],
+  ['tx_rate', 'float'],
+  ...CLIENT_SAMPLE,
+];
+
+/** The columns of a client metric rollup that an upsert merges on its own terms (the first sample, the growth). */
+export const CLIENT_ROLLUP_SPAN: readonly RowColumn[] = [
+  ['first_observed_at', 'timestamptz'],
+  ['first_rx_bytes', 'bigint'],
+  ['first_tx_bytes', 'bigint'],
+  ['rx_growth', 'bigint'],
+  ['tx_growth', 'bigint'],
+];
+
+/** Key columns first (3), then the rest: sums and counts add up, the last sample's columns come from the later one; the span last. */
+export const CLIENT_METRIC_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['bucket', 'bigint'],
+  ['network_id', 'bigint'],
+  ['is_wireless', 'boolean'],
+  ['observed_at', 'timestamptz'],
+  ...CLIENT_AVERAGED_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_sum`, 'float'],
+    [`${m}_count`, 'bigint'],
+  ]),
+  ...CLIENT_SAMPLE,
+  ...CLIENT_ROLLUP_SPAN,
 ];
 
 const CLIENT_PRESENCE: readonly RowColumn[] = [

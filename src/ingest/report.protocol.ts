@@ -36,6 +36,10 @@ export const MAX_DETAILS_BYTES = 8 * 1024;
 export const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'] as const;
 /** `radioBand` values. */
 export const RADIO_BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'] as const;
+/** `hwMode` values: a wireless client's Wi-Fi generation, as Meter's NetworkClientHWMode names them (NA: not applicable). */
+export const HW_MODES = ['NA', 'WIFI_2', 'WIFI_3', 'WIFI_4', 'WIFI_5', 'WIFI_6', 'WIFI_7'] as const;
+/** The highest Wi-Fi channel number (6 GHz channels run to 233). */
+export const MAX_WIFI_CHANNEL = 233;
 /** `portType` values. */
 export type PortType = (typeof PORT_TYPES)[number];
 /** `radioBand` values. */
@@ -244,9 +248,21 @@ const ClientSchema = Type.Decode(
     vlanID: vlanId({ description: 'names the network\'s VLAN when it has one; an id the network does not have is kept as reported' }),
     ssid: optionalText(32, { description: 'likewise for the network\'s SSIDs' }),
     portNumber: optionalWholeNumber(0, MAX_PORT_NUMBER, { description: 'the switch port of a wired client' }),
+    radioBand: Type.Optional(Type.Union([oneOf(RADIO_BANDS), Type.Null()], { description: 'the band the client is connected on; wireless clients only, like `signal`' })),
+    channel: optionalWholeNumber(1, MAX_WIFI_CHANNEL, { description: 'the Wi-Fi channel the client is connected on; wireless clients only' }),
+    snr: optionalWholeNumber(0, 100, { description: 'signal-to-noise ratio in dB; wireless clients only' }),
+    rxRateMbps: optionalNumber(0, 100_000, { description: 'the link rate the device receives from the client at, in Mbit/s; wireless clients only' }),
+    txRateMbps: optionalNumber(0, 100_000, { description: 'the link rate the device sends to the client at, in Mbit/s; wireless clients only' }),
+    rxBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, {
+      description: 'bytes the device received from the client in its session on this device, wired or wireless; starts again from zero when the client reconnects',
+    }),
+    txBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'bytes the device sent to the client, likewise' }),
+    hwMode: Type.Optional(Type.Union([oneOf(HW_MODES), Type.Null()], { description: 'the client\'s Wi-Fi generation; wireless clients only' })),
   }),
   (c) => {
     const isWireless = c.isWireless ?? false;
+    // radio metrics mean nothing on a wire
+    const radio = <T>(value: T | null | undefined): T | null => (isWireless ? (value ?? null) : null);
     return {
       macAddress: lower(c.macAddress),
       ip: c.ip ?? null,
@@ -257,6 +273,14 @@ const ClientSchema = Type.Decode(
       vlanID: c.vlanID ?? null,
       ssid: c.ssid ?? null,
       portNumber: c.portNumber ?? null,
+      radioBand: radio(c.radioBand as string | null | undefined),
+      channel: radio(c.channel),
+      snr: radio(c.snr),
+      rxRateMbps: radio(c.rxRateMbps),
+      txRateMbps: radio(c.txRateMbps),
+      rxBytes: c.rxBytes ?? null,
+      txBytes: c.txBytes ?? null,
+      hwMode: radio(c.hwMode as string | null | undefined),
     };
   },
 );

@@ -8,7 +8,7 @@ import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { UPLINK_METRICS } from '../kernel/telemetry.js';
-import { BULK_COLUMNS, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -109,6 +109,44 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${takeExcluded(COUNTER_ROLLUPS.slice(3).map(([n]) => n))}
         WHERE port_counter_rollups.observed_at < excluded.observed_at`;
       await rows.insert('port_counter_rollups', COUNTER_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /**
+     * Adds client samples to their 5-minute rollups: sums and counts add up, the later sample's last values win, the
+     * earlier first sample stays first, and the byte growth adds up (report.rows.ts folds a request's samples alike).
+     */
+    async upsertClientMetricRollups(values: readonly Insertable<Database['client_metric_rollups']>[]): Promise<void> {
+      const t = 'client_metric_rollups';
+      const later = `excluded.observed_at >= ${t}.observed_at`;
+      const span = new Set(CLIENT_ROLLUP_SPAN.map(([column]) => column));
+      const set = CLIENT_METRIC_ROLLUPS.slice(3)
+        .filter(([column]) => !span.has(column))
+        .map(([column]) =>
+          column.endsWith('_sum') || column.endsWith('_count')
+            ? `${column} = ${t}.${column} + excluded.${column}`
+            : `${column} = CASE WHEN ${later} THEN excluded.${column} ELSE ${t}.${column} END`,
+        );
+      // the growth of both spans, and between them when one follows the other (samples of the two interleaved: not)
+      const between = (from: string, fromFirst: boolean, to: string, toFirst: boolean, counter: 'rx' | 'tx') => {
+        const at = (row: string, first: boolean, c: 'rx' | 'tx') => `${row}.${first ? 'first_' : ''}${c}_bytes`;
+        return (
+          `CASE WHEN ${at(to, toFirst, counter)} IS NULL OR ${at(from, fromFirst, counter)} IS NULL THEN 0 ` +
+          `WHEN ${at(to, toFirst, 'rx')} < ${at(from, fromFirst, 'rx')} OR ${at(to, toFirst, 'tx')} < ${at(from, fromFirst, 'tx')} THEN ${at(to, toFirst, counter)} ` +
+          `ELSE ${at(to, toFirst, counter)} - ${at(from, fromFirst, counter)} END`
+        );
+      };
+      for (const counter of ['rx', 'tx'] as const) {
+        set.push(
+          `${counter}_growth = ${t}.${counter}_growth + excluded.${counter}_growth + CASE WHEN excluded.first_observed_at >= ${t}.observed_at ` +
+            `THEN ${between(t, false, 'excluded', true, counter)} WHEN excluded.observed_at <= ${t}.first_observed_at ` +
+            `THEN ${between('excluded', false, t, true, counter)} ELSE 0 END`,
+        );
+      }
+      for (const column of ['first_observed_at', 'first_rx_bytes', 'first_tx_bytes']) {
+        set.push(`${column} = CASE WHEN excluded.first_observed_at < ${t}.first_observed_at THEN excluded.${column} ELSE ${t}.${column} END`);
+      }
+      const tail = sql`ON CONFLICT (hardware_device_id, mac_address, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert(t, CLIENT_METRIC_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Adds to the networks' report counts per bucket. */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
-import type { DeviceReport } from './report.protocol.js';
-import { ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import type { ClientReport, DeviceReport } from './report.protocol.js';
+import { CLIENT_AVERAGED_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {
@@ -24,6 +24,7 @@ export interface SeriesRows {
   readonly clientPresence: Insertable<Database['client_presence_rollups']>[];
   readonly uplinkRollups: Insertable<Database['uplink_rollups']>[];
   readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
+  readonly clientMetricRollups: Insertable<Database['client_metric_rollups']>[];
   readonly reportRollups: { network_id: number; bucket: number; report_count: number }[];
   readonly events: EventRow[];
 }
@@ -42,12 +43,14 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     clientPresence: [],
     uplinkRollups: [],
     counterRollups: [],
+    clientMetricRollups: [],
     reportRollups: [],
     events: [],
   };
   const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
   const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
   const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
+  const clientMetrics = new Map<string, Insertable<Database['client_metric_rollups']>>();
   const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
 
   for (const { report, device } of fresh) {
@@ -97,13 +100,16 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     count.report_count += 1;
     reportCounts.set(countKey, count);
     for (const client of report.clients ?? []) {
-      rows.clientObservations.push({
+      const observation = {
         network_id: networkId,
         hardware_device_id: device.id,
         observed_at: report.observedAt,
         mac_address: client.macAddress,
         is_wireless: client.isWireless,
-      });
+        ...clientSample(client),
+      };
+      rows.clientObservations.push(observation);
+      addToClientMetricRollup(clientMetrics, observation, bucket);
       presence.set(`${networkId}/${bucket}/${client.macAddress}/${client.isWireless}`, {
         network_id: networkId,
         bucket,
@@ -115,10 +121,81 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.uplinkRollups.push(...uplink.values());
   rows.counterRollups.push(...counters.values());
   rows.clientPresence.push(...presence.values());
+  rows.clientMetricRollups.push(...clientMetrics.values());
   rows.reportRollups.push(...reportCounts.values());
   return rows;
 }
 
+/** A client's metrics as the columns of client_observations (migration 0014). */
+function clientSample(client: ClientReport) {
+  return {
+    radio_band: client.radioBand,
+    channel: client.channel,
+    signal: client.signal,
+    snr: client.snr,
+    rx_rate: client.rxRateMbps,
+    tx_rate: client.txRateMbps,
+    rx_bytes: client.rxBytes,
+    tx_bytes: client.txBytes,
+    hw_mode: client.hwMode,
+    ssid: client.ssid,
+    vlan_id: client.vlanID,
+  };
+}
+
+/**
+ * Folds a client sample into its 5-minute rollup (device, client, bucket):
+ * averaged metrics add to sum and count, the rest is the last sample's. A
+ * sample with no metric at all (an older sender) makes no rollup row.
+ */
+function addToClientMetricRollup(
+  rollups: Map<string, Insertable<Database['client_metric_rollups']>>,
+  sample: Insertable<Database['client_observations']> & ReturnType<typeof clientSample>,
+  bucket: number,
+): void {
+  if (CLIENT_AVERAGED_METRICS.every((m) => sample[m] === null) && sample.rx_bytes === null && sample.tx_bytes === null) return;
+  const key = `${sample.hardware_device_id}/${sample.mac_address}/${bucket}`;
+  const held = rollups.get(key);
+  const later = held === undefined || held.observed_at <= sample.observed_at;
+  const rollup: Record<string, unknown> = later ? { ...sample, bucket } : { ...held };
+  const reading = { rx: sample.rx_bytes, tx: sample.tx_bytes };
+  if (held === undefined) {
+    Object.assign(rollup, { first_observed_at: sample.observed_at, first_rx_bytes: reading.rx, first_tx_bytes: reading.tx, rx_growth: 0, tx_growth: 0 });
+  } else {
+    const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
+    const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
+    const earlier = sample.observed_at < held.first_observed_at;
+    // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
+    const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
+    Object.assign(rollup, {
+      first_observed_at: earlier ? sample.observed_at : held.first_observed_at,
+      first_rx_bytes: earlier ? reading.rx : first.rx,
+      first_tx_bytes: earlier ? reading.tx : first.tx,
+      rx_growth: (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
+      tx_growth: (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
+    });
+  }
+  for (const metric of CLIENT_AVERAGED_METRICS) {
+    const value = sample[metric];
+    const heldSum = (held?.[`${metric}_sum`] as number | undefined) ?? 0;
+    const heldCount = (held?.[`${metric}_count`] as number | undefined) ?? 0;
+    rollup[`${metric}_sum`] = heldSum + (value ?? 0);
+    rollup[`${metric}_count`] = heldCount + (value === null ? 0 : 1);
+    delete rollup[metric];
+  }
+  rollups.set(key, rollup as unknown as Insertable<Database['client_metric_rollups']>);
+}
+
+/** Byte counters of a client sample. */
+type ClientCounters = { readonly rx: number | null; readonly tx: number | null };
+
+/** What one counter grew from one sample to a later one: the later value whole when either counter fell (the client reconnected). */
+function counterGrowth(from: ClientCounters, to: ClientCounters, counter: 'rx' | 'tx'): number {
+  const [a, b] = [from[counter], to[counter]];
+  if (a === null || b === null) return 0;
+  const restarted = (to.rx !== null && from.rx !== null && to.rx < from.rx) || (to.tx !== null && from.tx !== null && to.tx < from.tx);
+  return restarted ? b : b - a;
+}
 
 function addToUplinkRollup(
   rollups: Map<string, Insertable<Database['uplink_rollups']>>,

@@ -157,6 +157,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['uplink_rollups', 'bucket', rollup],
         ['client_presence_rollups', 'bucket', rollup],
         ['port_counter_rollups', 'bucket', rollup],
+        ['client_metric_rollups', 'bucket', rollup],
         ['report_rollups', 'bucket', rollup],
         ['events', 'observed_at', history],
         ['client_sessions', 'last_seen', history],
@@ -222,6 +223,7 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.insertMany('client_presence_rollups', rows.clientPresence);
   await repository.upsertUplinkRollups(rows.uplinkRollups);
   await repository.upsertCounterRollups(rows.counterRollups);
+  await repository.upsertClientMetricRollups(rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
   await repository.insertMany('events', [...rows.events, ...plan.transitions]);
 }

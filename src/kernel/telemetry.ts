@@ -13,6 +13,9 @@ export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bp
 /** One of UPLINK_METRICS. */
 export type UplinkMetric = (typeof UPLINK_METRICS)[number];
 
+/** The client metrics a 5-minute rollup averages (sum and count): columns of client_observations, column prefixes of client_metric_rollups. */
+export const CLIENT_AVERAGED_METRICS = ['signal', 'snr', 'rx_rate', 'tx_rate'] as const;
+
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,
  * TELEMETRY_ROLLUP_RETENTION_DAYS, EVENT_RETENTION_DAYS): raw samples, the

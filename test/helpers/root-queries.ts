@@ -39,6 +39,16 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
     '{ switchPortMetricsRate(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { portNumber timestamp totalRxBytes totalTxBytes } } }',
   controllerPortMetricsRate:
     '{ controllerPortMetricsRate(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 3600, stepSeconds: 60 }, portNumber: 1) { values { portNumber timestamp totalRxBytes totalTxBytes } } }',
+  wirelessClientMetrics:
+    '{ wirelessClientMetrics(networkUUID: "$NETWORK", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 }, bands: [BAND_5G] }) { macAddress response { metadata { clientCount signal snr rxBytes txBytes rxRate txRate } } } }',
+  wirelessClientMetricsByAP:
+    '{ wirelessClientMetricsByAP(networkUUID: "$NETWORK", apVirtualDeviceUUID: "$DEVICE", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { metadata { clientCount signal snr } values { timestamp clientCount signal snr } } }',
+  wirelessClientMetricsByClient:
+    '{ wirelessClientMetricsByClient(networkUUID: "$NETWORK", macAddress: "0c:8d:db:12:34:56", filter: { timeFilter: { durationSeconds: 3600, stepSeconds: 60 } }) { metadata { clientCount signal snr rxBytes txBytes } values { timestamp clientCount signal snr hwMode } } }',
+  allClientMetricsByClient:
+    '{ allClientMetricsByClient(networkUUID: "$NETWORK", macAddress: "0c:8d:db:12:34:56", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { rxBytes { metadata { minValue maxValue } values { timestamp value } } txBytes { metadata { minValue maxValue } values { timestamp value } } } }',
+  allClientMetricsByVLAN:
+    '{ allClientMetricsByVLAN(networkUUID: "$NETWORK", vlanUUID: "$VLAN", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { rxBytes { metadata { minValue maxValue } values { timestamp value } } txBytes { metadata { minValue maxValue } values { timestamp value } } } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
   networkTopology:
     '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',

@@ -1,6 +1,6 @@
 import type { UplinkMetric } from '../../kernel/telemetry.js';
 import type { ArgumentValues, SqlContext } from '../../engine/read.model.js';
-import { filterOf, seriesRanges } from './metrics.window.js';
+import { filterAt, filterOf, seriesRanges } from './metrics.window.js';
 
 /**
  * The SQL of the metrics series, as derived tables for the read model. A
@@ -16,16 +16,20 @@ import { filterOf, seriesRanges } from './metrics.window.js';
  */
 
 /** One source of a series: its bucket expression for a column, and its range's bounds as new parameters. */
-interface Source {
+export interface Source {
   bucket(column: string): string;
   from(): string;
   to(): string;
 }
 
-/** The sources of a series: the rollup buckets (epoch seconds) and the two raw ranges (timestamps). */
-function sources(c: SqlContext): { readonly rollup: Source; readonly raw: readonly [Source, Source] } {
-  const step = () => c.arg('filter.stepSeconds');
-  const ranges = (args: Parameters<typeof filterOf>[0], now: Date) => seriesRanges(filterOf(args), now);
+/**
+ * The sources of a series: the rollup buckets (epoch seconds) and the two
+ * raw ranges (timestamps), of the MetricsFilterInput at `path` of the root's
+ * arguments (`filter`; `filter.timeFilter` for the client metrics roots).
+ */
+export function sources(c: SqlContext, path = 'filter'): { readonly rollup: Source; readonly raw: readonly [Source, Source] } {
+  const step = () => c.arg(`${path}.stepSeconds`);
+  const ranges = (args: Parameters<typeof filterOf>[0], now: Date) => seriesRanges(filterAt(args, path), now);
   const raw = (i: 0 | 1): Source => ({
     bucket: (column) => c.dialect.epochBucket(column, step()),
     from: () => c.value('timestamptz', (args, now) => ranges(args, now).raw[i][0]),

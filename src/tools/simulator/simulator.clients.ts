@@ -1,4 +1,5 @@
-import type { ClientInput } from '../../ingest/report.protocol.js';
+import type { ClientInput, RadioBand } from '../../ingest/report.protocol.js';
+import { radioChannel } from './simulator.devices.js';
 import { between, formatMac, hash32, pick, unit } from './simulator.noise.js';
 import { isOnSite } from './simulator.schedule.js';
 
@@ -106,19 +107,87 @@ export function signalAt(client: SimClient, ap: number, t: number): number {
   return Math.max(-90, Math.min(-30, Math.round(level + waver)));
 }
 
+/** The Wi-Fi generations of simulated wireless clients, newer ones more often; with the top link rate of each (Mbit/s, two streams). */
+const GENERATIONS = [
+  ['WIFI_4', 300],
+  ['WIFI_5', 867],
+  ['WIFI_5', 867],
+  ['WIFI_6', 1201],
+  ['WIFI_6', 1201],
+  ['WIFI_7', 2882],
+] as const;
+/** The noise floor at an access point, in dBm: SNR is the signal above it. */
+const NOISE_FLOOR = -95;
+
+/** What an access point offers a client: its bands, its key (for its channels), and when its current boot began. */
+export interface AccessPointAir {
+  readonly key: number;
+  readonly bands: readonly RadioBand[];
+  readonly bootEnd: number;
+}
+
+/**
+ * A wireless client's radio metrics at an access point at `t`, from its
+ * signal: a band the AP has (2.4 GHz for a quarter of visits; 6 GHz only
+ * for Wi-Fi 6 and 7 clients), the AP's channel on it, SNR above the noise
+ * floor, link rates falling with SNR (Wi-Fi 4 clients and 2.4 GHz slower),
+ * and byte counters of the visit (since the roaming segment or the AP's
+ * boot began) growing at the client's own pace.
+ */
+function radioMetrics(client: SimClient, ap: AccessPointAir, signal: number, t: number) {
+  const roam = client.wireless?.roamSeconds ?? 1;
+  const segment = Math.floor(t / roam);
+  const [hwMode, topRate] = pick(GENERATIONS, client.key, 70);
+  const modern = hwMode === 'WIFI_6' || hwMode === 'WIFI_7';
+  const bands = ap.bands.filter((b) => b !== 'BAND_6G' || modern);
+  const wanted = unit(client.key, 71, segment) < 0.25 ? 'BAND_2_4G' : modern && bands.includes('BAND_6G') ? 'BAND_6G' : 'BAND_5G';
+  const radioBand = bands.includes(wanted) ? wanted : (bands[0] ?? 'BAND_2_4G');
+  const snr = Math.max(0, Math.min(100, signal - NOISE_FLOOR - Math.round(between(0, 4, client.key, 72, segment))));
+  const bandRate = radioBand === 'BAND_2_4G' ? Math.min(topRate, 144) : topRate;
+  const rate = (share: number) => Math.round(bandRate * share * Math.min(1, Math.max(0.05, (snr - 5) / 35)) * 10) / 10;
+  const since = Math.max(segment * roam, ap.bootEnd);
+  const bytesPerSecond = between(2_000, 250_000, client.key, 73);
+  return {
+    radioBand,
+    channel: radioChannel(ap.key, radioBand),
+    snr,
+    rxRateMbps: rate(0.8),
+    txRateMbps: rate(1),
+    rxBytes: Math.round(bytesPerSecond * 0.3 * Math.max(0, t - since)),
+    txBytes: Math.round(bytesPerSecond * Math.max(0, t - since)),
+    hwMode,
+  };
+}
+
 /** A client as the simulator reports it: every field of the protocol's, given. */
 export type SimulatedClient = ReturnType<typeof clientReport>;
 
-/** The protocol's view of a client at an access point (signal given) or on a switch port (signal null). */
-export function clientReport(client: SimClient, signal: number | null) {
+/**
+ * The protocol's view of a client at an access point (`at`: the AP and the
+ * signal) or on a switch port (`at.bootEnd`: when its switch booted,
+ * from which its byte counters grow).
+ */
+export function clientReport(client: SimClient, at: { readonly ap: AccessPointAir; readonly signal: number } | { readonly bootEnd: number }, t: number) {
+  const wired = 'bootEnd' in at;
+  const bytesPerSecond = wired ? between(500, 50_000, client.key, 74) : 0;
+  const since = wired ? Math.max(0, t - at.bootEnd) : 0;
+  const radio = wired ? null : radioMetrics(client, at.ap, at.signal, t);
   return {
     macAddress: client.macAddress,
     ip: client.ip,
     hostname: client.hostname,
     isWireless: client.wireless !== null,
-    signal,
+    signal: wired ? null : at.signal,
     vlanID: client.vlanID,
     ssid: client.wireless?.ssid ?? null,
     portNumber: client.wiredPort,
+    radioBand: radio?.radioBand ?? null,
+    channel: radio?.channel ?? null,
+    snr: radio?.snr ?? null,
+    rxRateMbps: radio?.rxRateMbps ?? null,
+    txRateMbps: radio?.txRateMbps ?? null,
+    rxBytes: radio?.rxBytes ?? Math.round(bytesPerSecond * since),
+    txBytes: radio?.txBytes ?? Math.round(bytesPerSecond * 0.4 * since),
+    hwMode: radio?.hwMode ?? null,
   } satisfies ClientInput;
 }

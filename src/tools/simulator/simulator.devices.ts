@@ -129,6 +129,18 @@ export function deviceMac(serialNumber: string): string {
 
 const BANDS: readonly RadioBand[] = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
 
+/** The channels an access point picks from, per band (non-overlapping 2.4 GHz ones; 20 MHz 5 GHz ones; 6 GHz preferred scanning channels). */
+const CHANNELS: Readonly<Record<RadioBand, readonly number[]>> = {
+  BAND_2_4G: [1, 6, 11],
+  BAND_5G: [36, 40, 44, 48, 149, 153, 157, 161],
+  BAND_6G: [5, 21, 37, 53, 69, 85],
+};
+
+/** The channel an access point (by its key) uses on a band: fixed per access point and band. */
+export function radioChannel(apKey: number, band: RadioBand): number {
+  return pick(CHANNELS[band], apKey, 45, BANDS.indexOf(band));
+}
+
 /**
  * An access point's BSSIDs: one per band and SSID, derived from the serial
  * number (locally administered, last byte band × 16 + SSID index). Models

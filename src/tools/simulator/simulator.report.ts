@@ -1,7 +1,7 @@
 import type { EventInput, MacTableEntryInput, PortInput, Report } from '../../ingest/report.protocol.js';
 import { formatTime } from '../../ingest/report.protocol.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
-import type { SimulatedClient } from './simulator.clients.js';
+import type { AccessPointAir, SimulatedClient } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';
 import type { FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
 import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
@@ -15,10 +15,12 @@ const MAX_SAMPLES = 20;
 /** The wireless clients each access point of the network sees at `t`, by access point index. */
 export function wirelessByAccessPoint(network: SimNetwork, t: number): SimulatedClient[][] {
   const up = network.accessPoints.map((ap) => !isOffline(ap.key, t));
+  const air: AccessPointAir[] = network.accessPoints.map((ap) => ({ key: ap.key, bands: [...new Set(ap.radios.map((r) => r.band))], bootEnd: lastBoot(ap.key, t).end }));
   const byAp: SimulatedClient[][] = network.accessPoints.map(() => []);
   for (const client of network.wireless) {
     const ap = associatedAp(client, network, up, t);
-    if (ap !== undefined) byAp[ap]?.push(clientReport(client, signalAt(client, ap, t)));
+    const offer = ap === undefined ? undefined : air[ap];
+    if (ap !== undefined && offer !== undefined) byAp[ap]?.push(clientReport(client, { ap: offer, signal: signalAt(client, ap, t) }, t));
   }
   return byAp;
 }
@@ -68,7 +70,8 @@ function events(device: SimDevice, boot: { end: number; reason: string }, t: num
 }
 
 function wiredClients(device: SimDevice, t: number): SimulatedClient[] {
-  return device.wiredClients.filter((c) => isOnSite(c, device.network.utcOffsetSeconds, t)).map((c) => clientReport(c, null));
+  const bootEnd = lastBoot(device.key, t).end;
+  return device.wiredClients.filter((c) => isOnSite(c, device.network.utcOffsetSeconds, t)).map((c) => clientReport(c, { bootEnd }, t));
 }
 
 /**
