@@ -213,6 +213,47 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(problems).toEqual([]);
   });
 
+  it("draws an access point's channel utilization per band with its channels, and a controller's DNS request rate, as the API has them", async () => {
+    const { page, problems } = await openSignedIn();
+    const span = { durationSeconds: 4 * 3600, stepSeconds: 300 };
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    const data = await api(
+      `query($n: UUID!, $d: UUID!, $w: MetricsFilterInput!) { channelUtilizationByAP(networkUUID: $n, apVirtualDeviceUUID: $d, filter: { timeFilter: $w }) { band channel channelWidthMHz txPowerDbm values { totalUtilization } } }`,
+      { n: HQ_ID, d: deviceId('AP 01'), w: span },
+    );
+    const radios = data.channelUtilizationByAP as JsonTree[];
+    expect(radios.length).toBeGreaterThan(1);
+    expect(await page.locator('#channels table.channels-table tbody tr').count()).toBe(radios.length);
+    for (const r of radios) {
+      const cells = await page.locator(`#channels tr[data-band="${r.band}"] > td`).allInnerTexts();
+      expect(cells.slice(1, 4)).toEqual([String(r.channel), `${r.channelWidthMHz} MHz`, `${r.txPowerDbm} dBm`]);
+      const last = r.values[r.values.length - 1].totalUtilization as number;
+      expect(cells[5]).toBe(`${Math.round(last * 10) / 10}%`);
+      // the chart draws the radio's buckets; hovering shows each line's value in %
+      const id = `channel-${(r.band as string).toLowerCase()}`;
+      await page.locator(`#chart-${id}[data-drawn="true"] canvas`).waitFor();
+      await page.locator(`#chart-${id}`).scrollIntoViewIfNeeded();
+      const hovered = await hoverValues(page, id);
+      expect(hovered.slice(1).some((v) => /^\d+(\.\d)? %$/.test(v)), hovered.join(', ')).toBe(true);
+    }
+    // tall enough for the whole section below the sticky top bar
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'device-channels', '#channels');
+
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('Controller 01')}`);
+    const dns = await api(`query($d: UUID!, $w: MetricsFilterInput!) { controllerDNSRequestRates(virtualDeviceUUID: $d, filter: $w) { values { value } } }`, { d: deviceId('Controller 01'), w: span });
+    expect((dns.controllerDNSRequestRates as JsonTree).values.length).toBeGreaterThan(10);
+    await page.locator('#chart-dns-requests[data-drawn="true"] canvas').waitFor();
+    const rate = await hoverValues(page, 'dns-requests');
+    expect(rate.slice(1).some((v) => /^\d+(\.\d+)? req\/s$/.test(v)), rate.join(', ')).toBe(true);
+    // an access point has no DNS section, a controller no channels
+    expect(await page.locator('#channels').count()).toBe(0);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'device-dns', '#dns');
+    expect(problems).toEqual([]);
+  });
+
   it("draws the network's topology as the API has it: each device with a link, one line per linked pair", async () => {
     const { page, problems } = await openSignedIn();
     await page.goto(`${app.url}/networks/${HQ_ID}`);

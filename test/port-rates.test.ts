@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
-import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
+import { CONTROLLER as CONTROLLER_DEVICE, IDS, SERIALS, createFixtureWithController as fixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
 
@@ -10,19 +10,7 @@ import { storeKinds } from './helpers/stores.js';
 // controllerPortMetricsRate) over HTTP, from reports posted through POST /api/v1/reports. The clock stands
 // one hour after REPORT_EPOCH, a multiple of 300 s.
 const NOW = REPORT_EPOCH + 3_600_000;
-const CONTROLLER = '22222222-2222-4222-8222-22222222222c';
-const CONTROLLER_SERIAL = 'M1A3-CT00-0001';
-
-/** The fixture with a controller in HQ. */
-function fixture() {
-  const data = createFixture();
-  const hq = data.companies[0]?.networks?.[0];
-  (hq?.virtualDevices as unknown[]).push({
-    UUID: CONTROLLER, label: 'Gateway', deviceType: 'CONTROLLER', deviceModel: 'MX-1', isOnline: true,
-    hardwareDevice: { serialNumber: CONTROLLER_SERIAL, deviceType: 'CONTROLLER', deviceModel: 'MX-1', isConnectedToBackend: true },
-  });
-  return data;
-}
+const { uuid: CONTROLLER, serial: CONTROLLER_SERIAL } = CONTROLLER_DEVICE;
 
 /** A port whose counters derive from `rx` (bytes received): sent rx/2, packets rx/10 and rx/20, no errors. */
 const port = (portNumber: number, rx: number, rxErrors = 0) => ({

@@ -223,6 +223,40 @@ describe('the fleet simulator', () => {
     expect(offlineGaps).toBeGreaterThan(0);
   });
 
+  it("reports each access point's radios per band, busy and quiet channels following its clients, and a controller's DNS counter that restarts at reboots", () => {
+    const reports = reportsOver(5, DAY_START, 8 * 24, 300);
+    const aps = reports.filter((r) => r.serialNumber.includes('-AP'));
+    for (const r of aps) {
+      const bands = (r.radioChannels ?? []).map((c) => c.radioBand);
+      expect(new Set(bands).size).toBe(bands.length);
+      expect(bands).toEqual([...new Set((r.radios ?? []).map((b) => b.radioBand))]);
+    }
+    // the AP-W7 broadcasts on 6 GHz too
+    expect(aps.find((r) => r.serialNumber === 'M1A3-AP00-0001')?.radioChannels?.map((c) => c.radioBand)).toEqual(['BAND_2_4G', 'BAND_5G', 'BAND_6G']);
+    const radios = aps.flatMap((r) => (r.radioChannels ?? []).map((c) => ({ ...c, clients: r.clients?.length ?? 0 })));
+    const totals = radios.map((c) => c.totalUtilization);
+    // busy and quiet channels
+    expect(Math.min(...totals)).toBeLessThan(5);
+    expect(Math.max(...totals)).toBeGreaterThan(40);
+    // more clients, more of the channel taken by the access point's own BSSs
+    const own = (few: boolean) => radios.filter((c) => c.radioBand === 'BAND_5G' && (few ? c.clients <= 1 : c.clients >= 6)).map((c) => c.selfUtilization);
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    expect(own(false).length).toBeGreaterThan(10);
+    expect(mean(own(false))).toBeGreaterThan(2 * mean(own(true)));
+    // the controller's counter grows between reboots and restarts at each
+    const controller = reports.filter((r) => r.serialNumber === 'M1A3-NC00-0001');
+    let restarts = 0;
+    for (let i = 1; i < controller.length; i++) {
+      const [before, after] = [controller[i - 1] as Report, controller[i] as Report];
+      const booted = after.events?.some((e) => e.type === 'DEVICE_BOOT') ?? false;
+      if (booted) restarts++;
+      if (!booted) expect(after.dnsRequests as number).toBeGreaterThanOrEqual(before.dnsRequests as number);
+      else expect(after.dnsRequests as number).toBeLessThan(before.dnsRequests as number);
+    }
+    expect(restarts).toBeGreaterThan(0);
+    expect(reports.filter((r) => r.dnsRequests !== undefined).every((r) => r.serialNumber === 'M1A3-NC00-0001')).toBe(true);
+  });
+
   it('has WAN incidents: a link down with WAN_DOWN and WAN_UP, and loss spikes', () => {
     const reports = reportsOver(5, DAY_START, 8 * 24, 300);
     const types = new Set(reports.flatMap((r) => r.events ?? []).map((e) => e.type));

@@ -14,6 +14,7 @@
     if (unit === 'clients') return `${Math.round(value)} ${value === 1 ? 'client' : 'clients'}`;
     if (unit === '%') return `${value >= 99.95 || value === 0 ? value.toFixed(0) : value.toFixed(1)} %`;
     if (unit === 'Mbit/s') return `${value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2)} Mbit/s`;
+    if (unit === 'req/s') return `${value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2)} req/s`;
     if (unit === 'ms') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
     if (unit === 'dBm' || unit === 'dB') return `${value.toFixed(1)} ${unit}`;
     return String(value);

@@ -24,7 +24,7 @@ export function registerDevicePages(web: FastifyInstance, ctx: WebContext): void
     const detail = macQuery && (await ctx.reads.device(callerOf(ctx, request), id, deviceId, request.netgraph));
     if (!macQuery || !detail) throw new AppError('NOT_FOUND', 'There is no device at this address in your company.');
     const session = sessionOf(request);
-    return sendPage(ctx, reply, 200, { title: detail.device.label, session, section: 'networks', body: renderDevice(detail, new Date(), macQuery) });
+    return sendPage(ctx, reply, 200, { title: detail.device.label, session, section: 'networks', charts: true, body: renderDevice(detail, new Date(), macQuery) });
   });
 
   web.get('/networks/:id/events', async (request, reply) => {

@@ -3,6 +3,7 @@ import { humanizeEnum } from './format.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, emptyState, pageHeader } from './layout.js';
+import { bandName, renderChannels, renderDnsRate } from './device-charts.js';
 import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
@@ -89,12 +90,10 @@ function renderPorts(detail: DeviceDetail): SafeHtml {
 <tbody>${ports.map((p) => portRow(p, stats.get(p.portNumber)))}</tbody></table>`;
 }
 
-const BANDS: Record<string, string> = { BAND_2_4G: '2.4 GHz', BAND_5G: '5 GHz', BAND_6G: '6 GHz' };
-
 function renderRadios(detail: DeviceDetail): SafeHtml {
   if (detail.bssids.length === 0) return emptyState('No radios reported', 'Radios and their BSSIDs appear once an access point reports them.');
   const rows = detail.bssids.map(
-    (b) => html`<tr><td><code>${b.BSSID}</code></td><td>${BANDS[b.radioBand] ?? b.radioBand}</td><td>${b.SSID ? html`<span class="strong">${b.SSID.ssid}</span>` : none}</td><td>${b.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td></tr>`,
+    (b) => html`<tr><td><code>${b.BSSID}</code></td><td>${bandName(b.radioBand)}</td><td>${b.SSID ? html`<span class="strong">${b.SSID.ssid}</span>` : none}</td><td>${b.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}</td></tr>`,
   );
   return html`<table class="table bssids-table"><thead><tr><th>BSSID</th><th>Band</th><th>SSID</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -145,8 +144,9 @@ function memory(device: DeviceDetail['device']): string {
 
 /**
  * The body of a virtual device's page: what it is, its ports with 24-hour
- * counters, a switch's MAC table (the page and search of `macQuery`), its
- * radios, its latest events.
+ * counters, a switch's MAC table (the page and search of `macQuery`), an
+ * access point's channels with their utilization and its BSSIDs, a
+ * controller's DNS request rate, its latest events.
  */
 export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
   const { network, device } = detail;
@@ -173,12 +173,17 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
     device.deviceType === 'SWITCH' || detail.macTable.length > 0
       ? section('MAC table', detail.macTable.length, renderMacTable(detail.macTable, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
       : '';
-  const radios = device.deviceType === 'ACCESS_POINT' || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
+  const accessPoint = device.deviceType === 'ACCESS_POINT';
+  const channels = accessPoint || detail.channels.length > 0 ? section('Channels', detail.channels.length, renderChannels(detail, now), 'channels') : '';
+  const radios = accessPoint || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
   const wireless =
-    device.deviceType === 'ACCESS_POINT' || detail.wirelessClients.length > 0
+    accessPoint || detail.wirelessClients.length > 0
       ? section('Wireless clients', detail.wirelessClients.length, renderWirelessClients(detail, now), 'wireless-clients')
       : '';
+  const dns = device.deviceType === 'CONTROLLER' || detail.dns.values.length > 0 ? section('DNS requests', null, renderDnsRate(detail, now), 'dns') : '';
   return html`${header}${facts}
+${channels}
+${dns}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
 ${macTable}
 ${radios}

@@ -69,12 +69,12 @@ export const EVENT = graphql(`
 
 /**
  * A device's page: the device with its ports, its 24-hour port counters, MAC table, the network's radios, the
- * wireless clients it reported in the last 15 minutes with their metrics and its clients' signal over 24 hours, and
- * its latest events.
+ * wireless clients it reported in the last 15 minutes with their metrics and its clients' signal over 24 hours, its
+ * channels' utilization and DNS request rate over `window`, and its latest events.
  */
 export const DEVICE_PAGE = graphql(
   `
-  query DashboardDevice($network: UUID!, $device: UUID!) {
+  query DashboardDevice($network: UUID!, $device: UUID!, $window: MetricsFilterInput!) {
     network(UUID: $network) { UUID label }
     device: virtualDevice(UUID: $device) {
       UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
@@ -96,6 +96,11 @@ export const DEVICE_PAGE = graphql(
     wirelessSeries: wirelessClientMetricsByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 900 } }) {
       values { timestamp clientCount signal snr }
     }
+    channels: channelUtilizationByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: $window }) {
+      band channel channelWidthMHz txPowerDbm noiseFloorDbm
+      values { timestamp totalUtilization rxUtilization txUtilization obssUtilization nonWifiUtilization }
+    }
+    dns: controllerDNSRequestRates(virtualDeviceUUID: $device, filter: $window) { values { timestamp value } }
     events: recentEventLogEventsPage(networkUUID: $network, limit: 20, virtualDeviceUUIDFilter: [$device]) {
       total events { ...DashboardEvent }
     }

@@ -7,6 +7,8 @@ import { createExecutor } from '../engine/execute.js';
 import { isUuid } from '../kernel/formats.js';
 import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../engine/read.service.js';
+import { DEVICE_CHART_WINDOW } from './device-charts.js';
+import { CHART_WINDOWS } from './network-charts.js';
 import { DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE } from './documents.js';
 import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
@@ -92,7 +94,8 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
      */
     async device(caller: Caller, networkId: string, deviceId: string, context: ReadContext): Promise<DeviceDetail | undefined> {
       if (!isUuid(networkId) || !isUuid(deviceId)) return undefined;
-      const detail = present(await run(DEVICE_PAGE, { network: networkId, device: deviceId }, caller, context));
+      const { durationSeconds, stepSeconds } = CHART_WINDOWS[DEVICE_CHART_WINDOW];
+      const detail = present(await run(DEVICE_PAGE, { network: networkId, device: deviceId, window: { durationSeconds, stepSeconds } }, caller, context));
       if (!detail || detail.device.networkUUID !== networkId) return undefined;
       const serial = detail.device.hardwareDevice?.serialNumber;
       return { ...detail, bssids: detail.bssids.filter((b) => b.accessPointSerialNumber === serial) };

@@ -30,6 +30,10 @@ export interface Database {
   port_counter_rollups: PortCounterRollupTable;
   client_metric_rollups: ClientMetricRollupTable;
   report_rollups: ReportRollupTable;
+  radio_samples: RadioSampleTable;
+  radio_rollups: RadioRollupTable;
+  dns_counters: DnsCounterTable;
+  dns_counter_rollups: DnsCounterRollupTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
   webhook_endpoints: WebhookEndpointTable;
@@ -392,6 +396,60 @@ export interface PortCounterRollupTable extends CounterColumns {
   bucket: number;
   observed_at: string;
   uptime_seconds: number | null;
+}
+
+/** Utilization in percent of one radio sample; null: not reported. */
+export interface RadioUtilizationColumns {
+  total_utilization: number | null;
+  rx_utilization: number | null;
+  tx_utilization: number | null;
+  self_utilization: number | null;
+  obss_utilization: number | null;
+  non_wifi_utilization: number | null;
+}
+
+/** One physical radio (band) of one report: its channel, width, power and utilization. */
+export interface RadioSampleTable extends RadioUtilizationColumns {
+  hardware_device_id: number;
+  radio_band: string;
+  observed_at: string;
+  channel: number | null;
+  channel_width_mhz: number | null;
+  tx_power_dbm: number | null;
+  noise_floor_dbm: number | null;
+}
+
+/** Sum and sample count of each utilization of one radio over one 5-minute bucket. */
+export interface RadioRollupTable {
+  hardware_device_id: number;
+  radio_band: string;
+  /** The bucket's start, in seconds since the epoch, a multiple of 300. */
+  bucket: number;
+  total_utilization_count: number;
+  total_utilization_sum: number;
+  rx_utilization_count: number;
+  rx_utilization_sum: number;
+  tx_utilization_count: number;
+  tx_utilization_sum: number;
+  self_utilization_count: number;
+  self_utilization_sum: number;
+  obss_utilization_count: number;
+  obss_utilization_sum: number;
+  non_wifi_utilization_count: number;
+  non_wifi_utilization_sum: number;
+}
+
+/** A controller's cumulative DNS request counter, one reading per report. */
+export interface DnsCounterTable {
+  hardware_device_id: number;
+  observed_at: string;
+  uptime_seconds: number | null;
+  requests: number;
+}
+
+/** The last DNS counter reading of a controller in one 5-minute bucket. */
+export interface DnsCounterRollupTable extends DnsCounterTable {
+  bucket: number;
 }
 
 export interface ReportRollupTable {

@@ -1,10 +1,12 @@
 import { ALERT_FEATURE } from '../features/alert/alert.graphql.js';
 import { BSSID_FEATURE } from '../features/bssid/bssid.graphql.js';
+import { CHANNEL_UTILIZATION_FEATURE } from '../features/channel-utilization/channel-utilization.graphql.js';
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
 import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
 import { COMPANY_FEATURE } from '../features/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../features/device/device.graphql.js';
 import { SPARE_HARDWARE_FEATURE } from '../features/device/spare-hardware.graphql.js';
+import { DNS_RATES_FEATURE } from '../features/dns-rates/dns-rates.graphql.js';
 import { EVENT_FEATURE } from '../features/event/event.graphql.js';
 import { MAC_TABLE_FEATURE } from '../features/mac-table/mac-table.graphql.js';
 import { METRICS_FEATURE } from '../features/metrics/metrics.graphql.js';
@@ -37,6 +39,8 @@ export const FEATURES = [
   METRICS_FEATURE,
   PORT_STATS_FEATURE,
   CLIENT_METRICS_FEATURE,
+  CHANNEL_UTILIZATION_FEATURE,
+  DNS_RATES_FEATURE,
   MAC_TABLE_FEATURE,
   TOPOLOGY_FEATURE,
   EVENT_FEATURE,

@@ -1,5 +1,5 @@
 import type { RowColumn } from '../db/dialect.js';
-import { CLIENT_AVERAGED_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /**
  * The columns ingest writes in bulk, per table, with their types for the
@@ -89,6 +89,24 @@ const CLIENT_PRESENCE: readonly RowColumn[] = [
   ['is_wireless', 'boolean'],
 ];
 
+const RADIO_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['radio_band', 'text'],
+  ['observed_at', 'timestamptz'],
+  ['channel', 'integer'],
+  ['channel_width_mhz', 'integer'],
+  ['tx_power_dbm', 'float'],
+  ['noise_floor_dbm', 'float'],
+  ...RADIO_UTILIZATION_METRICS.map((m): RowColumn => [m, 'float']),
+];
+
+const DNS_COUNTERS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['uptime_seconds', 'bigint'],
+  ['requests', 'bigint'],
+];
+
 const EVENTS: readonly RowColumn[] = [
   ['uuid', 'uuid'],
   ['company_id', 'bigint'],
@@ -107,6 +125,8 @@ export const BULK_COLUMNS = {
   port_counters: PORT_COUNTERS,
   client_observations: CLIENT_OBSERVATIONS,
   client_presence_rollups: CLIENT_PRESENCE,
+  radio_samples: RADIO_SAMPLES,
+  dns_counters: DNS_COUNTERS,
   events: EVENTS,
 } as const;
 
@@ -137,4 +157,24 @@ export const REPORT_ROLLUPS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['bucket', 'bigint'],
   ['report_count', 'bigint'],
+];
+
+/** Key columns first (3), then each utilization's sample count and sum, which an upsert adds up. */
+export const RADIO_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['radio_band', 'text'],
+  ['bucket', 'bigint'],
+  ...RADIO_UTILIZATION_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_count`, 'bigint'],
+    [`${m}_sum`, 'float'],
+  ]),
+];
+
+/** Key columns first (2), then what an upsert takes from the newer reading. */
+export const DNS_COUNTER_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['uptime_seconds', 'bigint'],
+  ['requests', 'bigint'],
 ];

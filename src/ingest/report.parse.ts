@@ -54,8 +54,8 @@ const decodeReport: Decoder = decoderOf(ReportSchema) ?? ((value) => value);
 export function parseReport(value: unknown, index: number, window: TimeWindow): DeviceReport | Rejection {
   const report = validator.Check(value) && detailsFit(value) ? decode(value) : undefined;
   if (report !== undefined && rulesHold(report, window)) {
-    const memory = memoryProblem(report, `reports[${index}]`);
-    return memory === undefined ? report : { index, code: 'BAD_USER_INPUT', ...memory };
+    const problem = memoryProblem(report, `reports[${index}]`) ?? utilizationProblem(report, `reports[${index}]`);
+    return problem === undefined ? report : { index, code: 'BAD_USER_INPUT', ...problem };
   }
   const problem = problemOf(ROOT, value, `reports[${index}]`, window) ?? schemaProblem(value, `reports[${index}]`);
   return { index, code: 'BAD_USER_INPUT', ...problem };
@@ -95,6 +95,7 @@ function rulesHold(report: DeviceReport, window: TimeWindow): boolean {
     (report.events?.every((e) => inWindow(e.observedAt) && !RESERVED.includes(e.type) && (e.details === null || Buffer.byteLength(e.details) <= MAX_BYTES)) ?? true) &&
     unique(report.interfaces, SECTION_IDENTITY.interfaces.key) &&
     unique(report.radios, SECTION_IDENTITY.radios.key) &&
+    unique(report.radioChannels, SECTION_IDENTITY.radioChannels.key) &&
     unique(report.clients, SECTION_IDENTITY.clients.key) &&
     unique(report.macTable, SECTION_IDENTITY.macTable.key)
   );
@@ -105,6 +106,19 @@ function memoryProblem(report: DeviceReport, at: string): Problem | undefined {
   const { memoryUsedBytes: used, memoryTotalBytes: total } = report;
   if (typeof used !== 'number' || typeof total !== 'number' || used <= total) return undefined;
   return { path: `${at}.memoryUsedBytes`, message: `is larger than memoryTotalBytes (${total}): send the memory in use and the memory installed, both in bytes` };
+}
+
+/** A radio whose receive and transmit time add up to more than its busy time: the rule across three fields. */
+function utilizationProblem(report: DeviceReport, at: string): Problem | undefined {
+  for (const [i, radio] of (report.radioChannels ?? []).entries()) {
+    const { totalUtilization: total, rxUtilization: rx, txUtilization: tx } = radio;
+    if (total === null || rx === null || tx === null || rx + tx <= total + 1e-9) continue;
+    return {
+      path: `${at}.radioChannels[${i}].totalUtilization`,
+      message: `is ${total}, less than rxUtilization + txUtilization (${rx + tx}): the channel is busy at least while the radio receives or transmits; send percentages of the same interval`,
+    };
+  }
+  return undefined;
 }
 
 let lastWindow: { readonly window: TimeWindow; readonly text: readonly [string, string] } | undefined;
@@ -142,7 +156,7 @@ function problemOf(schema: SchemaNode, value: unknown, at: string, window: TimeW
   const inner = schema.anyOf?.find((n) => n.type !== 'null');
   if (inner !== undefined) return value === null ? undefined : problemOf(inner, value, at, window, name, true);
   const fail = (message: string): Problem => ({ path: at, message });
-  if (schema.enum !== undefined) return typeof value === 'string' && schema.enum.includes(value) ? undefined : fail(`must be one of ${schema.enum.join(', ')}`);
+  if (schema.enum !== undefined) return (typeof value === 'string' || typeof value === 'number') && schema.enum.includes(value) ? undefined : fail(`must be one of ${schema.enum.join(', ')}`);
   switch (schema.type) {
     case 'object':
       return objectProblem(schema, value, at, window, nullable);

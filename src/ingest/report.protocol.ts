@@ -40,6 +40,8 @@ export const RADIO_BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'] as const;
 export const HW_MODES = ['NA', 'WIFI_2', 'WIFI_3', 'WIFI_4', 'WIFI_5', 'WIFI_6', 'WIFI_7'] as const;
 /** The highest Wi-Fi channel number (6 GHz channels run to 233). */
 export const MAX_WIFI_CHANNEL = 233;
+/** `radioChannels[].channelWidthMHz` values. */
+export const CHANNEL_WIDTHS_MHZ = [20, 40, 80, 160, 320] as const;
 /** `portType` values. */
 export type PortType = (typeof PORT_TYPES)[number];
 /** `radioBand` values. */
@@ -52,7 +54,7 @@ export type RadioBand = (typeof RADIO_BANDS)[number];
 export interface SchemaNode {
   readonly type?: string;
   readonly anyOf?: readonly SchemaNode[];
-  readonly enum?: readonly string[];
+  readonly enum?: readonly (string | number)[];
   readonly properties?: Readonly<Record<string, SchemaNode>>;
   readonly required?: readonly string[];
   readonly items?: SchemaNode;
@@ -116,7 +118,7 @@ const mac = (doc: Doc = {}) => Type.String({ pattern: MAC_ADDRESS_ANY_CASE_PATTE
 const time = (doc: Doc = {}) =>
   Type.String({ pattern: RFC3339_PATTERN, title: STRING_KIND.time, errorMessage: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-24T10:00:00Z', ...doc });
 /** One of `values`. */
-const oneOf = <T extends string>(values: readonly T[], doc: Doc = {}) => Type.Enum([...values], doc);
+const oneOf = <T extends string | number>(values: readonly T[], doc: Doc = {}) => Type.Enum([...values], doc);
 /** A section: a list of at most `max` elements, or left out (it then leaves the earlier state as it was). */
 const section = <T extends TSchema>(items: T, max: number, doc: Doc = {}) => Type.Optional(Type.Array(items, { maxItems: max, ...doc }));
 const portNumber = (doc: Doc = {}) => wholeNumber(0, MAX_PORT_NUMBER, doc);
@@ -238,6 +240,41 @@ const RadioSchema = Type.Decode(
   (r) => ({ bssid: lower(r.BSSID), radioBand: r.radioBand as string, ssid: r.ssid ?? null, isActive: r.isActive ?? true }),
 );
 
+/** A utilization in percent of the report interval, null or left out. */
+const utilization = (doc: Doc = {}) => optionalNumber(0, 100, doc);
+
+/** A physical radio (one per band), with its channel and how busy the channel was (issue 32). */
+const RadioChannelSchema = Type.Decode(
+  Type.Object({
+    radioBand: oneOf(RADIO_BANDS, { description: 'unique within a report' }),
+    channel: optionalWholeNumber(1, 233, { description: 'the primary channel number' }),
+    channelWidthMHz: Type.Optional(Type.Union([oneOf(CHANNEL_WIDTHS_MHZ), Type.Null()])),
+    txPowerDbm: optionalNumber(-20, 40, { description: 'transmit power' }),
+    noiseFloorDbm: optionalNumber(-130, 0),
+    totalUtilization: utilization({
+      description: 'percent of the time since the previous report the channel was busy, from anyone; at least `rxUtilization` + `txUtilization` when all three are given',
+    }),
+    rxUtilization: utilization({ description: 'percent of the time the radio was receiving' }),
+    txUtilization: utilization({ description: 'percent of the time the radio was transmitting' }),
+    selfUtilization: utilization({ description: 'percent of the time busy with the radio\'s own BSSs (its SSIDs and their clients)' }),
+    obssUtilization: utilization({ description: 'percent of the time busy with other BSSs on the channel (neighbouring networks)' }),
+    nonWifiUtilization: utilization({ description: 'percent of the time busy with energy that is not Wi-Fi (microwaves, Bluetooth, radar)' }),
+  }),
+  (r) => ({
+    radioBand: r.radioBand as RadioBand,
+    channel: r.channel ?? null,
+    channelWidthMHz: (r.channelWidthMHz ?? null) as number | null,
+    txPowerDbm: r.txPowerDbm ?? null,
+    noiseFloorDbm: r.noiseFloorDbm ?? null,
+    totalUtilization: r.totalUtilization ?? null,
+    rxUtilization: r.rxUtilization ?? null,
+    txUtilization: r.txUtilization ?? null,
+    selfUtilization: r.selfUtilization ?? null,
+    obssUtilization: r.obssUtilization ?? null,
+    nonWifiUtilization: r.nonWifiUtilization ?? null,
+  }),
+);
+
 const ClientSchema = Type.Decode(
   Type.Object({
     macAddress: mac({ description: 'unique within a report' }),
@@ -329,9 +366,15 @@ export const ReportSchema = Type.Decode(
     memoryTotalBytes: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, { description: 'memory installed; left out or null as `cpuPercent`' }),
     interfaces: section(PortSchema, 1024, { description: 'the device\'s ports as they are now; replaces the ports of an earlier report as a set' }),
     uplinkSamples: section(UplinkSampleSchema, 1000, { description: 'measurements of an uplink port, each at its own `observedAt`' }),
-    radios: section(RadioSchema, 64, { description: 'the device\'s radios as they are now; replaces an earlier set' }),
+    radios: section(RadioSchema, 64, { description: 'the device\'s radios as they are now, one element per BSSID (an SSID on a band); replaces an earlier set' }),
+    radioChannels: section(RadioChannelSchema, RADIO_BANDS.length, {
+      description: 'an access point\'s physical radios, one element per band: channel, width, power and utilization over the time since the previous report; each element is one sample of the radio\'s series',
+    }),
     clients: section(ClientSchema, 5000, { description: 'the **complete** set of clients the device sees at `observedAt`; `[]` means none' }),
     events: section(EventSchema, 100, { description: 'the device\'s own events, each at its own `observedAt`' }),
+    dnsRequests: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, {
+      description: 'a controller\'s DNS requests received since it booted (cumulative: a lower value than the previous report\'s, or a lower `uptimeSeconds`, is a reboot)',
+    }),
     macTable: section(MacTableEntrySchema, MAX_MAC_TABLE_ENTRIES, {
       description: 'a switch\'s MAC forwarding table: the **complete** table at `observedAt` (learned entries), replacing the earlier one as a set; `[]` means empty',
     }),
@@ -348,6 +391,8 @@ export const ReportSchema = Type.Decode(
     interfaces: r.interfaces,
     uplinkSamples: r.uplinkSamples,
     radios: r.radios,
+    radioChannels: r.radioChannels,
+    dnsRequests: r.dnsRequests,
     clients: r.clients,
     events: r.events,
     macTable: r.macTable,
@@ -361,6 +406,7 @@ export const ReportSchema = Type.Decode(
 export const SECTION_IDENTITY = {
   interfaces: { field: 'portNumber', key: (p: PortReport) => String(p.portNumber) },
   radios: { field: 'BSSID', key: (r: RadioReport) => r.bssid },
+  radioChannels: { field: 'radioBand', key: (r: RadioChannelReport) => r.radioBand },
   clients: { field: 'macAddress', key: (c: ClientReport) => c.macAddress },
   macTable: { field: 'macAddress', key: (e: MacTableEntryReport) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}` },
 } as const;
@@ -382,6 +428,8 @@ export type CountersInput = NonNullable<PortInput['counters']>;
 export type UplinkSampleInput = NonNullable<Report['uplinkSamples']>[number];
 /** A BSSID (a band of a radio broadcasting one SSID) as sent. */
 export type RadioInput = NonNullable<Report['radios']>[number];
+/** A physical radio (one band) with its channel and utilization, as sent. */
+export type RadioChannelInput = NonNullable<Report['radioChannels']>[number];
 /** A client the device sees, as sent. */
 export type ClientInput = NonNullable<Report['clients']>[number];
 /** An entry of a switch's MAC forwarding table, as sent. */
@@ -399,6 +447,8 @@ export type Counters = StaticDecode<typeof CountersSchema>;
 export type UplinkSampleReport = NonNullable<DeviceReport['uplinkSamples']>[number];
 /** A radio of a parsed report; `bssid` lowercase. */
 export type RadioReport = NonNullable<DeviceReport['radios']>[number];
+/** A physical radio of a parsed report; absent fields null. */
+export type RadioChannelReport = NonNullable<DeviceReport['radioChannels']>[number];
 /** A client of a parsed report; `signal` null for wired clients. */
 export type ClientReport = NonNullable<DeviceReport['clients']>[number];
 /** A MAC table entry of a parsed report. */

@@ -7,8 +7,8 @@ import { createReportClientRepository } from './report-clients.repository.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
-import { UPLINK_METRICS } from '../kernel/telemetry.js';
-import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import { RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -147,6 +147,23 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       }
       const tail = sql`ON CONFLICT (hardware_device_id, mac_address, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
       await rows.insert(t, CLIENT_METRIC_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Adds radio samples to their 5-minute rollups: counts and sums add up. */
+    async upsertRadioRollups(values: readonly Insertable<Database['radio_rollups']>[]): Promise<void> {
+      const set = RADIO_UTILIZATION_METRICS.flatMap((m) => [
+        `${m}_count = radio_rollups.${m}_count + excluded.${m}_count`,
+        `${m}_sum = radio_rollups.${m}_sum + excluded.${m}_sum`,
+      ]);
+      const tail = sql`ON CONFLICT (hardware_device_id, radio_band, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert('radio_rollups', RADIO_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Keeps each controller's last DNS counter reading per bucket. */
+    async upsertDnsRollups(values: readonly Insertable<Database['dns_counter_rollups']>[]): Promise<void> {
+      const tail = sql`ON CONFLICT (hardware_device_id, bucket) DO UPDATE SET ${takeExcluded(DNS_COUNTER_ROLLUPS.slice(2).map(([n]) => n))}
+        WHERE dns_counter_rollups.observed_at < excluded.observed_at`;
+      await rows.insert('dns_counter_rollups', DNS_COUNTER_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Adds to the networks' report counts per bucket. */

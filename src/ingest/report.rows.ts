@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
-import type { ClientReport, DeviceReport } from './report.protocol.js';
-import { CLIENT_AVERAGED_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
+import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {
@@ -26,6 +26,10 @@ export interface SeriesRows {
   readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
   readonly clientMetricRollups: Insertable<Database['client_metric_rollups']>[];
   readonly reportRollups: { network_id: number; bucket: number; report_count: number }[];
+  readonly radioSamples: Insertable<Database['radio_samples']>[];
+  readonly radioRollups: Insertable<Database['radio_rollups']>[];
+  readonly dnsCounters: Insertable<Database['dns_counters']>[];
+  readonly dnsRollups: Insertable<Database['dns_counter_rollups']>[];
   readonly events: EventRow[];
 }
 
@@ -45,8 +49,14 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     counterRollups: [],
     clientMetricRollups: [],
     reportRollups: [],
+    radioSamples: [],
+    radioRollups: [],
+    dnsCounters: [],
+    dnsRollups: [],
     events: [],
   };
+  const radios = new Map<string, Insertable<Database['radio_rollups']>>();
+  const dns = new Map<number, Map<number, Insertable<Database['dns_counter_rollups']>>>();
   const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
   const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
   const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
@@ -91,6 +101,19 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
       const held = counters.get(key);
       if (held === undefined || held.observed_at < reading.observed_at) counters.set(key, { ...reading, bucket });
     }
+    for (const radio of report.radioChannels ?? []) {
+      const sample = radioSample(device.id, report.observedAt, radio);
+      rows.radioSamples.push(sample);
+      addToRadioRollup(radios, sample, bucket);
+    }
+    if (report.dnsRequests != null) {
+      const reading = { hardware_device_id: device.id, observed_at: report.observedAt, uptime_seconds: report.uptimeSeconds ?? null, requests: report.dnsRequests };
+      rows.dnsCounters.push(reading);
+      const buckets = dns.get(device.id) ?? new Map<number, Insertable<Database['dns_counter_rollups']>>();
+      dns.set(device.id, buckets);
+      const held = buckets.get(bucket);
+      if (held === undefined || held.observed_at < reading.observed_at) buckets.set(bucket, { ...reading, bucket });
+    }
     for (const event of report.events ?? []) {
       rows.events.push(eventRow(companyId, device, event.type, event.observedAt, event.details, 'device'));
     }
@@ -123,6 +146,8 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.clientPresence.push(...presence.values());
   rows.clientMetricRollups.push(...clientMetrics.values());
   rows.reportRollups.push(...reportCounts.values());
+  rows.radioRollups.push(...radios.values());
+  for (const buckets of dns.values()) rows.dnsRollups.push(...buckets.values());
   return rows;
 }
 
@@ -195,6 +220,47 @@ function counterGrowth(from: ClientCounters, to: ClientCounters, counter: 'rx' |
   if (a === null || b === null) return 0;
   const restarted = (to.rx !== null && from.rx !== null && to.rx < from.rx) || (to.tx !== null && from.tx !== null && to.tx < from.tx);
   return restarted ? b : b - a;
+}
+
+/** The row of one physical radio of a report at the report's time. */
+function radioSample(hardwareDeviceId: number, observedAt: string, radio: RadioChannelReport): Insertable<Database['radio_samples']> {
+  return {
+    hardware_device_id: hardwareDeviceId,
+    radio_band: radio.radioBand,
+    observed_at: observedAt,
+    channel: radio.channel,
+    channel_width_mhz: radio.channelWidthMHz,
+    tx_power_dbm: radio.txPowerDbm,
+    noise_floor_dbm: radio.noiseFloorDbm,
+    total_utilization: radio.totalUtilization,
+    rx_utilization: radio.rxUtilization,
+    tx_utilization: radio.txUtilization,
+    self_utilization: radio.selfUtilization,
+    obss_utilization: radio.obssUtilization,
+    non_wifi_utilization: radio.nonWifiUtilization,
+  };
+}
+
+/** Adds a radio sample to its 5-minute rollup: each given utilization counts once into its sum. */
+function addToRadioRollup(rollups: Map<string, Insertable<Database['radio_rollups']>>, sample: Insertable<Database['radio_samples']>, bucket: number): void {
+  const key = `${sample.hardware_device_id}/${sample.radio_band}/${bucket}`;
+  let rollup = rollups.get(key);
+  if (rollup === undefined) {
+    const empty: Record<string, unknown> = { hardware_device_id: sample.hardware_device_id, radio_band: sample.radio_band, bucket };
+    for (const metric of RADIO_UTILIZATION_METRICS) {
+      empty[`${metric}_count`] = 0;
+      empty[`${metric}_sum`] = 0;
+    }
+    rollup = empty as unknown as Insertable<Database['radio_rollups']>;
+    rollups.set(key, rollup);
+  }
+  const fields = rollup as unknown as Record<string, number>;
+  for (const metric of RADIO_UTILIZATION_METRICS) {
+    const value = sample[metric];
+    if (value === null || value === undefined) continue;
+    fields[`${metric}_count`] = (fields[`${metric}_count`] ?? 0) + 1;
+    fields[`${metric}_sum`] = (fields[`${metric}_sum`] ?? 0) + value;
+  }
 }
 
 function addToUplinkRollup(

@@ -158,6 +158,8 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['client_presence_rollups', 'bucket', rollup],
         ['port_counter_rollups', 'bucket', rollup],
         ['client_metric_rollups', 'bucket', rollup],
+        ['radio_rollups', 'bucket', rollup],
+        ['dns_counter_rollups', 'bucket', rollup],
         ['report_rollups', 'bucket', rollup],
         ['events', 'observed_at', history],
         ['client_sessions', 'last_seen', history],
@@ -225,5 +227,9 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.upsertCounterRollups(rows.counterRollups);
   await repository.upsertClientMetricRollups(rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
+  await repository.insertMany('radio_samples', rows.radioSamples);
+  await repository.upsertRadioRollups(rows.radioRollups);
+  await repository.insertMany('dns_counters', rows.dnsCounters);
+  await repository.upsertDnsRollups(rows.dnsRollups);
   await repository.insertMany('events', [...rows.events, ...plan.transitions]);
 }

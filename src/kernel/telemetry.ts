@@ -6,7 +6,7 @@
 export const ROLLUP_SECONDS = 300;
 
 /** The raw time series: tables with an observed_at, kept TELEMETRY_RAW_RETENTION_HOURS, partitioned by day on PostgreSQL. */
-export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observations'] as const;
+export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observations', 'radio_samples', 'dns_counters'] as const;
 
 /** The uplink metrics a sample carries and a rollup aggregates: the columns of uplink_samples and column prefixes of uplink_rollups. */
 export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'] as const;
@@ -15,6 +15,22 @@ export type UplinkMetric = (typeof UPLINK_METRICS)[number];
 
 /** The client metrics a 5-minute rollup averages (sum and count): columns of client_observations, column prefixes of client_metric_rollups. */
 export const CLIENT_AVERAGED_METRICS = ['signal', 'snr', 'rx_rate', 'tx_rate'] as const;
+
+/**
+ * The utilization metrics (percent of the report interval) a radio sample
+ * carries and a radio rollup aggregates: the columns of radio_samples and
+ * column prefixes (`_sum`, `_count`) of radio_rollups.
+ */
+export const RADIO_UTILIZATION_METRICS = [
+  'total_utilization',
+  'rx_utilization',
+  'tx_utilization',
+  'self_utilization',
+  'obss_utilization',
+  'non_wifi_utilization',
+] as const;
+/** One of RADIO_UTILIZATION_METRICS. */
+export type RadioUtilizationMetric = (typeof RADIO_UTILIZATION_METRICS)[number];
 
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,

@@ -134,3 +134,17 @@ export function createFixture(): ImportDocument {
     ],
   };
 }
+
+/** A controller the port and DNS tests add to HQ (createFixtureWithController). */
+export const CONTROLLER = { uuid: '22222222-2222-4222-8222-22222222222c', serial: 'M1A3-CT00-0001' } as const;
+
+/** The test data with a controller in HQ. */
+export function createFixtureWithController(): ImportDocument {
+  const data = createFixture();
+  const hq = data.companies[0]?.networks?.[0];
+  (hq?.virtualDevices as unknown[]).push({
+    UUID: CONTROLLER.uuid, label: 'Gateway', deviceType: 'CONTROLLER', deviceModel: 'MX-1', isOnline: true,
+    hardwareDevice: { serialNumber: CONTROLLER.serial, deviceType: 'CONTROLLER', deviceModel: 'MX-1', isConnectedToBackend: true },
+  });
+  return data;
+}

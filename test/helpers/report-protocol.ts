@@ -18,7 +18,7 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const EVENT_TYPE = /^[A-Z][A-Z0-9_]*$/;
 const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'];
 const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
-const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes'];
+const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes', 'radioChannels', 'dnsRequests'];
 const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -81,6 +81,18 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     rule(typeof r.ssid === 'string', `${at}.ssid`, 'must be a string');
     rule(typeof r.isActive === 'boolean', `${at}.isActive`, 'must be a boolean');
   });
+  const bands = new Set<unknown>();
+  list(report.radioChannels, `${path}.radioChannels`, (r, at) => {
+    rule(BANDS.includes(r.radioBand as string) && !bands.has(r.radioBand), `${at}.radioBand`, `must be one of ${BANDS.join(', ')}, once per report`);
+    bands.add(r.radioBand);
+    rule(Number.isInteger(r.channel) && (r.channel as number) >= 1 && (r.channel as number) <= 233, `${at}.channel`, 'must be a channel number 1 to 233');
+    rule([20, 40, 80, 160, 320].includes(r.channelWidthMHz as number), `${at}.channelWidthMHz`, 'must be 20, 40, 80, 160 or 320');
+    rule(typeof r.txPowerDbm === 'number' && typeof r.noiseFloorDbm === 'number' && r.noiseFloorDbm < 0, `${at}.txPowerDbm`, 'power and noise floor must be dBm');
+    const percents = ['totalUtilization', 'rxUtilization', 'txUtilization', 'selfUtilization', 'obssUtilization', 'nonWifiUtilization'];
+    for (const f of percents) rule(typeof r[f] === 'number' && (r[f] as number) >= 0 && (r[f] as number) <= 100, `${at}.${f}`, 'must be 0 to 100');
+    rule((r.rxUtilization as number) + (r.txUtilization as number) <= (r.totalUtilization as number), `${at}.totalUtilization`, 'must be at least rx + tx');
+  });
+  if (report.dnsRequests !== undefined) rule(isCount(report.dnsRequests), `${path}.dnsRequests`, 'must be a whole number ≥ 0');
   list(report.clients, `${path}.clients`, (c, at) => {
     rule(typeof c.macAddress === 'string' && MAC.test(c.macAddress), `${at}.macAddress`, 'must be a lowercase MAC');
     rule(c.ip === null || typeof c.ip === 'string', `${at}.ip`, 'must be a string or null');

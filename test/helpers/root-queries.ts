@@ -49,6 +49,11 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
     '{ allClientMetricsByClient(networkUUID: "$NETWORK", macAddress: "0c:8d:db:12:34:56", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { rxBytes { metadata { minValue maxValue } values { timestamp value } } txBytes { metadata { minValue maxValue } values { timestamp value } } } }',
   allClientMetricsByVLAN:
     '{ allClientMetricsByVLAN(networkUUID: "$NETWORK", vlanUUID: "$VLAN", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { rxBytes { metadata { minValue maxValue } values { timestamp value } } txBytes { metadata { minValue maxValue } values { timestamp value } } } }',
+  channelUtilizationByNetwork:
+    '{ channelUtilizationByNetwork(networkUUID: "$NETWORK", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { band virtualDeviceUUID channel values { timestamp totalUtilization rxUtilization txUtilization } } }',
+  channelUtilizationByAP:
+    '{ channelUtilizationByAP(networkUUID: "$NETWORK", apVirtualDeviceUUID: "$DEVICE", filter: { timeFilter: { durationSeconds: 3600, stepSeconds: 60 } }, band: BAND_5G) { band channelWidthMHz txPowerDbm values { timestamp totalUtilization selfUtilization obssUtilization nonWifiUtilization } } }',
+  controllerDNSRequestRates: '{ controllerDNSRequestRates(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { timestamp value UUID } } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
   networkTopology:
     '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',

@@ -1,6 +1,6 @@
 import type { UplinkMetric } from '../../kernel/telemetry.js';
 import type { ArgumentValues, SqlContext } from '../../engine/read.model.js';
-import { filterAt, filterOf, seriesRanges } from './metrics.window.js';
+import { filterAt, seriesRanges } from './metrics.window.js';
 
 /**
  * The SQL of the metrics series, as derived tables for the read model. A
@@ -24,12 +24,12 @@ export interface Source {
 
 /**
  * The sources of a series: the rollup buckets (epoch seconds) and the two
- * raw ranges (timestamps), of the MetricsFilterInput at `path` of the root's
- * arguments (`filter`; `filter.timeFilter` for the client metrics roots).
+ * raw ranges (timestamps), for the MetricsFilterInput at `path` of the
+ * root's arguments (`filter`, or `filter.timeFilter` for Meter's nested filters).
  */
 export function sources(c: SqlContext, path = 'filter'): { readonly rollup: Source; readonly raw: readonly [Source, Source] } {
   const step = () => c.arg(`${path}.stepSeconds`);
-  const ranges = (args: Parameters<typeof filterOf>[0], now: Date) => seriesRanges(filterAt(args, path), now);
+  const ranges = (args: ArgumentValues, now: Date) => seriesRanges(filterAt(args, path), now);
   const raw = (i: 0 | 1): Source => ({
     bucket: (column) => c.dialect.epochBucket(column, step()),
     from: () => c.value('timestamptz', (args, now) => ranges(args, now).raw[i][0]),

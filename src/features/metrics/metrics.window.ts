@@ -34,7 +34,7 @@ export const METRICS_FILTER_ARGUMENT: RootArgument = {
 /** The filter of a root's arguments (`filter`). */
 export const filterOf = (args: ArgumentValues): MetricsFilter => args.filter as MetricsFilter;
 
-/** The filter at a dotted path of a root's arguments (`filter`, `filter.timeFilter`). */
+/** The MetricsFilterInput at a dotted path of a root's arguments (`filter`, `filter.timeFilter`). */
 export const filterAt = (args: ArgumentValues, path: string): MetricsFilter =>
   path.split('.').reduce<unknown>((value, name) => (value as Record<string, unknown>)[name], args) as MetricsFilter;
 

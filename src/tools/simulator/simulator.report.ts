@@ -6,6 +6,7 @@ import type { PortSpec } from './simulator.devices.js';
 import type { FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
 import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
+import { dnsRequests, radioChannels } from './simulator.radio.js';
 import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
 import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
 
@@ -93,7 +94,8 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
 
 /**
  * The report of one device that is up at `t`: ports with counters since its
- * last boot, uplink samples and radios where it has them, the clients it sees
+ * last boot, uplink samples and radios (with their channels' utilization)
+ * where it has them, a controller's DNS request counter, the clients it sees
  * (access points and switches), a switch's MAC table, each port's LLDP
  * neighbour, CPU and memory, and the events of the
  * interval before `t`. `wirelessByAp`: the clients each access point of the
@@ -114,6 +116,8 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     interfaces: withLldpNeighbors(device, device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)), t),
     ...(samples.length > 0 ? { uplinkSamples: samples } : {}),
     ...(device.type === 'ACCESS_POINT' ? { radios: device.radios.map((r) => ({ BSSID: r.bssid, radioBand: r.band, ssid: r.ssid, isActive: true })) } : {}),
+    ...(device.type === 'ACCESS_POINT' ? { radioChannels: radioChannels(device, t, wirelessByAp[device.apIndex ?? -1]?.length ?? 0) } : {}),
+    ...(device.type === 'CONTROLLER' ? { dnsRequests: dnsRequests(device, boot.end, t) } : {}),
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
     ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
     ...(found.length > 0 ? { events: found } : {}),
