@@ -16,6 +16,7 @@ import * as switchMacTable from './migrations/0012-switch-mac-table.js';
 import * as lldpResources from './migrations/0013-lldp-resources.js';
 import * as wirelessClientMetrics from './migrations/0014-wireless-client-metrics.js';
 import * as radioChannels from './migrations/0015-radio-channels.js';
+import * as deviceResources from './migrations/0019-device-resources.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0013-lldp-resources': lldpResources,
   '0014-wireless-client-metrics': wirelessClientMetrics,
   '0015-radio-channels': radioChannels,
+  '0019-device-resources': deviceResources,
 };
 
 /**

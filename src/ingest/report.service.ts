@@ -160,6 +160,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['client_metric_rollups', 'bucket', rollup],
         ['radio_rollups', 'bucket', rollup],
         ['dns_counter_rollups', 'bucket', rollup],
+        ['resource_rollups', 'bucket', rollup],
         ['report_rollups', 'bucket', rollup],
         ['events', 'observed_at', history],
         ['client_sessions', 'last_seen', history],
@@ -231,5 +232,7 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.upsertRadioRollups(rows.radioRollups);
   await repository.insertMany('dns_counters', rows.dnsCounters);
   await repository.upsertDnsRollups(rows.dnsRollups);
+  await repository.insertMany('resource_samples', rows.resourceSamples);
+  await repository.upsertResourceRollups(rows.resourceRollups);
   await repository.insertMany('events', [...rows.events, ...plan.transitions]);
 }
