@@ -175,6 +175,7 @@ const INGEST_TABLES: Record<string, string> = {
   client_presence_rollups: '*',
   uplink_rollups: '*',
   port_counter_rollups: '*',
+  client_metric_rollups: '*',
   report_rollups: '*',
   events: 'company_id, network_id, hardware_device_id, virtual_device_id, type, observed_at, details, source',
 };

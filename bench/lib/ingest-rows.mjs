@@ -133,10 +133,46 @@ function series(fresh, inNetwork, bool) {
     },
     {
       table: 'client_observations',
-      columns: ['network_id', 'hardware_device_id', 'observed_at', 'mac_address', 'is_wireless'],
-      rows: inNetwork.flatMap(({ r, d }) => (r.clients ?? []).map((c) => [d.network_id, d.id, r.observedAt, c.macAddress, bool(c.isWireless)])),
+      columns: ['network_id', 'hardware_device_id', 'observed_at', 'mac_address', 'is_wireless', ...CLIENT_SAMPLE],
+      rows: inNetwork.flatMap(({ r, d }) => (r.clients ?? []).map((c) => [d.network_id, d.id, r.observedAt, c.macAddress, bool(c.isWireless), ...clientSample(c)])),
     },
   ];
+}
+
+/** A client's metrics (migration 0014), as client_observations' columns; the radio ones null for a wired client. */
+const CLIENT_SAMPLE = ['radio_band', 'channel', 'signal', 'snr', 'rx_rate', 'tx_rate', 'rx_bytes', 'tx_bytes', 'hw_mode', 'ssid', 'vlan_id'];
+const clientSample = (c) => {
+  const radio = (v) => (c.isWireless ? (v ?? null) : null);
+  return [radio(c.radioBand), radio(c.channel), radio(c.signal), radio(c.snr), radio(c.rxRateMbps), radio(c.txRateMbps), c.rxBytes ?? null, c.txBytes ?? null, radio(c.hwMode), c.ssid ?? null, c.vlanID ?? null];
+};
+
+/**
+ * The client metric rollups (one per device, client and bucket with a metric), folded per key as netgraph does:
+ * sums and counts of the averaged metrics, the last sample's other columns, the first counters and the growth between.
+ */
+function clientMetricRollups(inNetwork, bool) {
+  const rollups = new Map();
+  for (const { r, d } of inNetwork) {
+    const bucket = bucketOf(r.observedAt);
+    for (const c of r.clients ?? []) {
+      const [band, channel, signal, snr, rxRate, txRate, rx, tx, mode, ssid, vlan] = clientSample(c);
+      if ([signal, snr, rxRate, txRate, rx, tx].every((v) => v === null)) continue;
+      const key = `${d.id}/${c.macAddress}/${bucket}`;
+      const held = rollups.get(key);
+      const sums = [signal, snr, rxRate, txRate].flatMap((v, m) => [(held?.[6 + 2 * m] ?? 0) + (v ?? 0), (held?.[7 + 2 * m] ?? 0) + (v === null ? 0 : 1)]);
+      const later = held === undefined || held[5] <= r.observedAt;
+      const last = later ? [rx, tx, band, channel, mode, ssid, vlan] : held.slice(14, 21);
+      const grow = (from, to, i) => (from[i] === null || to[i] === null ? 0 : to[0] < from[0] || to[1] < from[1] ? to[i] : to[i] - from[i]);
+      const first = held === undefined ? [r.observedAt, rx, tx] : held.slice(21, 24);
+      const earlier = held !== undefined && r.observedAt < first[0];
+      const [from, to] = held === undefined ? [[rx, tx], [rx, tx]] : later ? [held.slice(14, 16), [rx, tx]] : earlier ? [[rx, tx], first.slice(1)] : [[rx, tx], [rx, tx]];
+      rollups.set(key, [
+        d.id, c.macAddress, bucket, d.network_id, bool(c.isWireless), later ? r.observedAt : held[5], ...sums, ...last,
+        ...(earlier ? [r.observedAt, rx, tx] : first), (held?.[24] ?? 0) + grow(from, to, 0), (held?.[25] ?? 0) + grow(from, to, 1),
+      ]);
+    }
+  }
+  return [...rollups.values()];
 }
 
 function counterRows(r, d) {
@@ -147,6 +183,33 @@ function counterRows(r, d) {
 }
 
 /** The 5-minute rollups, folded per key here as netgraph does, so one upsert reaches each row. */
+const CLIENT_ROLLUP_COLUMNS = [
+  'hardware_device_id', 'mac_address', 'bucket', 'network_id', 'is_wireless', 'observed_at',
+  ...['signal', 'snr', 'rx_rate', 'tx_rate'].flatMap((m) => [`${m}_sum`, `${m}_count`]),
+  'rx_bytes', 'tx_bytes', 'radio_band', 'channel', 'hw_mode', 'ssid', 'vlan_id', 'first_observed_at', 'first_rx_bytes', 'first_tx_bytes', 'rx_growth', 'tx_growth',
+];
+
+/** The upsert of a client metric rollup, as src/ingest/report.repository.ts writes it. */
+function clientRollupSet() {
+  const t = 'client_metric_rollups';
+  const later = `excluded.observed_at >= ${t}.observed_at`;
+  const at = (row, first, c) => `${row}.${first ? 'first_' : ''}${c}_bytes`;
+  const between = (from, fromFirst, to, toFirst, c) =>
+    `CASE WHEN ${at(to, toFirst, c)} IS NULL OR ${at(from, fromFirst, c)} IS NULL THEN 0 WHEN ${at(to, toFirst, 'rx')} < ${at(from, fromFirst, 'rx')} ` +
+    `OR ${at(to, toFirst, 'tx')} < ${at(from, fromFirst, 'tx')} THEN ${at(to, toFirst, c)} ELSE ${at(to, toFirst, c)} - ${at(from, fromFirst, c)} END`;
+  return [
+    ...CLIENT_ROLLUP_COLUMNS.slice(3, 21).map((c) =>
+      c.endsWith('_sum') || c.endsWith('_count') ? `${c} = ${t}.${c} + excluded.${c}` : `${c} = CASE WHEN ${later} THEN excluded.${c} ELSE ${t}.${c} END`,
+    ),
+    ...['rx', 'tx'].map(
+      (c) =>
+        `${c}_growth = ${t}.${c}_growth + excluded.${c}_growth + CASE WHEN excluded.first_observed_at >= ${t}.observed_at THEN ${between(t, false, 'excluded', true, c)} ` +
+        `WHEN excluded.observed_at <= ${t}.first_observed_at THEN ${between('excluded', false, t, true, c)} ELSE 0 END`,
+    ),
+    ...['first_observed_at', 'first_rx_bytes', 'first_tx_bytes'].map((c) => `${c} = CASE WHEN excluded.first_observed_at < ${t}.first_observed_at THEN excluded.${c} ELSE ${t}.${c} END`),
+  ].join(', ');
+}
+
 function rollups(fresh, inNetwork, bool, least, greatest) {
   const uplink = new Map();
   const counters = new Map();
@@ -199,6 +262,12 @@ function rollups(fresh, inNetwork, bool, least, greatest) {
       rows: [...counters.values()],
       tail: `ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${excluded(['observed_at', 'uptime_seconds', ...COUNTERS])}
         WHERE port_counter_rollups.observed_at < excluded.observed_at`,
+    },
+    {
+      table: 'client_metric_rollups',
+      columns: CLIENT_ROLLUP_COLUMNS,
+      rows: clientMetricRollups(inNetwork, bool),
+      tail: `ON CONFLICT (hardware_device_id, mac_address, bucket) DO UPDATE SET ${clientRollupSet()}`,
     },
     {
       table: 'report_rollups',

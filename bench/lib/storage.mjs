@@ -5,7 +5,7 @@ import pg from 'pg';
 /** Tables ingest writes, by retention: raw 48 h, rollups and history 90 d, state per device (bounded). */
 export const STORAGE_GROUPS = {
   raw: ['uplink_samples', 'port_counters', 'client_observations', 'report_receipts'],
-  rollups: ['uplink_rollups', 'client_presence_rollups', 'port_counter_rollups', 'report_rollups'],
+  rollups: ['uplink_rollups', 'client_presence_rollups', 'port_counter_rollups', 'client_metric_rollups', 'report_rollups'],
   history: ['events', 'client_sessions'],
   state: ['device_ports', 'device_radios', 'network_clients', 'hardware_devices'],
 };

@@ -178,7 +178,7 @@ function clientSample(client: ClientReport) {
 /**
  * Folds a client sample into its 5-minute rollup (device, client, bucket):
  * averaged metrics add to sum and count, the rest is the last sample's. A
- * sample with no metric at all (an older sender) makes no rollup row.
+ * sample with no metric at all (a wired client of an older sender) makes no rollup row.
  */
 function addToClientMetricRollup(
   rollups: Map<string, Insertable<Database['client_metric_rollups']>>,

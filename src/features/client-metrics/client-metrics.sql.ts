@@ -91,7 +91,7 @@ function rollupRows(c: SqlContext, mac: string, kind: ClientSeriesKind, bucket: 
   );
 }
 
-/** The raw samples of the source's range that carry a metric (an older sender's samples carry none and make no rollup either). */
+/** The raw samples of the source's range that carry a metric (as the rollups hold only those: an older sender's wired clients carry none). */
 function rawRows(c: SqlContext, mac: string, kind: ClientSeriesKind, source: Source, inWindow: boolean): string {
   const averaged = AVERAGED.map((m) => `coalesce(o.${m}, 0) AS ${m}_s, CASE WHEN o.${m} IS NULL THEN 0 ELSE 1 END AS ${m}_n`).join(', ');
   const carries = [...AVERAGED, 'rx_bytes', 'tx_bytes'].map((m) => `o.${m} IS NOT NULL`).join(' OR ');
