@@ -251,4 +251,16 @@ describe.each(storeKinds())('channel utilization and DNS request rates on %s', (
     const actual = 2 + 2 + 1 * 4;
     expect(response.body.extensions.cost.actual).toBe(2 + 2 * actual + (2 + 2 * actual) + (1 + 2 + 1 * 3));
   });
+
+  it('answers steps that are multiples of 300 s from the 5-minute rollups: with the raw samples of the hour gone, they answer the same', async () => {
+    const [radios, rates] = [await byAP(IDS.acmeHq, IDS.acmeAp, hour), await dns(hour)];
+    await app.server.store.db.deleteFrom('radio_samples').where('observed_at', '>=', at(0)).execute();
+    await app.server.store.db.deleteFrom('dns_counters').where('observed_at', '>=', at(0)).execute();
+    // the channel is that of the latest raw sample, gone now
+    expect(await byAP(IDS.acmeHq, IDS.acmeAp, hour)).toEqual(radios.map((r: Record<string, unknown>) => ({ ...r, channel: null, channelWidthMHz: null, txPowerDbm: null, noiseFloorDbm: null })));
+    expect(await dns(hour)).toEqual(rates);
+    // a step that reads raw samples finds none
+    expect(await byAP(IDS.acmeHq, IDS.acmeAp, { ...hour, stepSeconds: 60 })).toEqual([]);
+    expect(await dns({ ...hour, stepSeconds: 60 })).toEqual({ values: [] });
+  });
 });
