@@ -17,6 +17,7 @@
     if (unit === 'req/s') return `${value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2)} req/s`;
     if (unit === 'ms') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
     if (unit === 'dBm' || unit === 'dB') return `${value.toFixed(1)} ${unit}`;
+    if (unit === 'score') return `${value.toFixed(0)} / 100`;
     return String(value);
   }
 
@@ -33,9 +34,10 @@
   function options(figure, chart, width) {
     const unit = chart.unit;
     // quality sits near 100 %: start the axis a little under the lowest value, so dips show (never below 0)
+    // a score runs from 0 to 100: the whole scale, so a poor score looks poor
     const yRange = unit === '%'
       ? (_u, min) => [Math.max(0, Math.floor((Math.min(min, 95) - 2) / 5) * 5), 100]
-      : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
+      : unit === 'score' ? () => [0, 100] : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
     return {
       width,
       height: HEIGHT,
