@@ -254,6 +254,37 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(problems).toEqual([]);
   });
 
+  it("charts an access point's health scores of the last 24 hours from the simulated radios, clients, CPU and memory", async () => {
+    const { page, problems } = await openSignedIn();
+    const serial = HQ?.virtualDevices.find((d) => d.label === 'AP 01')?.hardwareDevice?.serialNumber as string;
+    const data = await api(
+      `query($s: String!) { apHealthScores(serialNumber: $s, filter: { durationSeconds: 86400, stepSeconds: 900 }) { timestamp overallScore performanceScore rfScore systemScore cpuPercent memoryPercent } }`,
+      { s: serial },
+    );
+    const scores = data.apHealthScores as JsonTree[];
+    // the simulator reports all three sources: every score is there in the latest bucket, between 0 and 100
+    const latest = scores[scores.length - 1] as JsonTree;
+    for (const field of ['overallScore', 'performanceScore', 'rfScore', 'systemScore', 'cpuPercent', 'memoryPercent']) {
+      expect(latest[field], field).toBeTypeOf('number');
+      expect(latest[field] >= 0 && latest[field] <= 100, `${field} ${latest[field]}`).toBe(true);
+    }
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    expect(await page.locator('#health .table-note strong').innerText()).toBe(String(Math.round(latest.overallScore as number)));
+    for (const id of ['health-scores', 'health-system']) await page.locator(`#chart-${id}[data-drawn="true"] canvas`).waitFor();
+    await page.locator('#chart-health-scores').scrollIntoViewIfNeeded();
+    const hovered = await hoverValues(page, 'health-scores');
+    expect(hovered.slice(1).every((v) => /^\d+ \/ 100$/.test(v)), hovered.join(', ')).toBe(true);
+    // a controller has no health section
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('Controller 01')}`);
+    expect(await page.locator('#health').count()).toBe(0);
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    await page.setViewportSize({ width: 1280, height: 1400 });
+    await page.locator('#chart-health-scores[data-drawn="true"] canvas').waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'device-health', '#health');
+    expect(problems).toEqual([]);
+  });
+
   it("draws the network's topology as the API has it: each device with a link, one line per linked pair", async () => {
     const { page, problems } = await openSignedIn();
     await page.goto(`${app.url}/networks/${HQ_ID}`);

@@ -19,6 +19,7 @@
     if (unit === 'dBm' || unit === 'dB') return `${value.toFixed(1)} ${unit}`;
     if (unit === 'W') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} W`;
     if (unit === '°C') return `${value.toFixed(1)} °C`;
+    if (unit === 'score') return `${value.toFixed(0)} / 100`;
     return String(value);
   }
 
@@ -35,12 +36,13 @@
   function options(figure, chart, width) {
     const unit = chart.unit;
     // quality sits near 100 %: start the axis a little under the lowest value, so dips show (never below 0)
-    // a temperature drifts a few degrees: an axis around its values, not from 0
+    // a temperature drifts a few degrees: an axis around its values, not from 0; a score runs from 0 to 100: the whole
+    // scale, so a poor score looks poor
     const yRange = unit === '%'
       ? (_u, min) => [Math.max(0, Math.floor((Math.min(min, 95) - 2) / 5) * 5), 100]
       : unit === '°C'
         ? (_u, min, max) => [Math.floor(min / 5) * 5 - 5, Math.ceil(max / 5) * 5 + 5]
-        : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
+        : unit === 'score' ? () => [0, 100] : (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1];
     return {
       width,
       height: HEIGHT,

@@ -2,7 +2,7 @@ import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
 
 /** The units a chart's values are shown in (web/charts.js formats axis ticks and hover values with them). */
-export type ChartUnit = 'ms' | '%' | 'Mbit/s' | 'clients' | 'dBm' | 'dB' | 'req/s' | 'W' | '°C';
+export type ChartUnit = 'ms' | '%' | 'Mbit/s' | 'clients' | 'dBm' | 'dB' | 'req/s' | 'W' | '°C' | 'score';
 
 /** One line of a chart: its legend label and its points (bucket start as Unix seconds, value in the chart's unit). */
 export interface ChartSeries {

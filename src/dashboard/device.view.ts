@@ -9,6 +9,7 @@ import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import { section } from './network.view.js';
 import { renderPdu, showsPdu } from './pdu.view.js';
+import { renderApHealth } from './ap-health.view.js';
 import type { DeviceDetail } from './documents.js';
 
 type PortView = DeviceDetail['device']['phyInterfaces'][number];
@@ -177,6 +178,7 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
       : '';
   const accessPoint = device.deviceType === 'ACCESS_POINT';
   const channels = accessPoint || detail.channels.length > 0 ? section('Channels', detail.channels.length, renderChannels(detail, now), 'channels') : '';
+  const health = accessPoint ? section('Health', null, renderApHealth(detail, now), 'health') : '';
   const radios = accessPoint || detail.bssids.length > 0 ? section('Radios and BSSIDs', detail.bssids.length, renderRadios(detail), 'radios') : '';
   const wireless =
     accessPoint || detail.wirelessClients.length > 0
@@ -186,6 +188,7 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
   const outlets = showsPdu(detail) ? renderPdu(detail.pdu, now) : '';
   return html`${header}${facts}
 ${outlets}
+${health}
 ${channels}
 ${dns}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}

@@ -127,7 +127,18 @@ export const EVENT_LOG = graphql(
 );
 
 /** The documents the dashboard runs, checked against the served schema at start. */
-export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG] as const;
+/**
+ * An access point's health scores over 24 hours in 15-minute buckets: its page runs it after DEVICE_PAGE, which
+ * gives the serial number apHealthScores takes (a second statement, for access points only).
+ */
+export const AP_HEALTH = graphql(`
+  query DashboardApHealth($serial: String!) {
+    health: apHealthScores(serialNumber: $serial, filter: { durationSeconds: 86400, stepSeconds: 900 }) {
+      timestamp overallScore performanceScore rfScore systemScore cpuPercent memoryPercent
+    }
+  }`);
+
+export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH] as const;
 
 /** A result whose roots are all there: what a page shows once none of its roots answered null. */
 export type Present<T> = { readonly [K in keyof T]: NonNullable<T[K]> };
@@ -145,7 +156,10 @@ export type TopologyLinkView = NetworkMonitoring['topology'][number];
 /** A device as a link names it. */
 export type LinkedDevice = TopologyLinkView['virtualDevice'];
 /** Everything a device's page shows. */
-export type DeviceDetail = Present<ResultOf<typeof DEVICE_PAGE>>;
+export type DeviceDetail = Present<ResultOf<typeof DEVICE_PAGE>> & {
+  /** An access point's health scores of the last 24 hours (AP_HEALTH); [] for other devices. */
+  readonly health: NonNullable<ResultOf<typeof AP_HEALTH>['health']>;
+};
 /** Everything an event log page shows. */
 export type EventLog = Present<ResultOf<typeof EVENT_LOG>>;
 /** An event row: the device page's, or the event log's with its device. */

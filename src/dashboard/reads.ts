@@ -9,7 +9,7 @@ import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../engine/read.service.js';
 import { DEVICE_CHART_WINDOW } from './device-charts.js';
 import { CHART_WINDOWS } from './network-charts.js';
-import { DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE } from './documents.js';
+import { AP_HEALTH, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE } from './documents.js';
 import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
 
@@ -98,7 +98,8 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       const detail = present(await run(DEVICE_PAGE, { network: networkId, device: deviceId, window: { durationSeconds, stepSeconds } }, caller, context));
       if (!detail || detail.device.networkUUID !== networkId) return undefined;
       const serial = detail.device.hardwareDevice?.serialNumber;
-      return { ...detail, bssids: detail.bssids.filter((b) => b.accessPointSerialNumber === serial) };
+      const health = serial !== undefined && detail.device.deviceType === 'ACCESS_POINT' ? ((await run(AP_HEALTH, { serial }, caller, context)).health ?? []) : [];
+      return { ...detail, bssids: detail.bssids.filter((b) => b.accessPointSerialNumber === serial), health };
     },
 
     /** A page of a network's events, filtered; undefined when the network is not the caller's or the filtering device not the network's. */

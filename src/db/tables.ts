@@ -39,6 +39,8 @@ export interface Database {
   pdu_outlet_rollups: PduOutletRollupTable;
   device_temperature_samples: DeviceTemperatureSampleTable;
   device_temperature_rollups: DeviceTemperatureRollupTable;
+  resource_samples: ResourceSampleTable;
+  resource_rollups: ResourceRollupTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
   changes: ChangeTable;
@@ -519,6 +521,26 @@ export interface DnsCounterTable {
 /** The last DNS counter reading of a controller in one 5-minute bucket. */
 export interface DnsCounterRollupTable extends DnsCounterTable {
   bucket: number;
+}
+
+/** A device's CPU and memory as one report gave them (migration 0019); a value the report left out is null. */
+export interface ResourceSampleTable {
+  hardware_device_id: number;
+  observed_at: string;
+  cpu_percent: number | null;
+  memory_used_bytes: number | null;
+  memory_total_bytes: number | null;
+}
+
+/** Sum and count of a device's CPU percentages and memory percentages (used / total) over one 5-minute bucket. */
+export interface ResourceRollupTable {
+  hardware_device_id: number;
+  /** The bucket's start, in seconds since the epoch, a multiple of 300. */
+  bucket: number;
+  cpu_percent_count: number;
+  cpu_percent_sum: number;
+  memory_percent_count: number;
+  memory_percent_sum: number;
 }
 
 export interface ReportRollupTable {

@@ -1,7 +1,9 @@
+import { AP_HEALTH_FEATURE } from '../features/ap-health/ap-health.graphql.js';
 import { ALERT_FEATURE } from '../features/alert/alert.graphql.js';
 import { BSSID_FEATURE } from '../features/bssid/bssid.graphql.js';
 import { CHANGE_FEATURE } from '../features/change/change.graphql.js';
 import { CHANNEL_UTILIZATION_FEATURE } from '../features/channel-utilization/channel-utilization.graphql.js';
+import { CLIENT_CHANNEL_FEATURE } from '../features/channel-utilization/client-channel.graphql.js';
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
 import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
 import { COMPANY_FEATURE } from '../features/company/company.graphql.js';
@@ -42,7 +44,9 @@ export const FEATURES = [
   PORT_STATS_FEATURE,
   CLIENT_METRICS_FEATURE,
   CHANNEL_UTILIZATION_FEATURE,
+  CLIENT_CHANNEL_FEATURE,
   DNS_RATES_FEATURE,
+  AP_HEALTH_FEATURE,
   MAC_TABLE_FEATURE,
   PDU_FEATURE,
   TOPOLOGY_FEATURE,

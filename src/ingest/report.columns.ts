@@ -107,6 +107,14 @@ const DNS_COUNTERS: readonly RowColumn[] = [
   ['requests', 'bigint'],
 ];
 
+const RESOURCE_SAMPLES: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['cpu_percent', 'float'],
+  ['memory_used_bytes', 'bigint'],
+  ['memory_total_bytes', 'bigint'],
+];
+
 const EVENTS: readonly RowColumn[] = [
   ['uuid', 'uuid'],
   ['company_id', 'bigint'],
@@ -143,6 +151,7 @@ export const BULK_COLUMNS = {
   dns_counters: DNS_COUNTERS,
   pdu_outlet_samples: OUTLET_SAMPLES,
   device_temperature_samples: TEMPERATURE_SAMPLES,
+  resource_samples: RESOURCE_SAMPLES,
   events: EVENTS,
 } as const;
 
@@ -212,4 +221,14 @@ export const DNS_COUNTER_ROLLUPS: readonly RowColumn[] = [
   ['observed_at', 'timestamptz'],
   ['uptime_seconds', 'bigint'],
   ['requests', 'bigint'],
+];
+
+/** Key columns first (2), then the CPU and memory percentages' counts and sums, which an upsert adds up. */
+export const RESOURCE_ROLLUPS: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['cpu_percent_count', 'bigint'],
+  ['cpu_percent_sum', 'float'],
+  ['memory_percent_count', 'bigint'],
+  ['memory_percent_sum', 'float'],
 ];

@@ -8,7 +8,7 @@ import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
-import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -177,6 +177,13 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       const tail = sql`ON CONFLICT (hardware_device_id, bucket) DO UPDATE SET ${takeExcluded(DNS_COUNTER_ROLLUPS.slice(2).map(([n]) => n))}
         WHERE dns_counter_rollups.observed_at < excluded.observed_at`;
       await rows.insert('dns_counter_rollups', DNS_COUNTER_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Adds resource samples to their 5-minute rollups: counts and sums add up. */
+    async upsertResourceRollups(values: readonly Insertable<Database['resource_rollups']>[]): Promise<void> {
+      const set = RESOURCE_ROLLUPS.slice(2).map(([column]) => `${column} = resource_rollups.${column} + excluded.${column}`);
+      const tail = sql`ON CONFLICT (hardware_device_id, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+      await rows.insert('resource_rollups', RESOURCE_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Adds to the networks' report counts per bucket. */

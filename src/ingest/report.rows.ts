@@ -37,6 +37,8 @@ export interface SeriesRows {
   readonly outletRollups: Insertable<Database['pdu_outlet_rollups']>[];
   readonly temperatureSamples: Insertable<Database['device_temperature_samples']>[];
   readonly temperatureRollups: Insertable<Database['device_temperature_rollups']>[];
+  readonly resourceSamples: Insertable<Database['resource_samples']>[];
+  readonly resourceRollups: Insertable<Database['resource_rollups']>[];
   readonly events: EventRow[];
 }
 
@@ -65,6 +67,8 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     outletRollups: [],
     temperatureSamples: [],
     temperatureRollups: [],
+    resourceSamples: [],
+    resourceRollups: [],
     events: [],
   };
   const radios = new Map<string, Insertable<Database['radio_rollups']>>();
@@ -76,6 +80,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
   const outlets = new Map<string, Record<string, unknown>>();
   const temperatures = new Map<string, Record<string, unknown>>();
+  const resources = new Map<string, Insertable<Database['resource_rollups']>>();
 
   for (const { report, device } of fresh) {
     const networkId = device.networkId;
@@ -115,6 +120,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
       const held = counters.get(key);
       if (held === undefined || held.observed_at < reading.observed_at) counters.set(key, { ...reading, bucket });
     }
+    addResourceSample(rows.resourceSamples, resources, device.id, report, bucket);
     for (const radio of report.radioChannels ?? []) {
       const sample = radioSample(device.id, report.observedAt, radio);
       rows.radioSamples.push(sample);
@@ -180,6 +186,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.clientMetricRollups.push(...clientMetrics.values());
   rows.reportRollups.push(...reportCounts.values());
   rows.radioRollups.push(...radios.values());
+  rows.resourceRollups.push(...resources.values());
   for (const buckets of dns.values()) rows.dnsRollups.push(...buckets.values());
   rows.outletRollups.push(...(outlets.values() as Iterable<Insertable<Database['pdu_outlet_rollups']>>));
   rows.temperatureRollups.push(...(temperatures.values() as Iterable<Insertable<Database['device_temperature_rollups']>>));
@@ -384,4 +391,31 @@ export function eventRow(
     details,
     source,
   };
+}
+
+/**
+ * A report's CPU and memory as a resource sample (when it carries any of
+ * them), folded into its 5-minute rollup: the CPU percentage, and the memory
+ * percentage (used / total) when the report carries both, add to sum and count.
+ */
+function addResourceSample(
+  samples: Insertable<Database['resource_samples']>[],
+  rollups: Map<string, Insertable<Database['resource_rollups']>>,
+  hardwareDeviceId: number,
+  report: DeviceReport,
+  bucket: number,
+): void {
+  const { cpuPercent: cpu, memoryUsedBytes: used, memoryTotalBytes: total } = report;
+  if (cpu == null && used == null && total == null) return;
+  samples.push({ hardware_device_id: hardwareDeviceId, observed_at: report.observedAt, cpu_percent: cpu ?? null, memory_used_bytes: used ?? null, memory_total_bytes: total ?? null });
+  const memory = used != null && total != null && total > 0 ? (100 * used) / total : null;
+  const key = `${hardwareDeviceId}/${bucket}`;
+  const held = rollups.get(key) ?? { hardware_device_id: hardwareDeviceId, bucket, cpu_percent_count: 0, cpu_percent_sum: 0, memory_percent_count: 0, memory_percent_sum: 0 };
+  rollups.set(key, {
+    ...held,
+    cpu_percent_count: held.cpu_percent_count + (cpu == null ? 0 : 1),
+    cpu_percent_sum: held.cpu_percent_sum + (cpu ?? 0),
+    memory_percent_count: held.memory_percent_count + (memory === null ? 0 : 1),
+    memory_percent_sum: held.memory_percent_sum + (memory ?? 0),
+  });
 }

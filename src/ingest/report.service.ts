@@ -164,6 +164,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['client_metric_rollups', 'bucket', rollup],
         ['radio_rollups', 'bucket', rollup],
         ['dns_counter_rollups', 'bucket', rollup],
+        ['resource_rollups', 'bucket', rollup],
         ['report_rollups', 'bucket', rollup],
         ['pdu_outlet_rollups', 'bucket', rollup],
         ['device_temperature_rollups', 'bucket', rollup],
@@ -241,6 +242,8 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.upsertRadioRollups(rows.radioRollups);
   await repository.insertMany('dns_counters', rows.dnsCounters);
   await repository.upsertDnsRollups(rows.dnsRollups);
+  await repository.insertMany('resource_samples', rows.resourceSamples);
+  await repository.upsertResourceRollups(rows.resourceRollups);
   await repository.insertMany('pdu_outlet_samples', rows.outletSamples);
   await repository.upsertSumRollups('pdu_outlet_rollups', rows.outletRollups);
   await repository.insertMany('device_temperature_samples', rows.temperatureSamples);

@@ -53,7 +53,11 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
     '{ channelUtilizationByNetwork(networkUUID: "$NETWORK", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { band virtualDeviceUUID channel values { timestamp totalUtilization rxUtilization txUtilization } } }',
   channelUtilizationByAP:
     '{ channelUtilizationByAP(networkUUID: "$NETWORK", apVirtualDeviceUUID: "$DEVICE", filter: { timeFilter: { durationSeconds: 3600, stepSeconds: 60 } }, band: BAND_5G) { band channelWidthMHz txPowerDbm values { timestamp totalUtilization selfUtilization obssUtilization nonWifiUtilization } } }',
+  channelUtilizationByClient:
+    '{ channelUtilizationByClient(networkUUID: "$NETWORK", macAddress: "0c:8d:db:12:34:56", filter: { timeFilter: { durationSeconds: 14400, stepSeconds: 300 } }) { timestamp totalUtilization rxUtilization txUtilization selfUtilization } }',
   controllerDNSRequestRates: '{ controllerDNSRequestRates(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { values { timestamp value UUID } } }',
+  apHealthScores:
+    '{ apHealthScores(serialNumber: "$SERIAL", filter: { durationSeconds: 86400, stepSeconds: 3600 }) { timestamp overallScore performanceScore rfScore systemScore cpuPercent memoryPercent } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
   pduMetrics:
     '{ pduMetrics(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { virtualDeviceUUID temperatureCelsius { metadata { minValue maxValue } values { timestamp value } } powerWatts { values { timestamp value outletNumber label } } outlets { outletNumber label isOn powerWatts } } }',

@@ -41,11 +41,38 @@ const utilizationRoot = (oneDevice: boolean): TableRoot => ({
 /** A utilization of a value, from the column of the same name; null when the bucket's samples did not report it. */
 const percent = (column: string, nullable: boolean): FieldMapping => ({ kind: 'scalar', column, type: 'float', nullable });
 
+/** The fields of a bucket of utilization (ChannelUtilizationTimeseriesValue, ClientChannelUtilizationTimeseriesValue), from its averages' columns. */
+export const UTILIZATION_VALUE: Readonly<Record<string, FieldMapping>> = {
+  timestamp: { kind: 'computed', type: 'datetime', sql: (t, c) => c.dialect.fromEpochSeconds(`${t}.bucket`) },
+  totalUtilization: percent('total_utilization', false),
+  rxUtilization: percent('rx_utilization', true),
+  txUtilization: percent('tx_utilization', true),
+  selfUtilization: percent('self_utilization', true),
+  obssUtilization: percent('obss_utilization', true),
+  nonWifiUtilization: percent('non_wifi_utilization', true),
+};
+
+/** The SDL of UTILIZATION_VALUE's fields. */
+export const UTILIZATION_VALUE_FIELDS = `  """The bucket's start."""
+  timestamp: DateTime!
+  """Percent of the time the channel was busy, from anyone."""
+  totalUtilization: Float!
+  """Percent of the time the radio was receiving."""
+  rxUtilization: Float
+  """Percent of the time the radio was transmitting."""
+  txUtilization: Float
+  """Percent of the time busy with the radio's own BSSs (its SSIDs and their clients)."""
+  selfUtilization: Float
+  """Percent of the time busy with other BSSs on the channel (neighbouring networks)."""
+  obssUtilization: Float
+  """Percent of the time busy with energy that is not Wi-Fi."""
+  nonWifiUtilization: Float`;
+
 /** A field of the radio's latest sample before the window's end. */
 const latest = (column: string, type: 'integer' | 'float'): FieldMapping => ({ kind: 'computed', type, nullable: true, sql: (e, c) => latestSample(c, e, column) });
 
-/** The values a radio's series may hold, for complexity: ten buckets to an element. */
-const seriesSize = (args: ArgumentValues | undefined): number =>
+/** The values a utilization series may hold, for complexity: ten buckets to an element. */
+export const seriesSize = (args: ArgumentValues | undefined): number =>
   Math.ceil(maxBuckets(args === undefined ? undefined : filterAt(args, TIME_FILTER_PATH)) / BUCKETS_PER_COST_ELEMENT);
 
 const SERIES_ARGUMENTS_SDL = `
@@ -75,20 +102,7 @@ time. Only buckets with a total utilization sample have a value; another
 field is null when no sample of the bucket reported it.
 """
 type ChannelUtilizationTimeseriesValue {
-  """The bucket's start."""
-  timestamp: DateTime!
-  """Percent of the time the channel was busy, from anyone."""
-  totalUtilization: Float!
-  """Percent of the time the radio was receiving."""
-  rxUtilization: Float
-  """Percent of the time the radio was transmitting."""
-  txUtilization: Float
-  """Percent of the time busy with the radio's own BSSs (its SSIDs and their clients)."""
-  selfUtilization: Float
-  """Percent of the time busy with other BSSs on the channel (neighbouring networks)."""
-  obssUtilization: Float
-  """Percent of the time busy with energy that is not Wi-Fi."""
-  nonWifiUtilization: Float
+${UTILIZATION_VALUE_FIELDS}
 }
 
 """
@@ -136,15 +150,7 @@ extend type Query {
 }
 `,
   readModel: {
-    ChannelUtilizationTimeseriesValue: {
-      timestamp: { kind: 'computed', type: 'datetime', sql: (t, c) => c.dialect.fromEpochSeconds(`${t}.bucket`) },
-      totalUtilization: percent('total_utilization', false),
-      rxUtilization: percent('rx_utilization', true),
-      txUtilization: percent('tx_utilization', true),
-      selfUtilization: percent('self_utilization', true),
-      obssUtilization: percent('obss_utilization', true),
-      nonWifiUtilization: percent('non_wifi_utilization', true),
-    },
+    ChannelUtilizationTimeseriesValue: UTILIZATION_VALUE,
     ChannelUtilizationResponseV2: {
       band: text('radio_band'),
       virtualDeviceUUID: text('virtual_device_uuid'),
