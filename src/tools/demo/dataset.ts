@@ -160,5 +160,28 @@ export function generateDemoDataset(): ImportDocument {
   for (const network of acme.networks) {
     for (const ssid of network.ssids) ssid.ssid = ssid.ssid.replace(/^C1-/, 'Acme-');
   }
+  addDemoSecurity(acme);
   return document;
+}
+
+/**
+ * The headquarters' security configuration and a spare access point, so the
+ * demo answers Meter's configuration roots (blockedClientsForNetwork,
+ * firewallRulesForNetwork, interVLANCommunicationPermittedPairs, the IDS/IPS
+ * mode, spareHardwareDevicesForNetwork) with something to show, as a real
+ * network would have.
+ */
+function addDemoSecurity(acme: ImportCompany): void {
+  const hq = acme.networks[0];
+  if (hq === undefined) return;
+  hq.blockedClients = [{ macAddress: '02:5e:00:00:0b:66', reason: 'Unknown device on the guest network' }];
+  hq.firewallRules = [
+    { name: 'Guests to corporate', description: 'The guest VLAN reaches the internet only', action: 'DENY', isEnabled: true, srcPrefix: '10.0.1.0/24', dstPrefix: '10.0.0.0/24', priority: 10 },
+    { name: 'Corporate to the printers', description: null, action: 'PERMIT', isEnabled: true, srcPrefix: '10.0.0.0/24', dstPrefix: '10.0.3.0/24', priority: 20 },
+  ];
+  hq.interVLANPairs = [{ leftVLANID: 10, rightVLANID: 20 }];
+  hq.idsIPSConfig = { mode: 'IDS' };
+  acme.spareHardwareDevices = [
+    { serialNumber: serial(20261122, 0, 0, 99), deviceType: 'ACCESS_POINT', deviceModel: 'AP-W7', isConnectedToBackend: false, networkUUID: hq.UUID },
+  ];
 }
