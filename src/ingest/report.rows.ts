@@ -71,7 +71,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     resourceRollups: [],
     events: [],
   };
-  const radios = new Map<string, Insertable<Database['radio_rollups']>>();
+  const radios = new Map<string, Record<string, unknown>>();
   const dns = new Map<number, Map<number, Insertable<Database['dns_counter_rollups']>>>();
   const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
   const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
@@ -124,7 +124,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     for (const radio of report.radioChannels ?? []) {
       const sample = radioSample(device.id, report.observedAt, radio);
       rows.radioSamples.push(sample);
-      addToRadioRollup(radios, sample, bucket);
+      addToSums(radios, `${device.id}/${radio.radioBand}/${bucket}`, { hardware_device_id: device.id, radio_band: radio.radioBand, bucket }, RADIO_UTILIZATION_METRICS, sample);
     }
     if (report.dnsRequests != null) {
       const reading = { hardware_device_id: device.id, observed_at: report.observedAt, uptime_seconds: report.uptimeSeconds ?? null, requests: report.dnsRequests };
@@ -185,7 +185,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   rows.clientPresence.push(...presence.values());
   rows.clientMetricRollups.push(...clientMetrics.values());
   rows.reportRollups.push(...reportCounts.values());
-  rows.radioRollups.push(...radios.values());
+  rows.radioRollups.push(...(radios.values() as Iterable<Insertable<Database['radio_rollups']>>));
   rows.resourceRollups.push(...resources.values());
   for (const buckets of dns.values()) rows.dnsRollups.push(...buckets.values());
   rows.outletRollups.push(...(outlets.values() as Iterable<Insertable<Database['pdu_outlet_rollups']>>));
@@ -281,28 +281,6 @@ function radioSample(hardwareDeviceId: number, observedAt: string, radio: RadioC
     obss_utilization: radio.obssUtilization,
     non_wifi_utilization: radio.nonWifiUtilization,
   };
-}
-
-/** Adds a radio sample to its 5-minute rollup: each given utilization counts once into its sum. */
-function addToRadioRollup(rollups: Map<string, Insertable<Database['radio_rollups']>>, sample: Insertable<Database['radio_samples']>, bucket: number): void {
-  const key = `${sample.hardware_device_id}/${sample.radio_band}/${bucket}`;
-  let rollup = rollups.get(key);
-  if (rollup === undefined) {
-    const empty: Record<string, unknown> = { hardware_device_id: sample.hardware_device_id, radio_band: sample.radio_band, bucket };
-    for (const metric of RADIO_UTILIZATION_METRICS) {
-      empty[`${metric}_count`] = 0;
-      empty[`${metric}_sum`] = 0;
-    }
-    rollup = empty as unknown as Insertable<Database['radio_rollups']>;
-    rollups.set(key, rollup);
-  }
-  const fields = rollup as unknown as Record<string, number>;
-  for (const metric of RADIO_UTILIZATION_METRICS) {
-    const value = sample[metric];
-    if (value === null || value === undefined) continue;
-    fields[`${metric}_count`] = (fields[`${metric}_count`] ?? 0) + 1;
-    fields[`${metric}_sum`] = (fields[`${metric}_sum`] ?? 0) + value;
-  }
 }
 
 /**
