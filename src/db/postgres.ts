@@ -1,7 +1,8 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../kernel/errors.js';
 import { getDialect } from './dialect.js';
+import { CurrentSchemaPostgresDialect } from './postgres-introspector.js';
 import { createReadRunner } from './postgres-reads.js';
 import { createReplicaRouter } from './postgres-replica.js';
 import { statementTimeout } from './store.js';
@@ -178,7 +179,7 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
         });
   const pools = replicaPool === undefined ? [pool, readPool] : [pool, readPool, replicaPool];
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new CurrentSchemaPostgresDialect({ pool }),
     log: () => {
       stats.statements += 1;
     },
