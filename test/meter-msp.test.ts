@@ -135,6 +135,25 @@ describe.each(storeKinds())('the MSP dashboard fields on %s', (kind) => {
     expect(await snapshotOf(app)).toEqual(before);
   });
 
+  it('fits its batch of ten switches’ ports and wired clients in one operation (within the 750-point limit)', async () => {
+    // step 6 of its refresh, as it sends it: SWITCH_BATCH_SIZE = 10 switches to a request
+    const ports = (alias: string) => `  ${alias}: phyInterfacesForVirtualDevice(virtualDeviceUUID: "${IDS.acmeSwitch}") {
+    portNumber label isEnabled isUplink isUplinkActive portSpeedMbps
+    nativeVLAN { name vlanID }
+    connectedDevices { client { macAddress } portNumber }
+  }`;
+    const query = `{\n${Array.from({ length: 10 }, (_, i) => ports(`scd_${i}`)).join('\n')}\n}`;
+    const res = await app.request('/api/v1/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await app.createKey('acme')}` },
+      body: JSON.stringify({ query, extensions: { cost: true } }),
+    });
+    expect(res.status, res.text).toBe(200);
+    // each switch: 2 + 5 ports × (6 fields + nativeVLAN 3 + connectedDevices 2 + 1 device × 3) = 72
+    expect(res.body.extensions.cost.requested).toBe(720);
+    expect(res.body.data.scd_0).toEqual(res.body.data.scd_9);
+  });
+
   it('takes any gateway of a /31 or /32, and refuses an unknown protocol before running', async () => {
     const res = await mutate(
       `mutation { createVLAN(input: { networkUUID: "${IDS.acmeLab}", name: "P2P", vlanID: 31, ipV4ClientGateway: "10.0.0.0", ipV4ClientPrefixLength: 31 }) { vlan { ipV4ClientGateway } } }`,

@@ -32,6 +32,9 @@ const virtualDeviceUuidOfPort = (p: string): string =>
 const networkOfPort = (p: string): string => `(SELECT ${networkIdOfHardware('pn')} FROM hardware_devices pn WHERE pn.id = ${p}.hardware_device_id)`;
 
 /** Ports: a device's physical interfaces as its latest report listed them, and the clients connected to them. */
+/** The size a port's `connectedDevices` is priced at (docs/limits.md): one device, as on an access port. */
+export const CONNECTED_DEVICES_PER_PORT = 1;
+
 export const PORT_FEATURE = {
   sdl: /* GraphQL */ `
 """A physical port of a device, as the device's latest report with interfaces listed it."""
@@ -115,4 +118,9 @@ extend type Query {
   },
   internalRoots: {},
   mutations: {},
+  listSizes: {
+    // an access port's one device: a port list priced at five ports, each with five clients, would price a switch's
+    // ports and their clients at 132 points, and a Meter dashboard's batch of ten switches at three times the limit
+    'PhyInterface.connectedDevices': () => CONNECTED_DEVICES_PER_PORT,
+  },
 } satisfies GraphQLFeature;
