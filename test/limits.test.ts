@@ -195,16 +195,17 @@ describe.each(storeKinds())('per-key limits on %s', (kind) => {
       });
     });
 
-    it('an exhausted budget answers 429 THROTTLED with Retry-After once it cannot hold the requested cost, and refills continuously to full', async () => {
+    it('runs operations while the budget holds a point (it may go below zero), then answers 429 THROTTLED with Retry-After, and refills continuously to full', async () => {
       const key = await app.createKey('acme');
       const start = clock.now();
       const costs = [];
       // requested 314 each, actually 73: acme's three networks hold 4 devices, 3 VLANs and 2 SSIDs between them
-      for (let i = 0; i < 6; i++) {
+      for (let i = 0; i < 11; i++) {
         const res = await app.graphql(SPEC_COMPANY, { key });
         expect(res.status).toBe(200);
         costs.push([res.headers.get('x-complexity-cost'), res.headers.get('x-complexity-remaining')]);
       }
+      // the eleventh found 20 points, fewer than its requested 314, and ran: the budget is at -53, reported as 0
       expect(costs).toEqual([
         ['73', '677'],
         ['73', '604'],
@@ -212,43 +213,57 @@ describe.each(storeKinds())('per-key limits on %s', (kind) => {
         ['73', '458'],
         ['73', '385'],
         ['73', '312'],
+        ['73', '239'],
+        ['73', '166'],
+        ['73', '93'],
+        ['73', '20'],
+        ['73', '0'],
       ]);
       const throttled = await app.graphql(SPEC_COMPANY, { key });
       expect(throttled.status).toBe(429);
-      // 2 points short of the requested 314 at 50 points a second: 40 ms, rounded up to the second
-      expect(throttled.headers.get('retry-after')).toBe(new Date(start + 1_000).toUTCString());
+      // 54 points short of one point at 50 points a second: 1.08 s, rounded up to the second
+      expect(throttled.headers.get('retry-after')).toBe(new Date(start + 2_000).toUTCString());
       expect(throttled.body).toEqual({
         errors: [
           {
             // Meter's documented body, exactly
             message: 'Complexity budget exhausted. Try a less complex query or wait for your budget to restore.',
-            extensions: { code: 'THROTTLED', cost: 314, remaining: 312, retryAfterSeconds: 1 },
+            extensions: { code: 'THROTTLED', cost: 314, remaining: 0, retryAfterSeconds: 2 },
           },
         ],
         data: null,
       });
-      expect(limitHeaders(throttled)).toMatchObject({ 'x-complexity-cost': '0', 'x-complexity-remaining': '312' });
+      // X-Complexity-Reset says when the budget admits again, as Retry-After does
+      expect(limitHeaders(throttled)).toMatchObject({ 'x-complexity-cost': '0', 'x-complexity-remaining': '0', 'x-complexity-reset': new Date(start + 2_000).toUTCString() });
 
-      clock.advance(39);
-      expect((await app.graphql(SPEC_COMPANY, { key })).status).toBe(429);
+      clock.advance(1_079);
+      expect((await app.graphql(CHEAP, { key })).status).toBe(429);
       clock.advance(1);
       const refilled = await app.graphql(SPEC_COMPANY, { key });
       expect(refilled.status).toBe(200);
-      expect(refilled.headers.get('x-complexity-remaining')).toBe(String(314 - 73));
+      expect(refilled.headers.get('x-complexity-remaining')).toBe('0');
 
-      clock.advance(1_000);
-      expect((await app.graphql(CHEAP, { key })).headers.get('x-complexity-remaining')).toBe(String(314 - 73 + 50 - 4));
       clock.advance(60_000);
       expect((await app.graphql(CHEAP, { key })).headers.get('x-complexity-remaining')).toBe(String(750 - 4));
     });
 
-    it('a cheap operation still runs while the budget is too low for an expensive one', async () => {
+    it('never throttles a script that paces itself as Meter documents: wait while fewer than 100 points remain, until X-Complexity-Reset', async () => {
+      // the public Meter MSP dashboard's rule (PROACTIVE_CX_THRESH = 100, then sleep until the reset plus one second)
       const key = await app.createKey('acme');
-      for (let i = 0; i < 6; i++) await app.graphql(SPEC_COMPANY, { key });
-      expect((await app.graphql(SPEC_COMPANY, { key })).status).toBe(429);
-      const res = await app.graphql(CHEAP, { key });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('x-complexity-remaining')).toBe('308');
+      const statuses: number[] = [];
+      let waited = 0;
+      for (let i = 0; i < 40; i++) {
+        const res = await app.graphql(SPEC_COMPANY, { key });
+        statuses.push(res.status);
+        if (Number(res.headers.get('x-complexity-remaining')) < 100) {
+          const wait = Date.parse(res.headers.get('x-complexity-reset') as string) - clock.now() + 1_000;
+          waited += wait;
+          clock.advance(wait);
+        }
+      }
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      // it did wait: 40 operations of 73 points are 2,920, four budgets' worth
+      expect(waited).toBeGreaterThan(0);
     });
   });
 

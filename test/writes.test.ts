@@ -221,12 +221,13 @@ describe.each(storeKinds())('mutations and the complexity budget on %s', (kind) 
     await app?.close();
   });
 
-  it('charges a mutation 10 points plus its payload before it runs; one over the budget is THROTTLED and writes nothing', async () => {
+  it('charges a mutation 10 points plus its payload before it runs; one past an exhausted budget is THROTTLED and writes nothing', async () => {
     const key = await createWriteKey(app);
     const create = (vlanID: number) =>
       app.graphql(`mutation { createVLAN(input: { networkUUID: "${IDS.acmeEmpty}", name: "V", vlanID: ${vlanID} }) { vlan { UUID } } }`, { key });
     const charged = [];
-    for (const vlanID of [40, 41]) {
+    // the third finds 6 points, fewer than its 12, and runs: the budget goes to -6
+    for (const vlanID of [40, 41, 42]) {
       const res = await create(vlanID);
       expect(res.body.errors).toBeUndefined();
       charged.push([res.headers.get('x-complexity-cost'), res.headers.get('x-complexity-remaining')]);
@@ -234,13 +235,14 @@ describe.each(storeKinds())('mutations and the complexity budget on %s', (kind) 
     expect(charged).toEqual([
       ['12', '18'],
       ['12', '6'],
+      ['12', '0'],
     ]);
     const entries = (await auditOf(app)).length;
-    const throttled = await create(42);
+    const throttled = await create(43);
     expect(throttled.status).toBe(429);
-    expect(throttled.body.errors[0].extensions).toMatchObject({ code: 'THROTTLED', cost: 12, remaining: 6 });
+    expect(throttled.body.errors[0].extensions).toMatchObject({ code: 'THROTTLED', cost: 12, remaining: 0 });
     expect(await auditOf(app)).toHaveLength(entries);
-    const vlans = await app.server.store.db.selectFrom('vlans').select('vlan_id').where('vlan_id', 'in', [40, 41, 42]).orderBy('vlan_id').execute();
-    expect(vlans).toEqual([{ vlan_id: 40 }, { vlan_id: 41 }]);
+    const vlans = await app.server.store.db.selectFrom('vlans').select('vlan_id').where('vlan_id', 'in', [40, 41, 42, 43]).orderBy('vlan_id').execute();
+    expect(vlans).toEqual([{ vlan_id: 40 }, { vlan_id: 41 }, { vlan_id: 42 }]);
   });
 });

@@ -151,7 +151,7 @@ async function answerWithoutRunning(deps: GraphQLRouteDeps, context: RequestCont
  */
 export const THROTTLED_MESSAGE = 'Complexity budget exhausted. Try a less complex query or wait for your budget to restore.';
 
-/** THROTTLED: the key's complexity budget does not hold this operation's cost yet. */
+/** THROTTLED: the key's complexity budget is below the one point that admits an operation (limits.arithmetic.ts). */
 function throttled(type: string, cost: number, state: LimitState, retryAt: number): Answer {
   const remaining = wholePoints(state.budget.level);
   const retryAfterSeconds = secondsUntil(retryAt, state.now);

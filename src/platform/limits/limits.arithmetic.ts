@@ -78,8 +78,21 @@ export function bucketLevel(state: BucketState | undefined, now: number, policy:
 }
 
 /**
- * Takes `cost` points when the budget holds them. A refused charge changes
- * nothing, so a throttled client does not dig itself deeper.
+ * The level at which the budget admits an operation: one point, whatever the
+ * operation's requested cost (at most the per-operation limit). An operation
+ * admitted may take the budget below zero, down to one point less than the
+ * per-operation limit; the key then waits until it is back at one point.
+ * Requiring the whole requested cost instead throttled scripts that pace
+ * themselves the way Meter documents (wait while `X-Complexity-Remaining` is
+ * low, until `X-Complexity-Reset`): a request of 400 points after a wait to
+ * 150 points was refused however long the script had waited.
+ */
+export const BUDGET_ADMITS_AT = 1;
+
+/**
+ * Takes `cost` points when the budget holds at least BUDGET_ADMITS_AT (or
+ * `cost`, when less), possibly below zero. A refused charge changes nothing,
+ * so a throttled client does not dig itself deeper.
  */
 export function takeFromBucket(
   state: BucketState | undefined,
@@ -88,7 +101,7 @@ export function takeFromBucket(
   cost: number,
 ): { readonly allowed: boolean; readonly state: BucketState | undefined; readonly level: number } {
   const level = bucketLevel(state, now, policy);
-  if (level < cost) return { allowed: false, state, level };
+  if (level < Math.min(cost, BUDGET_ADMITS_AT)) return { allowed: false, state, level };
   return { allowed: true, state: { level: level - cost, updatedAt: now }, level: level - cost };
 }
 

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Result } from 'ioredis';
+import { BUDGET_ADMITS_AT } from './limits.arithmetic.js';
 import type { LimitPolicies } from './limits.arithmetic.js';
 import type { LimitStore } from './limits.store.js';
 
@@ -14,6 +15,11 @@ local function level_at(key, now, capacity, refill_ms)
   if not saved[1] then return capacity end
   local elapsed = math.max(0, now - tonumber(saved[2]))
   return math.min(capacity, tonumber(saved[1]) + elapsed * capacity / refill_ms)
+end
+-- kept until the budget is full again (a level below zero takes longer than one refill), then it is the same as no key
+local function save_level(key, level, now, capacity, refill_ms)
+  redis.call('HSET', key, 'l', string.format('%.17g', level), 't', string.format('%.17g', now))
+  redis.call('PEXPIRE', key, math.ceil((capacity - level) * refill_ms / capacity) + 1000)
 end
 `;
 
@@ -40,12 +46,12 @@ return { string.format('%.17g', start), count, string.format('%.17g', level) }
 const CHARGE_LUA = `${BUCKET_LEVEL_LUA}
 local now = tonumber(ARGV[1])
 local cost = tonumber(ARGV[2])
+local capacity = tonumber(ARGV[3])
 local refill_ms = tonumber(ARGV[4])
-local level = level_at(KEYS[1], now, tonumber(ARGV[3]), refill_ms)
-if level < cost then return { 0, string.format('%.17g', level) } end
+local level = level_at(KEYS[1], now, capacity, refill_ms)
+if level < math.min(cost, ${BUDGET_ADMITS_AT}) then return { 0, string.format('%.17g', level) } end
 level = level - cost
-redis.call('HSET', KEYS[1], 'l', string.format('%.17g', level), 't', string.format('%.17g', now))
-redis.call('PEXPIRE', KEYS[1], refill_ms + 1000)
+save_level(KEYS[1], level, now, capacity, refill_ms)
 return { 1, string.format('%.17g', level) }
 `;
 
@@ -55,8 +61,7 @@ local now = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[3])
 local refill_ms = tonumber(ARGV[4])
 local level = math.min(capacity, level_at(KEYS[1], now, capacity, refill_ms) + tonumber(ARGV[2]))
-redis.call('HSET', KEYS[1], 'l', string.format('%.17g', level), 't', string.format('%.17g', now))
-redis.call('PEXPIRE', KEYS[1], refill_ms + 1000)
+save_level(KEYS[1], level, now, capacity, refill_ms)
 return string.format('%.17g', level)
 `;
 

@@ -1,6 +1,6 @@
 import type { LimitsConfig } from '../../config.js';
 import type { Caller } from '../../kernel/caller.js';
-import { budgetHoldsAt } from './limits.arithmetic.js';
+import { BUDGET_ADMITS_AT, budgetHoldsAt } from './limits.arithmetic.js';
 import type { LimitPolicies } from './limits.arithmetic.js';
 import { createFailoverLimitStore } from './limits.failover.js';
 import type { FailoverLog, LimitMode } from './limits.failover.js';
@@ -34,7 +34,7 @@ export function limitPolicies(config: LimitsConfig): LimitPolicies {
 /**
  * Per-key limits: a fixed window of requests, checked before a request is
  * parsed, and a complexity budget that refills continuously, charged with an
- * operation's requested cost before it runs and refunded down to its actual
+ * operation's requested cost before it runs (admitted while it holds a point) and refunded down to its actual
  * cost after (docs/limits.md). The state lives in memory, or in Redis
  * when REDIS_URL is set (falling back to memory while Redis is away).
  */
@@ -77,8 +77,9 @@ export function createLimitsService(config: LimitsConfig, deps: LimitsDeps) {
     },
 
     /**
-     * Charges an operation's cost to the caller's budget; refused (and not
-     * charged) when the budget does not hold it, with the time it will.
+     * Charges an operation's cost to the caller's budget, which may go below
+     * zero; refused (and not charged) when the budget is below one point
+     * (BUDGET_ADMITS_AT), with the time it will be back at it.
      */
     async chargeOperation(caller: Caller, admitted: LimitState, cost: number): Promise<LimitDecision> {
       const at = now();
@@ -89,7 +90,7 @@ export function createLimitsService(config: LimitsConfig, deps: LimitsDeps) {
         budget: { cost: charge.allowed ? cost : 0, level: charge.budget.level },
       };
       if (charge.allowed) return { allowed: true, state };
-      return { allowed: false, state, retryAt: budgetHoldsAt(charge.budget, cost, policies.budget) };
+      return { allowed: false, state, retryAt: budgetHoldsAt(charge.budget, Math.min(cost, BUDGET_ADMITS_AT), policies.budget) };
     },
 
     /**

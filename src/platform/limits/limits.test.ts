@@ -46,13 +46,19 @@ describe('complexity budget arithmetic', () => {
     expect(bucketLevel({ level: 100, updatedAt: T0 }, T0 - 5_000, BUCKET)).toBe(100);
   });
 
-  it('takes the cost when the budget holds it, and changes nothing when it does not', () => {
+  it('takes the cost while the budget holds a point, going below zero, and changes nothing when it does not', () => {
     const first = takeFromBucket(undefined, T0, BUCKET, 314);
     expect(first).toEqual({ allowed: true, state: { level: 436, updatedAt: T0 }, level: 436 });
     const second = takeFromBucket(first.state, T0, BUCKET, 314);
     expect(second.level).toBe(122);
-    const refused = takeFromBucket(second.state, T0 + 1_000, BUCKET, 314);
-    expect(refused).toEqual({ allowed: false, state: second.state, level: 172 });
+    // 122 points admit an operation of 314: the budget goes to -192
+    const third = takeFromBucket(second.state, T0, BUCKET, 314);
+    expect(third).toEqual({ allowed: true, state: { level: -192, updatedAt: T0 }, level: -192 });
+    // below one point nothing is admitted, and nothing changes; 3.86 s later (193 points of refill) it is at one
+    const refused = takeFromBucket(third.state, T0 + 3_859, BUCKET, 5);
+    expect(refused.allowed).toBe(false);
+    expect(refused.state).toBe(third.state);
+    expect(takeFromBucket(third.state, T0 + 3_860, BUCKET, 5)).toMatchObject({ allowed: true, level: -4 });
   });
 
   it('gives back what an operation did not use, never above capacity', () => {
@@ -161,17 +167,19 @@ describe('limits service (memory store, injected clock)', () => {
     expect(await limits.admitRequest(caller('a'))).toMatchObject({ allowed: true, state: { requests: { remaining: 2 } } });
   });
 
-  it('charges operations to the budget and says when a refused one fits', async () => {
+  it('charges operations to the budget and says when it admits one again', async () => {
     let now = T0;
     const limits = createLimitsService(config, { now: () => now, log: silentLog });
     const admitted = (await limits.admitRequest(caller('a'))).state;
     expect((await limits.chargeOperation(caller('a'), admitted, 314)).state.budget).toEqual({ cost: 314, level: 436 });
     expect((await limits.chargeOperation(caller('a'), admitted, 314)).state.budget).toEqual({ cost: 314, level: 122 });
+    expect((await limits.chargeOperation(caller('a'), admitted, 314)).state.budget).toEqual({ cost: 314, level: -192 });
     const refused = await limits.chargeOperation(caller('a'), admitted, 314);
-    expect(refused).toMatchObject({ allowed: false, retryAt: T0 + 3_840, state: { budget: { cost: 0, level: 122 } } });
-    now = T0 + 3_839;
+    // back at one point after 193 points of refill (50 a second)
+    expect(refused).toMatchObject({ allowed: false, retryAt: T0 + 3_860, state: { budget: { cost: 0, level: -192 } } });
+    now = T0 + 3_859;
     expect((await limits.chargeOperation(caller('a'), admitted, 314)).allowed).toBe(false);
-    now = T0 + 3_840;
+    now = T0 + 3_860;
     expect((await limits.chargeOperation(caller('a'), admitted, 314)).allowed).toBe(true);
   });
 });
