@@ -53,7 +53,7 @@ function printOnce(context: CommandContext, outcomes: readonly PollOutcome[]): n
       ['HOST', 'SERIAL', 'MS', 'PORTS', 'CLIENTS', 'UPTIME', 'ERROR'],
       outcomes.map((o) => [
         o.host,
-        o.serialNumber,
+        o.serialNumber ?? '-',
         String(o.durationMs),
         String((o.report?.interfaces as unknown[] | undefined)?.length ?? '-'),
         String((o.report?.clients as unknown[] | undefined)?.length ?? '-'),

@@ -10,8 +10,8 @@ import type { ProbeTarget } from './collector.probes.js';
 export interface CollectedDevice {
   readonly host: string;
   readonly port: number;
-  /** The serial number of the netgraph hardware device its reports are for. */
-  readonly serialNumber: string;
+  /** The serial number of the netgraph hardware device its reports are for; null: the device's own (ENTITY-MIB chassis serial, else its first MAC address). */
+  readonly serialNumber: string | null;
   /** ifName (or ifDescr) of its uplink interfaces. */
   readonly uplinks: readonly string[];
   readonly snmp: SnmpCredentials;
@@ -102,7 +102,7 @@ function readDevice(check: Checks, value: unknown, at: string): CollectedDevice 
   return {
     host: check.text(device.host, `${at}.host`, 255),
     port: check.integer(device.port ?? 161, `${at}.port`, 1, 65_535),
-    serialNumber: check.text(device.serialNumber, `${at}.serialNumber`, 100),
+    serialNumber: device.serialNumber === undefined || device.serialNumber === null ? null : check.text(device.serialNumber, `${at}.serialNumber`, 100),
     uplinks,
     snmp: readCredentials(check, device.snmp, `${at}.snmp`),
     uplinkProbes: check.list(device.uplinkProbes ?? [], `${at}.uplinkProbes`).map((probe, j, all) => {

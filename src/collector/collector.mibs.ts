@@ -47,6 +47,10 @@ const HR_PROCESSOR_LOAD = '1.3.6.1.2.1.25.3.3.1.2';
 /** HOST-RESOURCES-MIB hrStorageTable (columns 2 type, 4 allocation units, 5 size, 6 used) and its type of RAM. */
 const HR_STORAGE_ENTRY = '1.3.6.1.2.1.25.2.3.1';
 const HR_STORAGE_RAM = '1.3.6.1.2.1.25.2.1.2';
+/** ENTITY-MIB entPhysicalTable's entPhysicalClass and entPhysicalSerialNum columns (index: entPhysicalIndex), and the class chassis(3). */
+const ENT_PHYSICAL_CLASS = '1.3.6.1.2.1.47.1.1.1.1.5';
+const ENT_PHYSICAL_SERIAL_NUM = '1.3.6.1.2.1.47.1.1.1.1.11';
+const ENT_CLASS_CHASSIS = 3;
 const NOT_TEXT = /[\u0000-\u001f\u007f\ufffd]/;
 
 /** Cumulative counters of one interface; `wide` is true when they are IF-MIB's 64-bit counters. */
@@ -147,6 +151,22 @@ export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
     lldpNeighbours: decodeLldpNeighbours(remotes, lldpPortsToIfIndex(locPorts, interfaces)),
     resources,
   };
+}
+
+/**
+ * The device's own serial number: ENTITY-MIB's entPhysicalSerialNum of the
+ * first chassis (entPhysicalClass chassis(3), in table order) that has one;
+ * null when the agent has no ENTITY-MIB or no chassis with a serial (a
+ * stack's own entry has none, its members' chassis do).
+ */
+export async function pollChassisSerial(client: SnmpClient): Promise<string | null> {
+  const [classes, serials] = await Promise.all([client.walk(ENT_PHYSICAL_CLASS), client.walk(ENT_PHYSICAL_SERIAL_NUM)]);
+  const serialOf = new Map(serials.map((o) => [o.oid.slice(ENT_PHYSICAL_SERIAL_NUM.length + 1), text(o.value)]));
+  for (const o of classes) {
+    const serial = serialOf.get(o.oid.slice(ENT_PHYSICAL_CLASS.length + 1));
+    if (integer(o.value) === ENT_CLASS_CHASSIS && serial != null) return serial;
+  }
+  return null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isSerialNumber } from '../kernel/rules.js';
 import { MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
 import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report, UplinkSampleInput } from '../ingest/report.protocol.js';
 import type { ProbeResult } from './collector.probes.js';
@@ -51,7 +52,7 @@ export function buildReport(
 ): { report: Report; memory: DeviceMemory } {
   const rebooted = previous?.uptimeSeconds != null && poll.uptimeSeconds !== null && poll.uptimeSeconds < previous.uptimeSeconds;
   const narrowCounters = new Map<number, { raw: bigint[]; wraps: bigint[] }>();
-  const ports = poll.interfaces.filter((i) => i.type !== IF_TYPE_SOFTWARE_LOOPBACK && i.ifIndex <= MAX_PORT_NUMBER);
+  const ports = reportedPorts(poll);
   const lldp = new Map(poll.lldpNeighbours.map((n) => [n.ifIndex, n]));
   const interfaces = ports.map((i) => {
     const counters = i.counters === null ? null : unwrap(i.ifIndex, i.counters, rebooted ? undefined : previous, narrowCounters);
@@ -74,6 +75,23 @@ export function buildReport(
       : {}),
   };
   return { report, memory: { uptimeSeconds: poll.uptimeSeconds, narrowCounters, uplinkBytes } };
+}
+
+/**
+ * The serial number a device without a configured one reports as
+ * (docs/collector.md): its chassis serial from ENTITY-MIB when it is one
+ * netgraph takes, else the MAC address of the report's first port that has
+ * one, as 12 uppercase hex digits (0016C7026EC0); null when it has neither.
+ */
+export function serialOfDevice(chassisSerial: string | null, poll: DevicePoll): string | null {
+  if (chassisSerial !== null && isSerialNumber(chassisSerial)) return chassisSerial;
+  const mac = reportedPorts(poll).find((i) => i.macAddress !== null)?.macAddress;
+  return mac == null ? null : mac.replaceAll(':', '').toUpperCase();
+}
+
+/** The interfaces a report has as ports: not software loopbacks, and an ifIndex that fits a port number. */
+function reportedPorts(poll: DevicePoll): PolledInterface[] {
+  return poll.interfaces.filter((i) => i.type !== IF_TYPE_SOFTWARE_LOOPBACK && i.ifIndex <= MAX_PORT_NUMBER);
 }
 
 /**

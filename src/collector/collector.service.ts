@@ -4,8 +4,8 @@ import { MAX_REPORTS_PER_REQUEST } from '../ingest/report.protocol.js';
 import type { Report } from '../ingest/report.protocol.js';
 import { createHttpSink } from '../tools/simulator/simulator.sink.js';
 import type { CollectedDevice, CollectorConfig } from './collector.config.js';
-import { pollDevice } from './collector.mibs.js';
-import { buildReport } from './collector.report.js';
+import { pollChassisSerial, pollDevice } from './collector.mibs.js';
+import { buildReport, serialOfDevice } from './collector.report.js';
 import type { DeviceMemory } from './collector.report.js';
 import { ReportSpool } from './collector.spool.js';
 import { openSnmpClient } from './snmp.client.js';
@@ -17,7 +17,8 @@ import type { TrapEvent } from './collector.traps.js';
 /** What polling one device came to: its report, or why there is none. */
 export interface PollOutcome {
   readonly host: string;
-  readonly serialNumber: string;
+  /** The configured serial number, else the device's own; null when neither is known (a failed first poll). */
+  readonly serialNumber: string | null;
   readonly durationMs: number;
   readonly report: Report | null;
   readonly error: string | null;
@@ -48,20 +49,31 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
   const memory = new Map<CollectedDevice, DeviceMemory>();
   // devices whose reboot a coldStart/warmStart trap has reported since their last poll: the poll does not report it again
   const bootReportedByTrap = new Set<CollectedDevice>();
+  // the serial numbers read from devices configured without one, for their traps too
+  const ownSerials = new Map<CollectedDevice, string>();
+  const serialOf = (device: CollectedDevice) => device.serialNumber ?? ownSerials.get(device) ?? null;
 
-  async function poll(device: CollectedDevice): Promise<PollOutcome> {
+  async function poll(device: CollectedDevice, index: number): Promise<PollOutcome> {
     const started = performance.now();
     const client = openSnmpClient({ host: device.host, port: device.port, credentials: device.snmp, timeoutMs: config.timeoutMs, retries: config.retries });
-    const outcome = { host: device.host, serialNumber: device.serialNumber };
+    const outcome = (error: string | null, report: Report | null = null) => ({ host: device.host, serialNumber: serialOf(device), durationMs: elapsed(started), report, error });
     try {
-      // the uplinks' probes run while the agent is polled
-      const [polled, probes] = await Promise.all([pollDevice(client), probeUplinks(device)]);
-      const built = buildReport(device, polled, memory.get(device), now(), probes);
+      // the uplinks' probes run while the agent is polled; the chassis serial only when the configuration names none
+      const [polled, probes, chassisSerial] = await Promise.all([
+        pollDevice(client),
+        probeUplinks(device),
+        device.serialNumber === null ? pollChassisSerial(client) : Promise.resolve(null),
+      ]);
+      const serialNumber = device.serialNumber ?? serialOfDevice(chassisSerial, polled);
+      if (serialNumber === null) {
+        return outcome(`${device.host}:${device.port} has no serial number of its own (no ENTITY-MIB chassis serial, no MAC address): set devices[${index}].serialNumber`);
+      }
+      ownSerials.set(device, serialNumber);
+      const built = buildReport({ serialNumber, uplinks: device.uplinks }, polled, memory.get(device), now(), probes);
       memory.set(device, built.memory);
-      const report = bootReportedByTrap.delete(device) ? withoutBootEvent(built.report) : built.report;
-      return { ...outcome, durationMs: elapsed(started), report, error: null };
+      return outcome(null, bootReportedByTrap.delete(device) ? withoutBootEvent(built.report) : built.report);
     } catch (error) {
-      return { ...outcome, durationMs: elapsed(started), report: null, error: error instanceof Error ? error.message : String(error) };
+      return outcome(error instanceof Error ? error.message : String(error));
     } finally {
       client.close();
     }
@@ -80,7 +92,7 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
     const worker = async () => {
       while (next < config.devices.length) {
         const index = next++;
-        outcomes[index] = await poll(config.devices[index] as CollectedDevice);
+        outcomes[index] = await poll(config.devices[index] as CollectedDevice, index);
       }
     };
     await Promise.all(Array.from({ length: Math.min(config.concurrency, config.devices.length) }, worker));
@@ -107,15 +119,21 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
           : startTrapReceiver(
               config.traps,
               config.devices,
-              (trap) => void onTrap(trap).catch((error: unknown) => log.error({ serialNumber: trap.device.serialNumber }, `SNMP notification not spooled: ${String(error)}`)),
+              (trap) => void onTrap(trap).catch((error: unknown) => log.error({ serialNumber: serialOf(trap.device) }, `SNMP notification not spooled: ${String(error)}`)),
               log,
               now,
             );
       async function onTrap({ device, event }: TrapEvent): Promise<void> {
-        log.info({ host: device.host, serialNumber: device.serialNumber, type: event.type }, 'SNMP notification');
+        const serialNumber = serialOf(device);
+        if (serialNumber === null) {
+          // configured without a serial number and not yet polled: whose event it is is not known yet
+          log.warn({ host: device.host, type: event.type }, 'SNMP notification from a device not polled yet, whose serial number is unknown: dropped');
+          return;
+        }
+        log.info({ host: device.host, serialNumber, type: event.type }, 'SNMP notification');
         if (event.type === 'DEVICE_BOOT') bootReportedByTrap.add(device);
         // a report of the event alone: sections left out leave the device's state as it was
-        await spool.append([{ reportId: randomUUID(), serialNumber: device.serialNumber, observedAt: event.observedAt, events: [event] } satisfies Report]);
+        await spool.append([{ reportId: randomUUID(), serialNumber, observedAt: event.observedAt, events: [event] } satisfies Report]);
         await deliverInTurn();
         if (POLL_NOW_EVENTS.has(event.type)) {
           pollNow = true;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DevicePoll, PolledInterface } from './collector.mibs.js';
-import { pollDevice, vlanOfFdb } from './collector.mibs.js';
-import { buildReport } from './collector.report.js';
+import { pollChassisSerial, pollDevice, vlanOfFdb } from './collector.mibs.js';
+import { buildReport, serialOfDevice } from './collector.report.js';
 import type { SnmpClient, SnmpObject, SnmpValue } from './snmp.client.js';
 
 const port = (ifIndex: number, rxBytes: bigint, wide: boolean, extra: Partial<PolledInterface> = {}): PolledInterface => ({
@@ -234,5 +234,24 @@ describe('buildReport', () => {
     expect([report.cpuPercent, report.memoryUsedBytes, report.memoryTotalBytes]).toEqual([13.7, 1_024_000_000, 4_096_000_000]);
     const bare = buildReport(device, await pollDevice(recordedAgent(IF_ROWS)), undefined, at).report;
     expect([bare.cpuPercent, bare.memoryUsedBytes, bare.memoryTotalBytes]).toEqual([null, null, null]);
+  });
+
+  it('takes a device without a configured serial number by its ENTITY-MIB chassis serial, else its first MAC address', async () => {
+    const entity = (index: number, physicalClass: number, serial: string) => [
+      cell(`1.3.6.1.2.1.47.1.1.1.1.5.${index}`, physicalClass),
+      cell(`1.3.6.1.2.1.47.1.1.1.1.11.${index}`, Buffer.from(serial)),
+    ];
+    // a stack (11) without a serial, a power supply (6) with one, then the chassis (3)
+    const stack = recordedAgent([...entity(1, 11, ''), ...entity(2, 6, 'PSU-1'), ...entity(3001, 3, 'CAT0952N20R')].sort((a, b) => (a.oid < b.oid ? -1 : 1)));
+    expect(await pollChassisSerial(stack)).toBe('CAT0952N20R');
+    expect(await pollChassisSerial(recordedAgent(entity(2, 6, 'PSU-1')))).toBeNull();
+    expect(await pollChassisSerial(recordedAgent(IF_ROWS))).toBeNull();
+
+    const interfaces = [port(2, 0n, true, { type: 24, macAddress: null }), port(3, 0n, true, { macAddress: null }), port(5, 0n, true, { macAddress: '0a:1b:2c:3d:4e:5f' })];
+    expect(serialOfDevice('CAT0952N20R', poll(1, interfaces))).toBe('CAT0952N20R');
+    // a serial netgraph does not take (a space), or none: the first reported port's MAC address
+    expect(serialOfDevice('FOC 1234', poll(1, interfaces))).toBe('0A1B2C3D4E5F');
+    expect(serialOfDevice(null, poll(1, interfaces))).toBe('0A1B2C3D4E5F');
+    expect(serialOfDevice(null, poll(1, interfaces.slice(0, 2)))).toBeNull();
   });
 });
