@@ -98,7 +98,9 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
         tx_bps: s.txBitsPerSecond,
       };
       rows.uplinkSamples.push(sample);
-      addToUplinkRollup(uplink, sample, bucketOf(s.observedAt));
+      const bucket = bucketOf(s.observedAt);
+      const keys = { network_id: sample.network_id, hardware_device_id: sample.hardware_device_id, port_number: sample.port_number, bucket };
+      addToSums(uplink, `${sample.hardware_device_id}/${sample.port_number}/${bucket}`, keys, UPLINK_METRICS, sample, true);
     }
     for (const port of report.interfaces ?? []) {
       if (port.counters === null) continue;
@@ -285,8 +287,9 @@ function radioSample(hardwareDeviceId: number, observedAt: string, radio: RadioC
 
 /**
  * Adds a sample to the rollup of `key` (made from `keys` with every sum and
- * count at 0 when new): for each metric the sample has, its sum grows by the
- * value and its count by one.
+ * count at 0, and min and max null, when new): for each metric the sample
+ * has, its sum grows by the value and its count by one; with `extremes`, its
+ * `_min` and `_max` columns follow the value too (the uplink rollups keep them).
  */
 function addToSums(
   rollups: Map<string, Record<string, unknown>>,
@@ -294,6 +297,7 @@ function addToSums(
   keys: Record<string, unknown>,
   metrics: readonly string[],
   sample: Readonly<Record<string, unknown>>,
+  extremes = false,
 ): void {
   let rollup = rollups.get(key);
   if (rollup === undefined) {
@@ -301,6 +305,10 @@ function addToSums(
     for (const metric of metrics) {
       rollup[`${metric}_count`] = 0;
       rollup[`${metric}_sum`] = 0;
+      if (extremes) {
+        rollup[`${metric}_min`] = null;
+        rollup[`${metric}_max`] = null;
+      }
     }
     rollups.set(key, rollup);
   }
@@ -309,43 +317,11 @@ function addToSums(
     if (typeof value !== 'number') continue;
     rollup[`${metric}_count`] = (rollup[`${metric}_count`] as number) + 1;
     rollup[`${metric}_sum`] = (rollup[`${metric}_sum`] as number) + value;
-  }
-}
-
-
-function addToUplinkRollup(
-  rollups: Map<string, Insertable<Database['uplink_rollups']>>,
-  sample: Insertable<Database['uplink_samples']>,
-  bucket: number,
-): void {
-  const key = `${sample.hardware_device_id}/${sample.port_number}/${bucket}`;
-  let rollup = rollups.get(key);
-  if (rollup === undefined) {
-    const empty: Record<string, unknown> = {
-      network_id: sample.network_id,
-      hardware_device_id: sample.hardware_device_id,
-      port_number: sample.port_number,
-      bucket,
-    };
-    for (const metric of UPLINK_METRICS) {
-      empty[`${metric}_count`] = 0;
-      empty[`${metric}_sum`] = 0;
-      empty[`${metric}_min`] = null;
-      empty[`${metric}_max`] = null;
-    }
-    rollup = empty as unknown as Insertable<Database['uplink_rollups']>;
-    rollups.set(key, rollup);
-  }
-  const fields = rollup as unknown as Record<string, number | null>;
-  for (const metric of UPLINK_METRICS) {
-    const value = sample[metric];
-    if (value === null || value === undefined) continue;
-    fields[`${metric}_count`] = (fields[`${metric}_count`] ?? 0) + 1;
-    fields[`${metric}_sum`] = (fields[`${metric}_sum`] ?? 0) + value;
-    const min = fields[`${metric}_min`];
-    const max = fields[`${metric}_max`];
-    fields[`${metric}_min`] = min === null || min === undefined ? value : Math.min(min, value);
-    fields[`${metric}_max`] = max === null || max === undefined ? value : Math.max(max, value);
+    if (!extremes) continue;
+    const min = rollup[`${metric}_min`] as number | null;
+    const max = rollup[`${metric}_max`] as number | null;
+    rollup[`${metric}_min`] = min === null ? value : Math.min(min, value);
+    rollup[`${metric}_max`] = max === null ? value : Math.max(max, value);
   }
 }
 
