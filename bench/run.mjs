@@ -16,7 +16,7 @@ import { countDataset, generateBenchDataset } from './lib/dataset.mjs';
 import { runLoad } from './lib/load.mjs';
 import { USAGE, parseOptions } from './lib/options.mjs';
 import { machineFacts } from './lib/procfs.mjs';
-import { detailTable, headlineTable, logLevelTable, resultsMarkdown, summarize, writeDocsSection } from './lib/report.mjs';
+import { detailTable, headlineTable, logLevelTable, requestLogTable, resultsMarkdown, summarize, writeDocsSection } from './lib/report.mjs';
 import { REPO_DIR, TARGETS, requestFor, runNetgraph, runsCase, startTarget } from './lib/targets.mjs';
 
 const log = (line) => console.error(`bench: ${line}`);
@@ -147,7 +147,8 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
   // target runs only for its own turn (started, warmed up, measured, stopped; the last round's stays up for the
   // next case): new processes all warmed up at once held the connections of every pool at the same time, past
   // PostgreSQL's default max_connections of 100 when the other targets' turns came.
-  const renewed = new Set(targets.some((t) => t.logLevel === 'info') ? targets.filter((t) => t.kind === 'netgraph') : []);
+  // (so too where the request log on is compared with off)
+  const renewed = new Set(targets.some((t) => t.logLevel === 'info' || t.requestLogOf !== undefined) ? targets.filter((t) => t.kind === 'netgraph') : []);
   const rounds = [];
   for (let r = 0; r < options.rounds; r++) {
     // rotated every other round and reversed in between, so no target always runs first or last, or right after the same one
@@ -321,7 +322,7 @@ async function main() {
 function report(results, docs) {
   for (const c of results.cases) c.summary = summarize(c.rounds, results.targets);
   const failed = results.cases.some((c) => Object.values(c.summary).some((s) => s.failures > 0)) || (results.ingest !== undefined && ingestFailed(results.ingest));
-  if (results.cases.length > 0) console.log(`\n${headlineTable(results)}\n\n${logLevelTable(results) ?? ''}\n\n${detailTable(results)}\n`);
+  if (results.cases.length > 0) console.log(`\n${headlineTable(results)}\n\n${logLevelTable(results) ?? ''}\n\n${requestLogTable(results) ?? ''}\n\n${detailTable(results)}\n`);
   if (results.ingest) console.log(`\n${ingestTables(results.ingest).filter(Boolean).join('\n\n')}\n`);
   const docsFile = path.join(REPO_DIR, 'docs', 'benchmarks.md');
   // each section is rewritten only by a run that measured it

@@ -21,7 +21,7 @@ import { BODY_LIMIT_BYTES } from './http/body-errors.js';
 import { clientAddress } from './http/client-address.js';
 import { answerForAppError, answerForError, warnWhenUnavailable } from './http/error-answer.js';
 import { lingerOnUnreadBody } from './http/lingering-close.js';
-import { requestLine } from './http/request-log.js';
+import { keyRequest, requestLine } from './http/request-log.js';
 import { notFound } from './http/meter-answers.js';
 import { answerClientError, answerOnSocket } from './http/socket-answers.js';
 import { createMetrics } from './observability/metrics.js';
@@ -119,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.netgraph = { operationName: null, statements: 0, clientAddress: request.ip };
     reply.header('x-request-id', request.id);
   });
+  const requestLog = services.requestLog.writer;
   app.addHook('onResponse', async (request, reply) => {
     const context = request.netgraph;
     metrics.observeRequest(
@@ -128,8 +129,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.elapsedTime / 1000,
     );
     const path = request.url.split('?')[0] ?? request.url;
+    const facts = { method: request.method, path, clientAddress: request.ip, status: reply.statusCode, elapsedMs: reply.elapsedTime };
+    if (requestLog !== undefined) {
+      const entry = keyRequest({ ...facts, requestId: request.id, userAgent: request.headers['user-agent'] }, context);
+      if (entry !== undefined) requestLog.record(entry);
+    }
     // the request id is in request.log's bindings
-    logRequest(request.log, requestLine({ method: request.method, path, clientAddress: request.ip, status: reply.statusCode, elapsedMs: reply.elapsedTime }, context));
+    logRequest(request.log, requestLine(facts, context));
   });
 
   app.setErrorHandler((rawError: FastifyError, request, reply) => {
@@ -162,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     classifyError,
     draining: () => draining,
     clientAddress: (request) => clientAddress(request, config.trustProxy),
+    requestLog,
   });
   const reportLimits = createLimitsService(
     { ...config.limits, requestsPerWindow: config.ingest.rateLimitReports, windowSeconds: 60, redisKeyPrefix: `${config.limits.redisKeyPrefix}reports:` },

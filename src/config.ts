@@ -5,6 +5,8 @@ import { RETENTION_DEFAULTS } from './kernel/telemetry.js';
 import { DEFAULT_OFFLINE_AFTER_SECONDS } from './kernel/online.js';
 import { RETRY_SCHEDULE_MS } from './features/webhook/webhook-delivery.service.js';
 import type { SmtpSettings } from './features/webhook/webhook.channels.js';
+import { DEFAULT_REQUEST_LOG_SETTINGS } from './features/request-log/request-log.service.js';
+import type { RequestLogSettings } from './features/request-log/request-log.service.js';
 
 /** Where the data lives: an embedded SQLite file or a PostgreSQL server. */
 export type DatabaseTarget =
@@ -56,6 +58,8 @@ export interface Config {
   readonly ingest: IngestConfig;
   /** Webhook deliveries (docs/webhooks.md). */
   readonly webhooks: WebhookConfig;
+  /** The per-key request log (docs/operations.md, "Request log"): API_REQUEST_LOG, API_REQUEST_LOG_DAYS. */
+  readonly apiRequestLog: RequestLogSettings;
 }
 
 /** Webhook deliveries (docs/webhooks.md). */
@@ -170,6 +174,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       eventRetentionDays: read.integer('EVENT_RETENTION_DAYS', RETENTION_DEFAULTS.eventRetentionDays, 1, 3_650),
     },
     webhooks: readWebhooks(read, problems),
+    apiRequestLog: {
+      enabled: read.boolean('API_REQUEST_LOG', DEFAULT_REQUEST_LOG_SETTINGS.enabled),
+      retentionDays: read.integer('API_REQUEST_LOG_DAYS', DEFAULT_REQUEST_LOG_SETTINGS.retentionDays, 1, 3_650),
+    },
     ...overrides,
   };
   if (config.drainDelayMs > 0 && config.drainDelayMs >= config.shutdownTimeoutMs) {

@@ -9,7 +9,7 @@ import type { Services } from './services.js';
 export interface Runtime {
   readonly store: Store;
   readonly services: Services;
-  /** Writes pending API key last-used times (their failure is not the caller's), then closes the store. */
+  /** Writes pending API key last-used times and request log rows (their failure is not the caller's), then closes the store. */
   close(): Promise<void>;
 }
 
@@ -27,12 +27,14 @@ export async function openRuntime(config: Config, storeOptions: StoreOptions, cl
     users: { sessionTtlMs: config.sessionTtlMinutes * 60_000 },
     reports: { settings: config.ingest, ...(clock ? { now: () => new Date(clock()) } : {}) },
     webhooks: { settings: config.webhooks, ...(clock ? { now: () => new Date(clock()) } : {}) },
+    requestLog: config.apiRequestLog,
   });
   return {
     store,
     services,
     async close() {
       await services.apiKeys.stop().catch(() => undefined);
+      await services.requestLog.stop().catch(() => undefined);
       await store.close();
     },
   };

@@ -98,6 +98,9 @@ export async function startServer(
   const app = await buildApp({ config, store, services, metrics, ...(options.clock ? { clock: options.clock } : {}), ...(options.logger ? { logger: options.logger } : {}) });
   const metricsServer = config.metricsPort === null ? undefined : await listenMetrics(metrics, config.metricsPort, config.metricsHost);
   services.apiKeys.start((error) => app.log.warn({ err: error }, 'could not record API key last-used times; will retry'));
+  if (options.backgroundWork !== false) {
+    services.requestLog.start((lost, error) => app.log.warn({ err: error, lost }, `could not write ${lost} requests to the API request log; they are lost (the requests themselves were answered)`));
+  }
   store.replica?.onChange((state, error) => logReplicaChange(app.log, state, error));
 
   let stopped = false;
@@ -169,7 +172,7 @@ function startBackgroundWork(
   prepared.then(
     async () => {
       if (stopped || options.backgroundWork === false) return;
-      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log);
+      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log, services.requestLog);
       stopWebhookTasks = startWebhookTasks(services.webhookWork, config.ingest.eventRetentionDays, log);
       await listening;
       if (stopped || !runsDemoSimulator(config)) return;
@@ -271,6 +274,7 @@ export async function prepareDatabase(
   await migrateToLatest(store);
   // PostgreSQL: today's partitions of the raw series exist before the first report arrives
   await services.reports.preparePartitions();
+  await services.requestLog.preparePartitions();
   if (config.demoData) await loadDemoOnFirstStart(services, config, print);
 }
 

@@ -24,6 +24,8 @@ import { createDispatcher } from './features/webhook/webhook-dispatch.service.js
 import { createKeyRing } from './features/webhook/webhook.keys.js';
 import { createWebhookService } from './features/webhook/webhook.service.js';
 import { createAlertService } from './features/alert/alert.service.js';
+import { createRequestLogService } from './features/request-log/request-log.service.js';
+import type { RequestLogSettings } from './features/request-log/request-log.service.js';
 import type { WebhookConfig } from './config.js';
 
 /** Webhook settings for processes without a server config (the CLI's defaults come from its config too). */
@@ -35,8 +37,9 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookConfig = { allowPrivateTargets: fa
  * ones; `users` takes the session lifetime and, in tests, the clock of
  * sessions and lockouts; `now` is the clock of writes and of the audit log,
  * users' entries included (tests inject one); `reports` the settings and
- * clock of device reports; `webhooks` the webhook settings and the clock of
- * their messages and delivery schedule.
+ * clock of device reports (the request log's retention takes that clock
+ * too); `webhooks` the webhook settings and the clock of their messages and
+ * delivery schedule; `requestLog` API_REQUEST_LOG and API_REQUEST_LOG_DAYS.
  */
 export function createServices(
   store: Store,
@@ -45,6 +48,7 @@ export function createServices(
     now?: () => Date;
     reports?: { settings: ReportSettings; now?: () => Date };
     webhooks?: { settings: WebhookConfig; now?: () => Date };
+    requestLog?: RequestLogSettings;
   } = {},
 ) {
   const now = options.now ?? (() => new Date());
@@ -58,9 +62,12 @@ export function createServices(
   const webhookSettings = options.webhooks?.settings ?? DEFAULT_WEBHOOK_SETTINGS;
   const webhookNow = options.webhooks?.now ?? now;
   const box = createKeyRing(store, webhookSettings.encryptionKey);
+  const apiKeys = createApiKeyService(store, companies, audit, now);
   return {
     companies,
-    apiKeys: createApiKeyService(store, companies, audit, now),
+    apiKeys,
+    /** The per-key request log: its writer (the HTTP layer records into it), reads, retention. */
+    requestLog: createRequestLogService(store, apiKeys, options.requestLog, { clock: options.reports?.now ?? now }),
     // on the primary: the dashboard and the mutations' read-back must see their own writes
     reads: createReadService(store, readModel, online, { settings: reportSettings }),
     // the API's queries: on the read replica when there is one (READ_DATABASE_URL), the key check on the primary

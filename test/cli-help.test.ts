@@ -90,7 +90,7 @@ describe('suggestions', () => {
     [['keys', 'list', '--bogus'], /Unknown option '--bogus'\. Its options: --company, --json, --help\./],
     [['kyes', 'list'], /unknown command "kyes list"\. Did you mean "netgraph keys list"\?/],
     [['webhook', 'list'], /unknown command "webhook list"\. Did you mean "netgraph webhooks list"\?/],
-    [['keys'], /"keys" needs one of its commands: create, list, allow, rotate, revoke\./],
+    [['keys'], /"keys" needs one of its commands: create, list, allow, rotate, revoke, requests\./],
     [['help', 'simulat'], /unknown command "simulat"\. Did you mean "netgraph simulate"\?/],
     [['completion', 'fish'], /name the shell, bash or zsh/],
   ])('%j exits 2 and names the closest valid word', async (args, message) => {
@@ -117,7 +117,7 @@ describe('netgraph completion', () => {
       }).split('\n').filter((word) => word !== '');
     expect(complete('')).toEqual([...new Set(COMMANDS.map((c) => c.path[0]))]);
     expect(complete('we')).toEqual(['webhooks']);
-    expect(complete('keys', '')).toEqual(['create', 'list', 'allow', 'rotate', 'revoke']);
+    expect(complete('keys', '')).toEqual(['create', 'list', 'allow', 'rotate', 'revoke', 'requests']);
     expect(complete('webhooks', 'r')).toEqual(['replay', 'rotate-secret']);
     expect(complete('keys', 'create', '--')).toEqual(['--company', '--label', '--scope', '--expires', '--allow', '--json', '--help']);
     expect(complete('keys', 'create', '--company', 'acme', '--sc')).toEqual(['--scope']);

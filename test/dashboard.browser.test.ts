@@ -151,21 +151,42 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     expect(await row.locator('[data-expiry-warning]').innerText()).toBe('Expires in 2 days');
     expect(await row.locator('td').nth(5).innerText()).toBe('127.0.0.0/8 ::1/128');
 
-    await row.getByRole('link', { name: 'Revoke' }).click();
+    await row.getByRole('link', { name: 'Revoke', exact: true }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByRole('heading').innerText()).toBe('Revoke “to-revoke”?');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await dialog.isVisible()).toBe(false);
     expect(await apiStatus(key)).toBe(200);
 
-    await row.getByRole('link', { name: 'Revoke' }).click();
+    await row.getByRole('link', { name: 'Revoke', exact: true }).click();
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('Requests with it now get 401.').waitFor();
     expect(await apiStatus(key)).toBe(401);
     expect(await row.locator('td').nth(7).innerText()).toBe('Revoked');
-    expect(await row.getByRole('link', { name: 'Revoke' }).count()).toBe(0);
+    expect(await row.getByRole('link', { name: 'Revoke', exact: true }).count()).toBe(0);
     await screenshot(page, 'api-keys');
-  });
+
+    // its page: the request before the revocation (200) and the one after (401), and the chart of them per hour by status
+    await app.server.services.requestLog.flush();
+    await row.getByRole('link', { name: 'to-revoke', exact: true }).click();
+    await page.getByRole('heading', { name: 'to-revoke' }).waitFor();
+    const requests = page.locator('tbody tr[data-request-id]');
+    expect(await requests.count()).toBe(2);
+    expect(await requests.nth(0).locator('td').nth(1).innerText()).toBe('401');
+    expect(await requests.nth(0).locator('td').nth(5).innerText()).toBe('UNAUTHENTICATED');
+    expect(await requests.nth(1).locator('td').nth(1).innerText()).toBe('200');
+    expect(await requests.nth(1).locator('td').nth(4).innerText()).toBe('companyBySlug');
+    await page.locator('#chart-key-requests[data-drawn="true"]').waitFor();
+    expect(await page.locator('#chart-key-requests .u-legend').innerText()).toMatch(/401[\s\S]*200/);
+    await page.getByLabel('Status').selectOption('4xx');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('link', { name: 'Clear filters' }).waitFor();
+    expect(await requests.count()).toBe(1);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.locator('#chart-key-requests[data-drawn="true"]').waitFor();
+    await screenshot(page, 'api-key-requests');
+  }, 60_000);
 
   it('shows a member the keys, but no way to add or revoke, and refuses a forged form', async () => {
     const page = await openPage();

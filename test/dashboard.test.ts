@@ -258,7 +258,7 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       const key = /id="new-key" class="key-value" value="(ngk_[A-Za-z0-9]+)"/.exec(made.text)?.[1] as string;
       expect((await app.graphql('{ companyBySlug(slug: "acme") { slug } }', { key })).status).toBe(200);
       await app.server.services.apiKeys.flushLastUsed();
-      const row = /<tr data-key-id="[^"]+">\s*<td class="strong">bounded<\/td>[\s\S]*?<\/tr>/.exec((await client.get(KEYS)).text)?.[0] ?? '';
+      const row = /<tr data-key-id="[^"]+">\s*<td class="strong"><a href="[^"]+" data-key-page>bounded<\/a><\/td>[\s\S]*?<\/tr>/.exec((await client.get(KEYS)).text)?.[0] ?? '';
       expect(row).toContain('<td><code>127.0.0.1/32</code> <code>10.0.0.0/8</code> </td>');
       expect(row).toContain('<span data-expiry-warning><span class="badge badge-warning">Expires in 1 hour</span></span>');
       expect(row).toContain('from <code data-last-used-address>127.0.0.1</code>');

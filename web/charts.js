@@ -20,12 +20,13 @@
     if (unit === 'W') return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} W`;
     if (unit === '°C') return `${value.toFixed(1)} °C`;
     if (unit === 'score') return `${value.toFixed(0)} / 100`;
+    if (unit === 'requests') return `${Math.round(value)} ${value === 1 ? 'request' : 'requests'}`;
     return String(value);
   }
 
   /** A tick label: the unit once, shortened, so labels do not crowd the axis. */
   function tick(unit, value) {
-    if (unit === 'clients') return String(value);
+    if (unit === 'clients' || unit === 'requests') return String(value);
     if (unit === '%') return `${value}%`;
     return `${value}`;
   }
@@ -57,8 +58,8 @@
           label: unit,
           labelSize: 18,
           values: (_u, splits) => splits.map((v) => tick(unit, v)),
-          // whole clients only
-          ...(unit === 'clients' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] } : {}),
+          // whole clients and requests only
+          ...(unit === 'clients' || unit === 'requests' ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000] } : {}),
         },
       ],
       series: [
@@ -81,13 +82,43 @@
     };
   }
 
+  /**
+   * Stacked bars: each series drawn as a bar from 0 to the sum of it and the
+   * series before it, the tallest first, so each shows as its own band; the
+   * legend shows each series' own count.
+   */
+  function stacked(figure, chart, width) {
+    const [times, ...columns] = chart.data;
+    const sums = [];
+    columns.forEach((column, i) => sums.push(column.map((v, j) => (v ?? 0) + (i === 0 ? 0 : sums[i - 1][j]))));
+    const order = columns.map((_, i) => columns.length - 1 - i);
+    const base = options(figure, chart, width);
+    const bars = uPlot.paths.bars({ size: [0.8, 40] });
+    base.series = [
+      base.series[0],
+      ...order.map((i) => ({
+        label: chart.labels[i],
+        stroke: COLORS[chart.styles[i].color % COLORS.length],
+        fill: COLORS[chart.styles[i].color % COLORS.length],
+        width: 0,
+        paths: bars,
+        points: { show: false },
+        value: (_u, _v, _s, idx) => (idx === null ? '—' : format(chart.unit, columns[i][idx] ?? 0)),
+      })),
+    ];
+    // the x scale spans whole buckets, so the first and last bars are not cut in half
+    base.scales.x.range = () => [chart.window[0] - chart.step / 2, chart.window[1] + chart.step / 2];
+    return { opts: base, data: [times, ...order.map((i) => sums[i])] };
+  }
+
   function draw(figure) {
     const source = figure.querySelector('script.chart-data');
     const plot = figure.querySelector('.chart-plot');
     if (!source || !plot || typeof uPlot !== 'function') return;
     const chart = JSON.parse(source.textContent);
     const width = () => Math.max(280, plot.clientWidth);
-    const u = new uPlot(options(figure, chart, width()), chart.data, plot);
+    const drawn = chart.kind === 'stacked-bars' ? stacked(figure, chart, width()) : { opts: options(figure, chart, width()), data: chart.data };
+    const u = new uPlot(drawn.opts, drawn.data, plot);
     figure.dataset.drawn = 'true';
     let pending = 0;
     window.addEventListener('resize', () => {

@@ -84,7 +84,6 @@ export function headlineTable(results) {
  */
 export function logLevelTable(results) {
   const rows = [];
-  const perRound = (c, a, b) => c.rounds.map((round) => (round[a] && round[b] ? round[b].requestsPerSecond / round[a].requestsPerSecond : Number.NaN));
   for (const c of results.cases) {
     for (const warn of results.targets.filter((t) => results.labels[t] && c.summary[`${t}-info`] && c.summary[t])) {
       const info = `${warn}-info`;
@@ -121,6 +120,45 @@ export function logLevelTable(results) {
     'CPU ms/req server info',
     'control / warn (rounds)',
   ];
+  return markdownTable(header, rows);
+}
+
+/** Per round of a case, req/s of target `b` over target `a` (NaN where either did not run). */
+function perRound(c, a, b) {
+  return c.rounds.map((round) => (round[a] && round[b] ? round[b].requestsPerSecond / round[a].requestsPerSecond : Number.NaN));
+}
+
+/**
+ * What the per-key request log costs: per case and store where netgraph ran
+ * with API_REQUEST_LOG on (its target) and off (its `-reqlog-off` target),
+ * req/s of each and on / off (median of the per-round ratios); the goal is
+ * on at most 3% below off. Undefined when no case ran both.
+ */
+export function requestLogTable(results) {
+  const rows = [];
+  for (const c of results.cases) {
+    for (const off of results.targets.filter((t) => TARGETS[t]?.requestLogOf && c.summary[t] && c.summary[TARGETS[t].requestLogOf])) {
+      const on = TARGETS[off].requestLogOf;
+      const ratios = perRound(c, off, on);
+      const s = c.summary;
+      const ratioOn = median(ratios.filter(Number.isFinite));
+      rows.push([
+        c.title,
+        results.stores[on] === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+        thousands(s[off].requestsPerSecond),
+        thousands(s[on].requestsPerSecond),
+        ratio(ratioOn),
+        range([Math.min(...ratios), Math.max(...ratios)]),
+        fixed(s[off].p50, 2),
+        fixed(s[on].p50, 2),
+        fixed(s[off].appCpuPerRequestMs, 3),
+        fixed(s[on].appCpuPerRequestMs, 3),
+        ratioOn >= 0.97 ? 'yes' : 'no',
+      ]);
+    }
+  }
+  if (rows.length === 0) return undefined;
+  const header = ['query', 'store', 'req/s log off', 'req/s log on', 'on / off', 'on / off, rounds', 'p50 ms off', 'p50 ms on', 'CPU ms/req server off', 'CPU ms/req server on', 'within 3%'];
   return markdownTable(header, rows);
 }
 
@@ -181,6 +219,14 @@ export function resultsMarkdown(results) {
           'The default log level: netgraph at `LOG_LEVEL=warn` (the targets above) and at `info` (one JSON request line per request, written asynchronously, as users run it), in the same rounds (the goal is info within 5% of warn):',
           '',
           logLevelTable(results),
+          '',
+        ]),
+    ...(requestLogTable(results) === undefined
+      ? []
+      : [
+          'The per-key request log: netgraph with `API_REQUEST_LOG` on (the default, the targets above) and off, in the same rounds (the goal is on within 3% of off):',
+          '',
+          requestLogTable(results),
           '',
         ]),
     'Every figure (medians over the rounds; "checked" counts the responses compared with the expected answer; "x floor, rounds" is the lowest and highest per-round ratio, a measure of the noise; CPU is user + system time of the server processes, and of the PostgreSQL backends of the benchmark database, divided by the requests served; RSS is the peak of the server processes together; response is the body size):',

@@ -22,6 +22,11 @@ const NETGRAPH_BIN = path.join(REPO_DIR, 'bin', 'netgraph.js');
  * against. The SQLite one runs by default; the PostgreSQL one only when named
  * in --targets: a third netgraph on PostgreSQL holds up to 40 more
  * connections, past the default max_connections (100) with the others.
+ * The `-reqlog-off` targets run with API_REQUEST_LOG=off (`env`), on the
+ * point lookups: against their `requestLogOf` target (the log on, the
+ * default) they show what the per-key request log costs (the goal: at most
+ * 3%). The SQLite one runs by default, the PostgreSQL one when named (its
+ * connections, as above).
  */
 export const TARGETS = {
   'netgraph-postgres': { label: 'netgraph, PostgreSQL', kind: 'netgraph', store: 'postgres' },
@@ -30,6 +35,8 @@ export const TARGETS = {
   'netgraph-sqlite': { label: 'netgraph, SQLite', kind: 'netgraph', store: 'sqlite' },
   'netgraph-sqlite-info': { label: 'netgraph, SQLite, LOG_LEVEL=info', kind: 'netgraph', store: 'sqlite', logLevel: 'info', pointLookupsOnly: true },
   'netgraph-sqlite-control': { label: 'netgraph, SQLite, control', kind: 'netgraph', store: 'sqlite', pointLookupsOnly: true, controlOf: 'netgraph-sqlite' },
+  'netgraph-postgres-reqlog-off': { label: 'netgraph, PostgreSQL, API_REQUEST_LOG=off', kind: 'netgraph', store: 'postgres', env: { API_REQUEST_LOG: 'off' }, pointLookupsOnly: true, requestLogOf: 'netgraph-postgres', optIn: true },
+  'netgraph-sqlite-reqlog-off': { label: 'netgraph, SQLite, API_REQUEST_LOG=off', kind: 'netgraph', store: 'sqlite', env: { API_REQUEST_LOG: 'off' }, pointLookupsOnly: true, requestLogOf: 'netgraph-sqlite' },
   postgraphile: { label: 'PostGraphile 4', kind: 'postgraphile', store: 'postgres' },
   floor: { label: 'raw-SQL floor', kind: 'floor', store: 'postgres' },
 };
@@ -114,6 +121,7 @@ async function launchTarget({ name, spec = TARGETS[name], databaseUrl, workers, 
       RATE_LIMIT_REQUESTS: '10000000',
       COMPLEXITY_BUDGET: '10000000',
       INGEST_RATE_LIMIT_REPORTS: '100000000',
+      ...spec.env,
       ...env,
     },
   });

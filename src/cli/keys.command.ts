@@ -6,6 +6,7 @@ import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import { parseDuration } from './simulate.command.js';
 import type { WithServices } from './simulate.command.js';
+import { keyRequestsCommand } from './key-requests.command.js';
 
 // `netgraph keys ...`: thin over the API key service, as the operator (CLI_ACTOR in the audit log)
 
@@ -186,5 +187,6 @@ export function keyCommands(withServices: WithServices): Command[] {
         return 0;
       },
     },
+    keyRequestsCommand(withServices),
   ];
 }

@@ -8,6 +8,9 @@ import { callerOf, formField, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
 import { renderCreatedKey, renderKeyList, renderRevokeConfirmation, settingsShell } from './api-keys.view.js';
 import type { KeyForm } from './api-keys.view.js';
+import { requireAdmin as requireAdminTo } from './forms.js';
+import { REQUEST_WINDOWS, renderKeyRequests } from './key-requests.view.js';
+import type { KeyRequestQuery, RequestWindow } from './key-requests.view.js';
 
 /** Where Settings > Integrations > API keys lives. */
 export const API_KEYS_PATH = '/settings/integrations/api-keys';
@@ -20,8 +23,9 @@ function requireAdmin(session: ActiveSession): void {
 
 /**
  * Settings > Integrations > API keys: list, add (the value is shown once,
- * in the response to the form), revoke with a confirmation. Every call goes
- * to the API key service with the session's company; members only list.
+ * in the response to the form), revoke with a confirmation, and each key's
+ * page with its request log (admins). Every call goes to the API key and
+ * request log services with the session's company; members only list.
  */
 export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void {
   web.get('/settings', async (_request, reply) => reply.redirect(API_KEYS_PATH, 302));
@@ -35,6 +39,20 @@ export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void
     const key = await findKey(ctx, request);
     if (key.revokedAt !== null) return reply.redirect(API_KEYS_PATH, 302);
     return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session), session) });
+  });
+
+  web.get(`${API_KEYS_PATH}/:id`, async (request, reply) => {
+    const session = sessionOf(request);
+    requireAdminTo(session, 'Only admins can read the request log of an API key. Ask an admin of your company.');
+    const key = await findKey(ctx, request);
+    const query = keyRequestQuery(request.query as Record<string, unknown>);
+    const { requestLog } = ctx.services;
+    // a window longer than the log is kept reads what is kept
+    const sinceMs = Math.min(REQUEST_WINDOWS[query.since], requestLog.settings.retentionDays * 86_400_000);
+    const terms = { sinceMs, page: query.page, ...(query.status === '' ? {} : { status: query.status }), ...(query.operation === '' ? {} : { operationName: query.operation }) };
+    const log = await requestLog.requests(key.id, terms, callerOf(ctx, request).companyId);
+    const body = settingsShell(renderKeyRequests(log, query, new Date()), session);
+    return sendPage(ctx, reply, 200, { title: `${key.label} · API keys`, session, section: 'settings', charts: true, body });
   });
 
   web.post(`${API_KEYS_PATH}/:id/revoke`, async (request, reply) => {
@@ -96,6 +114,20 @@ async function createKey(ctx: WebContext, request: FastifyRequest, reply: Fastif
     replaceUrl: API_KEYS_PATH,
     body: settingsShell(renderCreatedKey(created), session),
   });
+}
+
+/** A key page's query string; anything it does not know reads as the default. */
+function keyRequestQuery(raw: Record<string, unknown>): KeyRequestQuery {
+  const text = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).trim() : '');
+  const since = text('since');
+  const status = text('status');
+  const page = Number(text('page'));
+  return {
+    since: since in REQUEST_WINDOWS ? (since as RequestWindow) : '24h',
+    status: status === '2xx' || status === '4xx' || status === '5xx' ? status : '',
+    operation: text('operation').slice(0, 200),
+    page: Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1,
+  };
 }
 
 /** The key named in the path, within the session's company; NOT_FOUND for another company's key, as for none. */

@@ -67,7 +67,7 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
       ? html`<a class="btn btn-danger-outline btn-sm" href="${PATH}/${key.id}/revoke" data-revoke="${key.id}" data-label="${key.label}">Revoke</a>`
       : '';
   return html`<tr${key.revokedAt ? raw(' class="row-muted"') : ''} data-key-id="${key.id}">
-  <td class="strong">${key.label}</td>
+  <td class="strong">${admin ? html`<a href="${PATH}/${key.id}" data-key-page>${key.label}</a>` : key.label}</td>
   <td><code class="key-prefix">${key.prefix}…</code></td>
   <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : key.scope === 'ingest' ? badge('neutral', 'Ingest') : badge('neutral', 'Read only')}</td>
   <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>

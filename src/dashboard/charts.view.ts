@@ -2,7 +2,7 @@ import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
 
 /** The units a chart's values are shown in (web/charts.js formats axis ticks and hover values with them). */
-export type ChartUnit = 'ms' | '%' | 'Mbit/s' | 'clients' | 'dBm' | 'dB' | 'req/s' | 'W' | '°C' | 'score';
+export type ChartUnit = 'ms' | '%' | 'Mbit/s' | 'clients' | 'dBm' | 'dB' | 'req/s' | 'W' | '°C' | 'score' | 'requests';
 
 /** One line of a chart: its legend label and its points (bucket start as Unix seconds, value in the chart's unit). */
 export interface ChartSeries {
@@ -25,6 +25,8 @@ export interface ChartSpec {
   /** Bucket width in seconds: buckets further apart than this are gaps, not lines across them. */
   readonly stepSeconds: number;
   readonly series: readonly ChartSeries[];
+  /** Lines (the default), or bars stacked per bucket in series order (counts that add up, e.g. requests by status). */
+  readonly kind?: 'lines' | 'stacked-bars';
 }
 
 /** What charts.js reads: uPlot's aligned data (one time column, one column per series, null where a series has no bucket). */
@@ -32,6 +34,7 @@ interface ChartData {
   readonly unit: ChartUnit;
   readonly window: readonly [number, number];
   readonly step: number;
+  readonly kind: 'lines' | 'stacked-bars';
   readonly labels: readonly string[];
   /** Per series: its colour's index and whether it is dashed. */
   readonly styles: readonly { readonly color: number; readonly dashed: boolean }[];
@@ -63,7 +66,7 @@ export function alignSeries(spec: ChartSpec): ChartData {
     return column;
   });
   const styles = spec.series.map((s, i) => ({ color: s.group ?? i, dashed: s.dashed === true }));
-  return { unit: spec.unit, window: spec.window, step: spec.stepSeconds, labels: spec.series.map((s) => s.label), styles, data: [times, ...columns] };
+  return { unit: spec.unit, window: spec.window, step: spec.stepSeconds, kind: spec.kind ?? 'lines', labels: spec.series.map((s) => s.label), styles, data: [times, ...columns] };
 }
 
 /**

@@ -14,6 +14,7 @@ export interface Database {
   ssids: SsidTable;
   network_clients: NetworkClientTable;
   api_keys: ApiKeyTable;
+  api_request_log: ApiRequestLogTable;
   audit_log: AuditLogTable;
   users: UserTable;
   user_sessions: UserSessionTable;
@@ -530,6 +531,24 @@ export interface ResourceSampleTable {
   cpu_percent: number | null;
   memory_used_bytes: number | null;
   memory_total_bytes: number | null;
+}
+
+/** One request made with an API key (migration 0020; features/request-log); partitioned by day on PostgreSQL. */
+export interface ApiRequestLogTable {
+  requested_at: string;
+  api_key_id: number;
+  request_id: string;
+  method: string;
+  path: string;
+  operation_name: string | null;
+  root_fields: string | null;
+  status: number;
+  error_codes: string | null;
+  cost: number | null;
+  duration_ms: number;
+  statements: number;
+  client_address: string | null;
+  user_agent: string | null;
 }
 
 /** Sum and count of a device's CPU percentages and memory percentages (used / total) over one 5-minute bucket. */

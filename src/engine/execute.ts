@@ -39,6 +39,8 @@ export interface RequestErrorOutcome {
   readonly phase: 'validation' | 'request' | 'complexity' | 'forbidden';
   readonly errors: readonly WireError[];
   readonly operationName: string | null;
+  /** The root fields the operation names (operationRootFields); empty when no operation was selected. */
+  readonly rootFields: readonly string[];
 }
 
 /** What happened to a request. */
@@ -50,6 +52,8 @@ export interface ReadyOperation {
   readonly operationName: string | null;
   /** Its static complexity (graphql/complexity.ts). */
   readonly cost: number;
+  /** The root fields it names (operationRootFields), for the per-key request log. */
+  readonly rootFields: readonly string[];
   /** Runs it; `deadline` (a performance.now() time) bounds its database work. */
   run(options?: { readonly deadline?: number }): Promise<ExecutedOutcome>;
 }
@@ -128,31 +132,32 @@ export function createExecutor(deps: ExecutorDeps) {
     const operation = selectOperation(prepared, request.operationName);
     if (operation instanceof GraphQLError) return requestError('request', null, [toWireError(operation, 'BAD_REQUEST')]);
     const operationName = operation.name?.value ?? null;
+    const rootFields = rootFieldsOf(prepared, operation);
     if (operation.operation === 'subscription' || (operation.operation === 'mutation' && mutations === undefined)) {
       const error = new GraphQLError(`This API does not support ${operation.operation}s here.`, { nodes: operation });
-      return requestError('validation', operationName, [toWireError(error, 'GRAPHQL_VALIDATION_FAILED')]);
+      return requestError('validation', operationName, [toWireError(error, 'GRAPHQL_VALIDATION_FAILED')], rootFields);
     }
     // refused before anything runs, variables included
     if (operation.operation === 'mutation' && caller.scope !== 'read_write') {
       const error = new GraphQLError('This API key can only read: mutations need a key with scope read_write.');
-      return requestError('forbidden', operationName, [toWireError(error, 'FORBIDDEN')]);
+      return requestError('forbidden', operationName, [toWireError(error, 'FORBIDDEN')], rootFields);
     }
     const coerced = coerceVariables(schema, operation, request.variables ?? {});
     if (coerced.errors) {
-      return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')));
+      return requestError('request', operationName, coerced.errors.map((error) => toWireError(error, 'BAD_USER_INPUT')), rootFields);
     }
     // priced, and refused when too costly, by the document cache: before validation, and again with the
     // variables when they size a list (a metrics series' buckets)
     const cost = documents.price(prepared, operation, coerced.coerced);
-    if (cost instanceof GraphQLError) return requestError('complexity', operationName, [toWireError(cost, 'COMPLEXITY_LIMIT_EXCEEDED')]);
+    if (cost instanceof GraphQLError) return requestError('complexity', operationName, [toWireError(cost, 'COMPLEXITY_LIMIT_EXCEEDED')], rootFields);
     if (operation.operation === 'mutation') {
       const document = prepared.document;
       invariant(document !== undefined && mutations !== undefined, 'execute-mutation-without-document');
       // no deadline: a write runs to its commit or rollback; PostgreSQL's statement_timeout still bounds each statement
-      return { kind: 'ready', operationName, cost, run: () => mutations.execute(document, operation, request.variables, caller, context) };
+      return { kind: 'ready', operationName, cost, rootFields, run: () => mutations.execute(document, operation, request.variables, caller, context) };
     }
     const ready = planWithArguments(planFor(prepared, operation, coerced.coerced, caller.keyId !== null), coerced.coerced, caller);
-    return { kind: 'ready', operationName, cost, run: (options = {}) => runPlan(ready, caller, { operationName, cost }, options.deadline) };
+    return { kind: 'ready', operationName, cost, rootFields, run: (options = {}) => runPlan(ready, caller, { operationName, cost }, options.deadline) };
   }
 
   /**
@@ -215,7 +220,8 @@ export function createExecutor(deps: ExecutorDeps) {
     });
     data += '}';
     const body = errors.length > 0 ? `{"errors":${JSON.stringify(sortByPath(errors, cached.plan))},"data":${data}}` : `{"data":${data}}`;
-    return { kind: 'executed', body, operationName, keyChecked: caller.keyId !== null, statements: 1, actualCost };
+    const errorCodes = errors.map((error) => error.extensions.code);
+    return { kind: 'executed', body, operationName, keyChecked: caller.keyId !== null, statements: 1, actualCost, errorCodes };
   }
 
   /**
@@ -238,8 +244,38 @@ function requestError(
   phase: RequestErrorOutcome['phase'],
   operationName: string | null,
   errors: readonly WireError[],
+  rootFields: readonly string[] = [],
 ): RequestErrorOutcome {
-  return { kind: 'request-error', phase, operationName, errors };
+  return { kind: 'request-error', phase, operationName, errors, rootFields };
+}
+
+/**
+ * The names of the root fields an operation names, in first-seen order,
+ * each once, fragments spread (a fragment spread twice is read once) and
+ * @skip/@include ignored: what the document asks, whatever its variables.
+ * Kept with the document per operation, so a request reads it from there.
+ */
+function rootFieldsOf(prepared: PreparedDocument, operation: OperationDefinitionNode): readonly string[] {
+  const memoKey = `\u0001roots\u0000${operation.name?.value ?? ''}`;
+  const kept = prepared.memo.get(memoKey) as readonly string[] | undefined;
+  if (kept) return kept;
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (selections: OperationDefinitionNode['selectionSet']['selections']): void => {
+    for (const selection of selections) {
+      if (selection.kind === Kind.FIELD) names.add(selection.name.value);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet.selections);
+      else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = prepared.fragments.get(selection.name.value);
+        if (fragment) visit(fragment.selectionSet.selections);
+      }
+    }
+  };
+  visit(operation.selectionSet.selections);
+  const rootFields = Object.freeze([...names]);
+  prepared.memo.set(memoKey, rootFields);
+  return rootFields;
 }
 
 export type Executor = ReturnType<typeof createExecutor>;

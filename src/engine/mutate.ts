@@ -101,7 +101,8 @@ export function createMutationExecutor(deps: { schema: GraphQLSchema; reads: Rea
     }
     const errors = failures.map((error) => wireErrorOf(error, request));
     const body = errors.length > 0 ? `{"errors":${JSON.stringify(errors)},"data":${JSON.stringify(data)}}` : `{"data":${JSON.stringify(data)}}`;
-    return { kind: 'executed', body, operationName, keyChecked: context.statements > 0 || caller.keyId === null, statements: context.statements };
+    const errorCodes = errors.map((error) => error.extensions.code);
+    return { kind: 'executed', body, operationName, keyChecked: context.statements > 0 || caller.keyId === null, statements: context.statements, errorCodes };
   }
 
   return { execute: executeMutation };

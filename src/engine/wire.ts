@@ -26,6 +26,8 @@ export interface ExecutedOutcome {
    * at most its requested cost. Undefined (a mutation): the requested cost.
    */
   readonly actualCost?: number;
+  /** The `extensions.code` of each error the body holds, in its order (the per-key request log); empty for none. */
+  readonly errorCodes: readonly ErrorCode[];
 }
 
 /** The wire form of a GraphQL error, without "Did you mean" hints. */

@@ -1,5 +1,5 @@
 import type { KeyScope } from '../kernel/caller.js';
-import type { ApiKeyService } from '../features/api-key/api-key.service.js';
+import type { ApiKeyService, AuthenticationNotes } from '../features/api-key/api-key.service.js';
 import type { LimitDecision, LimitsService } from '../platform/limits/limits.service.js';
 import type { Answer } from './answer.js';
 import { bearerToken } from './bearer-token.js';
@@ -62,14 +62,20 @@ export function createAdmission(terms: AdmissionTerms): Admission {
     return false;
   }
 
+  /** A refusal of a key netgraph has: noted on the context for the key's request log. */
+  function refuse(context: RequestContext, key: { keyId: number | null; companyId: number } | undefined): Answer {
+    if (key !== undefined && key.keyId !== null) context.refusedKey = { keyId: key.keyId, companyId: key.companyId };
+    return UNAUTHORIZED;
+  }
+
   async function admitKey(authorization: string | undefined, context: RequestContext): Promise<Answer | undefined> {
     const token = bearerToken(authorization);
-    const lookups = { count: 0 };
+    const lookups: AuthenticationNotes = { count: 0 };
     const caller = token === undefined ? undefined : await apiKeys.authenticate(token, lookups, context.clientAddress);
     context.statements += lookups.count;
-    if (caller === undefined) return UNAUTHORIZED;
+    if (caller === undefined) return refuse(context, lookups.refused);
     // a cached key may have been revoked (or expired, or rotated out) since: that holds for the very next request
-    if (confirmCachedKey && lookups.count === 0 && !(await confirmKey(caller.keyId, context))) return UNAUTHORIZED;
+    if (confirmCachedKey && lookups.count === 0 && !(await confirmKey(caller.keyId, context))) return refuse(context, caller);
     context.caller = caller;
     return refuseScope(caller.scope);
   }

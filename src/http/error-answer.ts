@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyError } from 'fastify';
 import { ERROR_CODES, INTERNAL, isAppError } from '../kernel/errors.js';
 import type { AppError } from '../kernel/errors.js';
-import { JSON_TYPE, errorBody } from './answer.js';
+import { JSON_TYPE, errorAnswer } from './answer.js';
 import type { Answer } from './answer.js';
 import { fromFastifyError } from './body-errors.js';
 import { UNAUTHORIZED } from './meter-answers.js';
@@ -21,15 +21,12 @@ export interface ErrorContext {
  */
 export function answerForAppError(error: AppError): Answer {
   if (error.code === 'UNAUTHENTICATED') return UNAUTHORIZED;
-  return {
-    status: error.status,
-    headers: {
-      ...(error.code === 'METHOD_NOT_ALLOWED' ? { allow: 'POST' } : {}),
-      'content-type': JSON_TYPE,
-      ...(error.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '1' } : {}),
-    },
-    body: errorBody([{ message: error.message, extensions: { code: error.code, ...publicDetails(error) } }]),
+  const headers = {
+    ...(error.code === 'METHOD_NOT_ALLOWED' ? { allow: 'POST' } : {}),
+    'content-type': JSON_TYPE,
+    ...(error.code === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': '1' } : {}),
   };
+  return errorAnswer(error.status, headers, [{ message: error.message, extensions: { code: error.code, ...publicDetails(error) } }]);
 }
 
 /**
@@ -44,11 +41,7 @@ export function answerForError(rawError: unknown, context: ErrorContext): Answer
   if (appError) return answerForAppError(appError);
   const { requestId } = context;
   context.log.error({ err: rawError, requestId }, 'unexpected error');
-  return {
-    status: ERROR_CODES.INTERNAL_SERVER_ERROR,
-    headers: { 'content-type': JSON_TYPE },
-    body: errorBody([{ message: INTERNAL.message, extensions: { code: INTERNAL.code, requestId } }]),
-  };
+  return errorAnswer(ERROR_CODES.INTERNAL_SERVER_ERROR, { 'content-type': JSON_TYPE }, [{ message: INTERNAL.message, extensions: { code: INTERNAL.code, requestId } }]);
 }
 
 /** How often, at most, a process logs that it answers requests 503 for the database. */

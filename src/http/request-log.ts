@@ -1,5 +1,9 @@
 import type { RequestLine } from '../observability/log.js';
+import type { KeyRequest } from '../features/request-log/request-log.writer.js';
 import type { RequestContext } from './request-context.js';
+
+/** The longest User-Agent the per-key request log keeps; longer ones are cut. */
+const USER_AGENT_MAX = 256;
 
 /** What the server knows of a request besides its context, for its log line. */
 export interface RequestFacts {
@@ -28,10 +32,45 @@ export function requestLine(facts: RequestFacts, context: RequestContext | undef
     path: facts.path,
     clientAddress: facts.clientAddress,
     status: facts.status,
-    durationMs: Math.round(facts.elapsedMs * 100) / 100,
+    durationMs: roundedMs(facts.elapsedMs),
     keyId: caller?.keyUuid ?? undefined,
     company: caller?.companySlug,
     operationName: context?.operationName ?? undefined,
     sqlStatements: context?.statements ?? 0,
+  };
+}
+
+/** A duration in ms as the log line and the request log give it: to the hundredth. */
+function roundedMs(elapsedMs: number): number {
+  return Math.round(elapsedMs * 100) / 100;
+}
+
+/**
+ * The per-key request log's entry of a request (features/request-log), from
+ * the same facts and context as its log line: undefined when the request
+ * named no key netgraph has (none, a malformed or an unknown one, a
+ * dashboard session). A refused key's request is the key's too (its
+ * refusedKey). `at` is the request's arrival.
+ */
+export function keyRequest(facts: RequestFacts & { readonly requestId: string; readonly userAgent: string | undefined }, context: RequestContext | undefined): KeyRequest | undefined {
+  if (context === undefined) return undefined;
+  const keyId = context.caller?.keyId ?? context.refusedKey?.keyId;
+  if (keyId === undefined || keyId === null) return undefined;
+  const userAgent = facts.userAgent;
+  return {
+    at: Date.now() - facts.elapsedMs,
+    keyId,
+    requestId: facts.requestId,
+    method: facts.method,
+    path: facts.path,
+    operationName: context.operationName,
+    rootFields: context.rootFields ?? [],
+    status: facts.status,
+    errorCodes: context.errorCodes ?? [],
+    cost: context.cost ?? null,
+    durationMs: roundedMs(facts.elapsedMs),
+    statements: context.statements,
+    clientAddress: facts.clientAddress ?? null,
+    userAgent: userAgent === undefined || userAgent === '' ? null : userAgent.slice(0, USER_AGENT_MAX),
   };
 }

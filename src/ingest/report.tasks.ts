@@ -15,13 +15,15 @@ export function offlineCheckIntervalMs(offlineAfterSeconds: number): number {
 /**
  * Runs the offline checker and the retention sweep in the background of a
  * server process, each never overlapping itself. Every process runs them;
- * the checker records each transition once whatever their number. Returns
+ * the checker records each transition once whatever their number.
+ * `alsoExpire` runs with the retention sweep (the API request log). Returns
  * the function that stops them and waits for a run in progress.
  */
-export function startReportTasks(reports: ReportService, offlineAfterSeconds: number, log: TaskLog): () => Promise<void> {
+export function startReportTasks(reports: ReportService, offlineAfterSeconds: number, log: TaskLog, alsoExpire?: { expire(): Promise<number> }): () => Promise<void> {
   const tasks = createPeriodicTasks(log);
   // at once too: on PostgreSQL the first run makes today's partitions before reports fill DEFAULT
   tasks.every(offlineCheckIntervalMs(offlineAfterSeconds), 'device offline check', () => reports.checkOffline());
-  tasks.every(EXPIRY_INTERVAL_MS, 'telemetry retention', () => reports.expire());
+  // what else is kept by day (the API request log, features/request-log): after the telemetry, in the same run
+  tasks.every(EXPIRY_INTERVAL_MS, 'telemetry retention', async () => (await reports.expire()) + ((await alsoExpire?.expire()) ?? 0));
   return () => tasks.stop();
 }

@@ -77,15 +77,22 @@ export function createApiKeyRepository({ db }: SqlContext) {
         .execute();
     },
 
-    /** The key with this hash while it is valid at `at` (kernel/key-check.ts); undefined for an unknown, revoked or expired one. */
-    async findValidByHash(hash: string, at: string): Promise<ApiKeyRow | undefined> {
-      const row = await selectKeys()
+    /** The key with this hash, and whether it is valid at `at` (kernel/key-check.ts); undefined for an unknown one. */
+    async findByHash(hash: string, at: string): Promise<{ row: ApiKeyRow; valid: boolean } | undefined> {
+      const found = await selectKeys()
         .select(sqlWithValues<unknown>(([now]) => keyValidSql('k.id', now as string), [at]).as('valid'))
         .where('k.secret_hash', '=', hash)
         .executeTakeFirst();
-      if (row === undefined || !isValidKeyColumn(row.valid)) return undefined;
-      const { valid: _valid, ...key } = row;
-      return key;
+      if (found === undefined) return undefined;
+      const { valid, ...row } = found;
+      return { row, valid: isValidKeyColumn(valid) };
+    },
+
+    /** The keys whose visible prefix starts with `prefix`, within the company when one is given, oldest first. */
+    async findByPrefix(prefix: string, companyId: number | undefined): Promise<ApiKeyRow[]> {
+      // not LIKE: SQLite's ignores case, and the prefix's letters are base62
+      const query = selectKeys().where(sql<string>`substr(k.prefix, 1, ${sql.lit(prefix.length)})`, '=', prefix);
+      return (companyId === undefined ? query : query.where('k.company_id', '=', companyId)).orderBy('k.created_at').orderBy('k.id').limit(10).execute();
     },
 
     async findByUuid(uuid: string): Promise<ApiKeyRow | undefined> {

@@ -1,4 +1,5 @@
 import { TEXT_MAX } from '../../kernel/rules.js';
+import { isUuid } from '../../kernel/formats.js';
 import { randomUUID } from 'node:crypto';
 import type { SqlContext, Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
@@ -40,6 +41,14 @@ export interface KeyTerms {
   readonly expires?: string;
   /** CIDR prefixes or addresses (parseAllowlist); none or empty: any address. */
   readonly allow?: readonly string[];
+}
+
+/** What authentication tells besides its answer: the lookups it ran, and the key a refused token names. */
+export interface AuthenticationNotes {
+  /** Statements run (0 or 1), for the request log. */
+  count: number;
+  /** A token of a key netgraph has, refused (revoked, expired, an address outside its allowlist): that key. */
+  refused?: Caller;
 }
 
 const CACHE_SIZE = 10_000;
@@ -174,6 +183,30 @@ export function createApiKeyService(
     },
 
     /**
+     * The key named by its id or by the start of its visible prefix
+     * (`ngk_AbC123`, as listed, with or without the trailing "…"), within the
+     * company when one is given: NOT_FOUND for none (another company's key
+     * too), BAD_USER_INPUT when a prefix names several.
+     */
+    async find(idOrPrefix: string, companyId?: number): Promise<ApiKeyInfo & { keyId: number; companyId: number }> {
+      const ref = idOrPrefix.trim().replace(/…$/, '');
+      if (isUuid(ref)) {
+        const row = await getRow(ref, companyId);
+        return { ...toInfo(row), keyId: row.id, companyId: row.companyId };
+      }
+      if (!/^ngk_[0-9A-Za-z]{1,34}$/.test(ref)) {
+        throw new AppError('BAD_USER_INPUT', `"${idOrPrefix}" is neither a key id (a UUID) nor the start of a key's visible prefix such as ngk_AbC123: see "netgraph keys list".`, { field: 'id' });
+      }
+      const rows = await repository.findByPrefix(ref, companyId);
+      const [row] = rows;
+      if (row === undefined) throw new AppError('NOT_FOUND', `No API key whose prefix starts with "${ref}".`, { field: 'id' });
+      if (rows.length > 1) {
+        throw new AppError('BAD_USER_INPUT', `"${ref}" is the start of several keys' prefixes (${rows.map((r) => `${r.prefix}… ${r.uuid}`).join(', ')}): give more of it, or the key's id.`, { field: 'id' });
+      }
+      return { ...toInfo(row), keyId: row.id, companyId: row.companyId };
+    },
+
+    /**
      * Replaces the key's allowlist (parseAllowlist; empty: any address). It
      * applies at once in this process and within KEY_CACHE_REFRESH_MS in
      * every other. Recorded as `api_key.allow` when it changes.
@@ -243,26 +276,33 @@ export function createApiKeyService(
      * client's, see http/client-address.ts), or undefined for a malformed,
      * unknown, revoked or expired key, or an address outside its allowlist:
      * all alike. A cached key is not re-checked for revocation here (see
-     * above). `statements` counts the lookups it ran (0 or 1), for the request log.
+     * above). `notes` gets the lookups it ran (0 or 1), for the request log,
+     * and the key of a refused token when netgraph has it (the refusal is in
+     * that key's request log).
      */
-    async authenticate(token: string, statements: { count: number } = { count: 0 }, address?: string): Promise<Caller | undefined> {
+    async authenticate(token: string, notes: AuthenticationNotes = { count: 0 }, address?: string): Promise<Caller | undefined> {
       if (!isWellFormedKey(token)) return undefined;
       const hash = hashKey(token);
       const at = now();
       let entry = cache.get(hash);
       if (entry === undefined || at.getTime() - entry.loadedAt >= KEY_CACHE_REFRESH_MS) {
-        statements.count += 1;
-        const row = await repository.findValidByHash(hash, at.toISOString());
-        if (!row) {
+        notes.count += 1;
+        const found = await repository.findByHash(hash, at.toISOString());
+        if (!found?.valid) {
           cache.delete(hash);
+          if (found) notes.refused = cacheEntry(found.row, at.getTime()).caller;
           return undefined;
         }
+        const row = found.row;
         entry = cacheEntry(row, at.getTime());
         if (!cache.has(hash) && cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
         cache.set(hash, entry);
         lastUsed.seed(row.id, row.lastUsedAt);
       }
-      if (at.getTime() >= entry.expiresAt || !entry.admits(address)) return undefined;
+      if (at.getTime() >= entry.expiresAt || !entry.admits(address)) {
+        notes.refused = entry.caller;
+        return undefined;
+      }
       lastUsed.touch(entry.caller.keyId as number, address ?? null);
       return entry.caller;
     },

@@ -7,7 +7,9 @@ import { answerForError } from '../error-answer.js';
 import { parseJsonBody } from '../json-body.js';
 import { lingerOnUnreadBody } from '../lingering-close.js';
 import type { RequestContext } from '../request-context.js';
-import { requestLine } from '../request-log.js';
+import { keyRequest, requestLine } from '../request-log.js';
+import { noteErrorCodes } from '../answer.js';
+import type { RequestLogWriter } from '../../features/request-log/request-log.writer.js';
 import { logsRequests, requestLineWriter } from '../../observability/log.js';
 import { admit, answerGraphQL } from './graphql.pipeline.js';
 import type { GraphQLRouteDeps } from './graphql.pipeline.js';
@@ -26,6 +28,8 @@ export interface EndpointDeps extends GraphQLRouteDeps {
   readonly draining: () => boolean;
   /** The client's address for the log line (X-Forwarded-For's under TRUST_PROXY). */
   readonly clientAddress: (request: IncomingMessage) => string | undefined;
+  /** Where requests made with a key are recorded (the per-key request log); undefined with API_REQUEST_LOG=off. */
+  readonly requestLog: RequestLogWriter | undefined;
 }
 
 /**
@@ -77,8 +81,14 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     response.end(result.body);
     const elapsedMs = performance.now() - started;
     deps.observe(context.operationName, status, elapsedMs / 1000);
+    const facts = { requestId, method: 'POST', path: GRAPHQL_PATH, clientAddress: context.clientAddress, status, elapsedMs };
+    if (deps.requestLog !== undefined) {
+      noteErrorCodes(context, result);
+      const entry = keyRequest({ ...facts, userAgent: request.headers['user-agent'] }, context);
+      if (entry !== undefined) deps.requestLog.record(entry);
+    }
     if (!logsRequests(log)) return;
-    logRequest(requestLine({ requestId, method: 'POST', path: GRAPHQL_PATH, clientAddress: context.clientAddress, status, elapsedMs }, context));
+    logRequest(requestLine(facts, context));
   }
 
   return (request, response) => {

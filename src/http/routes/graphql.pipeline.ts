@@ -3,7 +3,7 @@ import { AppError, ERROR_CODES } from '../../kernel/errors.js';
 import type { ErrorCode } from '../../kernel/errors.js';
 import { createAdmission } from '../admission.js';
 import type { Admission } from '../admission.js';
-import { JSON_TYPE, errorBody } from '../answer.js';
+import { JSON_TYPE, errorAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
 import { UNAUTHORIZED } from '../meter-answers.js';
 import type { RequestContext } from '../request-context.js';
@@ -51,17 +51,13 @@ export function admit(deps: GraphQLRouteDeps, authorization: string | undefined,
 }
 
 /** The answer to an ingest key on the GraphQL API: it may only post device reports. */
-const INGEST_KEY_FORBIDDEN: Answer = {
-  status: ERROR_CODES.FORBIDDEN,
-  headers: { 'content-type': JSON_TYPE },
-  body: errorBody([
-    {
-      message:
-        'This API key has scope ingest: it can only post device reports to /api/v1/reports. Use a read or read_write key for the GraphQL API.',
-      extensions: { code: 'FORBIDDEN' },
-    },
-  ]),
-};
+const INGEST_KEY_FORBIDDEN: Answer = errorAnswer(ERROR_CODES.FORBIDDEN, { 'content-type': JSON_TYPE }, [
+  {
+    message:
+      'This API key has scope ingest: it can only post device reports to /api/v1/reports. Use a read or read_write key for the GraphQL API.',
+    extensions: { code: 'FORBIDDEN' },
+  },
+]);
 
 /** What the second step reads of the request besides its context. */
 export interface GraphQLHttpRequest {
@@ -92,9 +88,10 @@ export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestCont
     onUnexpectedError: (error) => log.error({ err: error, requestId }, 'unexpected error in a mutation'),
   });
   context.operationName = operation.operationName;
+  context.rootFields = operation.rootFields;
   if (operation.kind === 'request-error') {
     const status = requestErrorStatus(operation.phase, mediaType);
-    return answerWithoutRunning(deps, context, { status, headers: { 'content-type': type }, body: errorBody(operation.errors) });
+    return answerWithoutRunning(deps, context, errorAnswer(status, { 'content-type': type }, operation.errors));
   }
   const charge = await deps.limits.chargeOperation(caller, admitted, operation.cost);
   context.limits = charge.state;
@@ -107,8 +104,9 @@ export async function answerGraphQL(deps: GraphQLRouteDeps, context: RequestCont
   context.statements += outcome.statements;
   const settled = await deps.limits.settleOperation(caller, charge.state, outcome.actualCost ?? operation.cost);
   context.limits = settled;
+  context.cost = settled.budget.cost;
   const body = graphQLRequest.extensions?.cost === true ? withCostExtension(outcome.body, operation.cost, settled) : outcome.body;
-  const answer: Answer = { status: 200, headers: { 'content-type': type }, body };
+  const answer: Answer = { status: 200, headers: { 'content-type': type }, body, ...(outcome.errorCodes.length > 0 ? { errorCodes: outcome.errorCodes } : {}) };
   // e.g. `mutation { __typename }`: nothing that ran looked at the key
   return outcome.keyChecked ? answer : answerWithoutRunning(deps, context, answer);
 }
@@ -155,14 +153,10 @@ export const THROTTLED_MESSAGE = 'Complexity budget exhausted. Try a less comple
 function throttled(type: string, cost: number, state: LimitState, retryAt: number): Answer {
   const remaining = wholePoints(state.budget.level);
   const retryAfterSeconds = secondsUntil(retryAt, state.now);
-  return {
-    status: ERROR_CODES.THROTTLED,
-    headers: { 'Retry-After': httpDate(retryAt), 'content-type': type },
-    body: errorBody([
-      {
-        message: THROTTLED_MESSAGE,
-        extensions: { code: 'THROTTLED', cost, remaining, retryAfterSeconds },
-      },
-    ]),
-  };
+  return errorAnswer(ERROR_CODES.THROTTLED, { 'Retry-After': httpDate(retryAt), 'content-type': type }, [
+    {
+      message: THROTTLED_MESSAGE,
+      extensions: { code: 'THROTTLED', cost, remaining, retryAfterSeconds },
+    },
+  ]);
 }

@@ -7,7 +7,7 @@ import { AppError, ERROR_CODES } from '../../kernel/errors.js';
 import type { ErrorCode } from '../../kernel/errors.js';
 import { createAdmission } from '../admission.js';
 import type { Admission } from '../admission.js';
-import { JSON_TYPE, errorBody, sendAnswer } from '../answer.js';
+import { JSON_TYPE, errorAnswer, sendAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
 import { answerForError } from '../error-answer.js';
 import { parseJsonBodyText, useJsonParser } from '../json-body.js';
@@ -199,5 +199,5 @@ function readReports(parsed: ParsedJsonBody): { reports: unknown[]; refused: Map
 
 /** An error answer in the GraphQL error shape of docs/errors.md. */
 function failure(code: ErrorCode, message: string, headers: Record<string, string> = {}): Answer {
-  return { status: ERROR_CODES[code], headers: { 'content-type': JSON_TYPE, ...headers }, body: errorBody([{ message, extensions: { code } }]) };
+  return errorAnswer(ERROR_CODES[code], { 'content-type': JSON_TYPE, ...headers }, [{ message, extensions: { code } }]);
 }

@@ -1,0 +1,99 @@
+import type { KeyRequests } from '../features/request-log/request-log.service.js';
+import { renderChart } from './charts.view.js';
+import type { ChartSeries } from './charts.view.js';
+import { exactTime } from './format.js';
+import { html, raw } from './html.js';
+import type { SafeHtml } from './html.js';
+import { badge, emptyState, pageHeader } from './layout.js';
+
+const KEYS_PATH = '/settings/integrations/api-keys';
+
+/** The windows the page offers, as `since` values and their ms. */
+export const REQUEST_WINDOWS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000 } as const;
+export type RequestWindow = keyof typeof REQUEST_WINDOWS;
+
+/** What the page was asked: window, status class, operation, page. */
+export interface KeyRequestQuery {
+  readonly since: RequestWindow;
+  readonly status: '' | '2xx' | '4xx' | '5xx';
+  readonly operation: string;
+  readonly page: number;
+}
+
+/** The page's URL for `query` with some of it changed. */
+function pageUrl(keyId: string, query: KeyRequestQuery, change: Partial<KeyRequestQuery> = {}): string {
+  const q = { ...query, ...change };
+  const params = new URLSearchParams({ since: q.since });
+  if (q.status !== '') params.set('status', q.status);
+  if (q.operation !== '') params.set('operation', q.operation);
+  if (q.page > 1) params.set('page', String(q.page));
+  return `${KEYS_PATH}/${keyId}?${params.toString()}`;
+}
+
+function statusBadge(status: number): SafeHtml {
+  return badge(status >= 500 ? 'danger' : status >= 400 ? 'warning' : 'success', String(status));
+}
+
+function filters(keyId: string, query: KeyRequestQuery): SafeHtml {
+  const option = (value: string, label: string, selected: string) => html`<option value="${value}"${value === selected ? raw(' selected') : ''}>${label}</option>`;
+  return html`<form method="get" action="${KEYS_PATH}/${keyId}" class="filters">
+  <div class="field"><label class="field-label" for="filter-since">Window</label><select name="since" id="filter-since">${option('24h', 'Last 24 hours', query.since)}${option('7d', 'Last 7 days', query.since)}${option('30d', 'Last 30 days', query.since)}</select></div>
+  <div class="field"><label class="field-label" for="filter-status">Status</label><select name="status" id="filter-status">${option('', 'All statuses', query.status)}${option('2xx', '2xx success', query.status)}${option('4xx', '4xx refused', query.status)}${option('5xx', '5xx failed', query.status)}</select></div>
+  <div class="field"><label class="field-label" for="filter-operation">Operation</label><input type="text" name="operation" id="filter-operation" value="${query.operation}" placeholder="any" maxlength="200"></div>
+  <button type="submit" class="btn btn-secondary">Filter</button>
+  ${query.status !== '' || query.operation !== '' ? html`<a class="btn btn-ghost" href="${pageUrl(keyId, { ...query, status: '', operation: '', page: 1 })}">Clear filters</a>` : ''}
+</form>`;
+}
+
+/** The chart: requests per hour, one stacked bar per status. */
+function hourlyChart(log: KeyRequests, windowMs: number, now: Date): SafeHtml {
+  const byStatus = new Map<number, [number, number][]>();
+  for (const { hour, status, count } of log.hourly) {
+    const points = byStatus.get(status) ?? [];
+    points.push([Date.parse(hour) / 1000, count]);
+    byStatus.set(status, points);
+  }
+  const series: ChartSeries[] = [...byStatus].sort(([a], [b]) => a - b).map(([status, points]) => ({ label: String(status), points }));
+  const end = Math.ceil(now.getTime() / 3_600_000) * 3600;
+  return renderChart({ id: 'key-requests', title: 'Requests per hour by status', unit: 'requests', kind: 'stacked-bars', window: [end - windowMs / 1000, end], stepSeconds: 3600, series });
+}
+
+function requestRow(r: KeyRequests['requests'][number]): SafeHtml {
+  return html`<tr data-request-id="${r.requestId}">
+  <td><time datetime="${r.requestedAt}" title="${exactTime(r.requestedAt)}">${exactTime(r.requestedAt)}</time></td>
+  <td>${statusBadge(r.status)}</td>
+  <td><code>${r.method} ${r.path}</code></td>
+  <td>${r.operationName ?? html`<span class="muted">—</span>`}</td>
+  <td>${r.rootFields === null ? html`<span class="muted">—</span>` : html`<code>${r.rootFields.split(',').join(', ')}</code>`}</td>
+  <td>${r.errorCodes === null ? html`<span class="muted">—</span>` : html`<code>${r.errorCodes.split(',').join(', ')}</code>`}</td>
+  <td class="num">${r.cost === null ? '—' : String(r.cost)}</td>
+  <td class="num">${r.durationMs.toFixed(1)}</td>
+  <td class="num">${String(r.statements)}</td>
+  <td>${r.clientAddress === null ? '—' : html`<code>${r.clientAddress}</code>`}<br><span class="muted">${r.userAgent ?? ''}</span></td>
+</tr>`;
+}
+
+/** A key's page: what the key is, a chart of its requests per hour by status, and its requests, filtered and paged. */
+export function renderKeyRequests(log: KeyRequests, query: KeyRequestQuery, now: Date): SafeHtml {
+  const { key } = log;
+  const header = pageHeader({
+    title: key.label,
+    crumbs: [{ label: 'Settings', href: KEYS_PATH }, { label: 'API keys', href: KEYS_PATH }, { label: key.label }],
+    description: html`Requests made with <code>${key.prefix}…</code> (scope ${key.scope}), refused ones included, newest first. They are kept for a limited time (API_REQUEST_LOG_DAYS).`,
+  });
+  const table = log.requests.length === 0
+    ? emptyState('No requests', query.status !== '' || query.operation !== '' ? 'No request in this window matches the filters.' : 'This key made no request in this window.')
+    : html`<table class="table">
+  <thead><tr><th>Time</th><th>Status</th><th>Request</th><th>Operation</th><th>Root fields</th><th>Errors</th><th class="num">Cost</th><th class="num">ms</th><th class="num">SQL</th><th>From</th></tr></thead>
+  <tbody>${log.requests.map(requestRow)}</tbody>
+</table>`;
+  const pager = html`<nav class="pager" aria-label="Request pages">
+  ${query.page > 1 ? html`<a class="btn btn-secondary btn-sm" href="${pageUrl(key.id, query, { page: query.page - 1 })}" rel="prev">Newer</a>` : ''}
+  ${log.more ? html`<a class="btn btn-secondary btn-sm" href="${pageUrl(key.id, query, { page: query.page + 1 })}" rel="next">Older</a>` : ''}
+  <span class="field-help pager-status">page ${query.page}</span>
+</nav>`;
+  return html`${header}${filters(key.id, query)}
+<div class="card">${hourlyChart(log, REQUEST_WINDOWS[query.since], now)}</div>
+<div class="card card-flush key-requests">${table}</div>
+${pager}`;
+}

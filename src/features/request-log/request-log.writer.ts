@@ -1,0 +1,118 @@
+/** One request made with an API key, as the key's request log keeps it (docs/operations.md, "Request log"). */
+export interface KeyRequest {
+  /** When the request arrived, in ms since the epoch. */
+  readonly at: number;
+  /** The key's row id (api_keys.id). */
+  readonly keyId: number;
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly operationName: string | null;
+  readonly rootFields: readonly string[];
+  readonly status: number;
+  readonly errorCodes: readonly string[];
+  /** The actual complexity cost charged; null when nothing was (a refusal, a report). */
+  readonly cost: number | null;
+  readonly durationMs: number;
+  readonly statements: number;
+  readonly clientAddress: string | null;
+  readonly userAgent: string | null;
+}
+
+/** How the writer batches (the defaults are the server's). */
+export interface RequestLogWriterOptions {
+  /** A flush is started once this many requests wait. */
+  readonly batchRows?: number;
+  /** The most requests that may wait; later ones are dropped (and counted) until a flush makes room. */
+  readonly maxPending?: number;
+  /** How often waiting requests are written. */
+  readonly flushMs?: number;
+  /** The shortest time between two reports of lost rows. */
+  readonly reportEveryMs?: number;
+  readonly now?: () => number;
+}
+
+/** Told of requests that could not be written: the error (none when the buffer was full) and how many were lost since the last report. */
+export type LostRowsReport = (lost: number, error: unknown) => void;
+
+const DEFAULTS = { batchRows: 1_000, maxPending: 20_000, flushMs: 1_000, reportEveryMs: 60_000 };
+
+/**
+ * Writes the request log in batches, off the requests' path: record() only
+ * pushes onto an array; once started, a timer writes what waits every
+ * `flushMs` and a flush also starts once `batchRows` wait, each batch as one
+ * multi-row INSERT (`write`). At most `maxPending` requests wait: past that
+ * (the database is down or slow), new ones are dropped. A batch that fails
+ * is dropped, not retried: a request never waits for, or fails with, its
+ * log. What was lost is reported with its count, at once the first time,
+ * then at most once every `reportEveryMs`. Before start() nothing is written
+ * but by flush() (tests, a process without background work).
+ */
+export function createRequestLogWriter(write: (rows: readonly KeyRequest[]) => Promise<void>, options: RequestLogWriterOptions = {}) {
+  const { batchRows, maxPending, flushMs, reportEveryMs } = { ...DEFAULTS, ...options };
+  const now = options.now ?? Date.now;
+  let pending: KeyRequest[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let report: LostRowsReport = () => undefined;
+  let lost = 0;
+  let lastError: unknown;
+  let reportedAt = Number.NEGATIVE_INFINITY;
+
+  const noteLost = (count: number, error: unknown) => {
+    lost += count;
+    if (error !== undefined) lastError = error;
+    const at = now();
+    if (at - reportedAt < reportEveryMs) return;
+    reportedAt = at;
+    report(lost, lastError);
+    lost = 0;
+    lastError = undefined;
+  };
+
+  const writePending = async () => {
+    while (pending.length > 0) {
+      const batch = pending.length <= batchRows ? pending : pending.slice(0, batchRows);
+      pending = pending.length <= batchRows ? [] : pending.slice(batchRows);
+      try {
+        await write(batch);
+      } catch (error) {
+        noteLost(batch.length, error);
+      }
+    }
+  };
+
+  // one write at a time, and flush() resolves only once every request recorded before it is written (or lost)
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => (writing = writing.then(writePending));
+
+  return {
+    /** Keeps a request for the next batch: no I/O, no await. */
+    record(request: KeyRequest): void {
+      if (pending.length >= maxPending) {
+        noteLost(1, undefined);
+        return;
+      }
+      pending.push(request);
+      if (timer !== undefined && pending.length === batchRows) void flush();
+    },
+    /** Writes every request waiting now. */
+    flush,
+    /** How many requests wait to be written. */
+    get pending(): number {
+      return pending.length;
+    },
+    /** Starts the timer; `onLost` is told of requests that could not be written. */
+    start(onLost: LostRowsReport): void {
+      report = onLost;
+      timer ??= setInterval(() => void flush(), flushMs).unref();
+    },
+    /** Stops the timer and writes what waits (a graceful shutdown). */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}
+
+export type RequestLogWriter = ReturnType<typeof createRequestLogWriter>;
