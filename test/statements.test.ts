@@ -20,8 +20,12 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
     const small = generateDataset({ companies: 1, networksPerCompany: 2, devicesPerNetwork: 2, clientsPerNetwork: 2, seed: 1, slugPrefix: 'small' });
     const big = generateDataset({ companies: 1, networksPerCompany: 60, devicesPerNetwork: 15, clientsPerNetwork: 10, seed: 2, slugPrefix: 'big' });
     // background work (webhook polling, offline checks) would land inside the counts; every root bundled in one
-    // document costs more than the default limit of one operation
-    app = await startTestApp(kind, { data: { companies: [...small.companies, ...big.companies] }, backgroundWork: false, env: { COMPLEXITY_LIMIT: '100000' } });
+    // document costs more than the default limit of one operation, and takes more aliases than the default 50
+    app = await startTestApp(kind, {
+      data: { companies: [...small.companies, ...big.companies] },
+      backgroundWork: false,
+      env: { COMPLEXITY_LIMIT: '100000', MAX_QUERY_ALIASES: '200' },
+    });
   });
   afterAll(async () => {
     await app?.close();

@@ -4,6 +4,7 @@ import { callerOf, sendPage, sessionOf } from './context.js';
 import type { WebContext } from './context.js';
 import { renderDevice } from './device.view.js';
 import { EVENT_PAGE_SIZE, renderEventLog } from './events.view.js';
+import { DETECTION_PAGE_SIZE, renderSecurity } from './security.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
 import type { EventQuery } from './reads.js';
 
@@ -25,6 +26,18 @@ export function registerDevicePages(web: FastifyInstance, ctx: WebContext): void
     if (!macQuery || !detail) throw new AppError('NOT_FOUND', 'There is no device at this address in your company.');
     const session = sessionOf(request);
     return sendPage(ctx, reply, 200, { title: detail.device.label, session, section: 'networks', charts: true, body: renderDevice(detail, new Date(), macQuery) });
+  });
+
+  web.get('/networks/:id/security', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const raw = (request.query as Record<string, string | undefined>).page;
+    const page = raw === undefined ? 1 : Number(raw);
+    const detail = Number.isInteger(page) && page >= 1 && page <= MAX_PAGE
+      ? await ctx.reads.security(callerOf(ctx, request), id, DETECTION_PAGE_SIZE, (page - 1) * DETECTION_PAGE_SIZE, request.netgraph)
+      : undefined;
+    if (!detail) throw new AppError('NOT_FOUND', 'There is no such security page in your company.');
+    const session = sessionOf(request);
+    return sendPage(ctx, reply, 200, { title: `Security · ${detail.network.label}`, session, section: 'networks', body: renderSecurity(detail, page, new Date()) });
   });
 
   web.get('/networks/:id/events', async (request, reply) => {

@@ -126,6 +126,25 @@ export const EVENT_LOG = graphql(
   [EVENT],
 );
 
+/**
+ * A network's security page: its IDS/IPS mode and firewall rules, a page of IDS and of IPS events of the last day,
+ * and the rogue access points and honeypots heard in the last day.
+ */
+export const SECURITY_PAGE = graphql(`
+  query DashboardSecurity($network: UUID!, $limit: Int!, $offset: Int!) {
+    network(UUID: $network) { UUID label idsIPSConfig { mode } }
+    rules: firewallRulesForNetwork(networkUUID: $network) { UUID name action isEnabled srcPrefix dstPrefix priority }
+    ids: idsEvents(networkUUID: $network, limit: $limit, offset: $offset) { total events { ...DashboardDetection } }
+    ips: ipsEvents(networkUUID: $network, limit: $limit, offset: $offset) { total events { ...DashboardDetection } }
+    rogues: rogueAccessPointsObservedOnNetwork(networkUUIDs: [$network], filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 300 } }, limit: 50) {
+      BSSID ssid wiredMACAddress wiredPortNumber firstObservedAt lastObservedAt observers { rssi virtualDevice { UUID label } }
+    }
+    honeypots: honeypotSSIDsObservedOnNetwork(networkUUIDs: [$network], filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 300 } }, limit: 50) {
+      BSSID ssid firstObservedAt lastObservedAt observers { rssi virtualDevice { UUID label } }
+    }
+  }
+  fragment DashboardDetection on IDSIPSEvent { observedAt srcIP dstIP protocol direction srcPort dstPort signature virtualDevice { UUID label } }`);
+
 /** The documents the dashboard runs, checked against the served schema at start. */
 /**
  * An access point's health scores over 24 hours in 15-minute buckets: its page runs it after DEVICE_PAGE, which
@@ -138,7 +157,7 @@ export const AP_HEALTH = graphql(`
     }
   }`);
 
-export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH] as const;
+export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE] as const;
 
 /** A result whose roots are all there: what a page shows once none of its roots answered null. */
 export type Present<T> = { readonly [K in keyof T]: NonNullable<T[K]> };
@@ -164,3 +183,5 @@ export type DeviceDetail = Present<ResultOf<typeof DEVICE_PAGE>> & {
 export type EventLog = Present<ResultOf<typeof EVENT_LOG>>;
 /** An event row: the device page's, or the event log's with its device. */
 export type EventRow = ResultOf<typeof EVENT> & { readonly virtualDevice?: EventLog['page']['events'][number]['virtualDevice'] };
+/** Everything a network's security page shows. */
+export type SecurityDetail = Present<ResultOf<typeof SECURITY_PAGE>>;

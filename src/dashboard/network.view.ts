@@ -52,7 +52,7 @@ export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHt
     title: network.label,
     crumbs: [{ label: 'Networks', href: '/networks' }, { label: network.label }],
     description: html`<code class="slug">${network.slug}</code>${where ? html` · ${where}` : ''} · ${network.isActive ? badge('success', 'Active') : badge('neutral', 'Inactive')}`,
-    actions: html`<a class="btn btn-secondary" href="/networks/${network.UUID}/events">Event log</a>${admin ? html`<a class="btn btn-secondary" href="/networks/${network.UUID}/edit">Edit network</a>` : ''}`,
+    actions: html`<a class="btn btn-secondary" href="/networks/${network.UUID}/events">Event log</a><a class="btn btn-secondary" href="/networks/${network.UUID}/security">Security</a>${admin ? html`<a class="btn btn-secondary" href="/networks/${network.UUID}/edit">Edit network</a>` : ''}`,
   });
   const stats = html`<div class="stats">
   ${stat('Devices', String(devices.length))}

@@ -9,8 +9,8 @@ import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../engine/read.service.js';
 import { DEVICE_CHART_WINDOW } from './device-charts.js';
 import { CHART_WINDOWS } from './network-charts.js';
-import { AP_HEALTH, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE } from './documents.js';
-import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present } from './documents.js';
+import { AP_HEALTH, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
+import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
 
 /** The request's context (its RequestContext): the reads add the statements they ran, and respect its deadline. */
@@ -116,6 +116,12 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       // a device of another network (or company) matches no event of this one: not a page of this log
       if (!log || (query.device !== null && !log.network.virtualDevices.some((d) => d.UUID === query.device))) return undefined;
       return log;
+    },
+
+    /** A network's security page with the IDS and IPS events from `offset`; undefined when the network is not the caller's. */
+    async security(caller: Caller, networkId: string, limit: number, offset: number, context: ReadContext): Promise<SecurityDetail | undefined> {
+      if (!isUuid(networkId)) return undefined;
+      return present(await run(SECURITY_PAGE, { network: networkId, limit, offset }, caller, context));
     },
   };
 }

@@ -21,6 +21,7 @@ import * as keyLifetime from './migrations/0017-key-lifetime.js';
 import * as changes from './migrations/0018-changes.js';
 import * as deviceResources from './migrations/0019-device-resources.js';
 import * as apiRequestLog from './migrations/0020-api-request-log.js';
+import * as securityObservations from './migrations/0021-security-observations.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0018-changes': changes,
   '0019-device-resources': deviceResources,
   '0020-api-request-log': apiRequestLog,
+  '0021-security-observations': securityObservations,
 };
 
 /**

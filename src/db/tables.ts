@@ -42,6 +42,8 @@ export interface Database {
   device_temperature_rollups: DeviceTemperatureRollupTable;
   resource_samples: ResourceSampleTable;
   resource_rollups: ResourceRollupTable;
+  ids_detections: IdsDetectionTable;
+  foreign_bssid_observations: ForeignBssidObservationTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
   changes: ChangeTable;
@@ -522,6 +524,37 @@ export interface DnsCounterTable {
 /** The last DNS counter reading of a controller in one 5-minute bucket. */
 export interface DnsCounterRollupTable extends DnsCounterTable {
   bucket: number;
+}
+
+/** An IDS/IPS detection a controller reported (migration 0021), in its network's mode when it was ingested. */
+export interface IdsDetectionTable {
+  network_id: number;
+  hardware_device_id: number;
+  virtual_device_id: number | null;
+  observed_at: string;
+  /** 'IDS' or 'IPS' (docs/schema.md). */
+  mode: string;
+  src_ip: string;
+  dst_ip: string;
+  protocol: string;
+  src_port: number | null;
+  dst_port: number | null;
+  /** 'RX' or 'TX' (TrafficDirection). */
+  direction: string;
+  signature: string | null;
+}
+
+/** A BSSID of no access point of the network that one of its access points heard (migration 0021). */
+export interface ForeignBssidObservationTable {
+  network_id: number;
+  hardware_device_id: number;
+  virtual_device_id: number | null;
+  observed_at: string;
+  bssid: string;
+  /** Null for a hidden network. */
+  ssid: string | null;
+  rssi: number;
+  channel: number | null;
 }
 
 /** A device's CPU and memory as one report gave them (migration 0019); a value the report left out is null. */

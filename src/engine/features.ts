@@ -20,6 +20,8 @@ import { PDU_FEATURE } from '../features/pdu/pdu.graphql.js';
 import { BLOCKED_CLIENT_FEATURE } from '../features/security/blocked-client.graphql.js';
 import { FIREWALL_RULE_FEATURE } from '../features/security/firewall-rule.graphql.js';
 import { IDS_IPS_FEATURE } from '../features/security/ids-ips.graphql.js';
+import { IDS_EVENTS_FEATURE } from '../features/security/ids-events.graphql.js';
+import { FOREIGN_AP_FEATURE } from '../features/security/foreign-ap.graphql.js';
 import { INTER_VLAN_FEATURE } from '../features/security/inter-vlan.graphql.js';
 import { TOPOLOGY_FEATURE } from '../features/topology/topology.graphql.js';
 import { SSID_FEATURE } from '../features/ssid/ssid.graphql.js';
@@ -55,6 +57,8 @@ export const FEATURES = [
   FIREWALL_RULE_FEATURE,
   INTER_VLAN_FEATURE,
   IDS_IPS_FEATURE,
+  IDS_EVENTS_FEATURE,
+  FOREIGN_AP_FEATURE,
   SPARE_HARDWARE_FEATURE,
   WEBHOOK_FEATURE,
   ALERT_FEATURE,

@@ -141,6 +141,32 @@ const TEMPERATURE_SAMPLES: readonly RowColumn[] = [
   ['temperature_celsius', 'float'],
 ];
 
+const IDS_DETECTIONS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['virtual_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['mode', 'text'],
+  ['src_ip', 'text'],
+  ['dst_ip', 'text'],
+  ['protocol', 'text'],
+  ['src_port', 'integer'],
+  ['dst_port', 'integer'],
+  ['direction', 'text'],
+  ['signature', 'text'],
+];
+
+const FOREIGN_BSSID_OBSERVATIONS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['virtual_device_id', 'bigint'],
+  ['observed_at', 'timestamptz'],
+  ['bssid', 'text'],
+  ['ssid', 'text'],
+  ['rssi', 'integer'],
+  ['channel', 'integer'],
+];
+
 /** Tables ingest appends to, with their columns. */
 export const BULK_COLUMNS = {
   uplink_samples: UPLINK_SAMPLES,
@@ -152,6 +178,8 @@ export const BULK_COLUMNS = {
   pdu_outlet_samples: OUTLET_SAMPLES,
   device_temperature_samples: TEMPERATURE_SAMPLES,
   resource_samples: RESOURCE_SAMPLES,
+  ids_detections: IDS_DETECTIONS,
+  foreign_bssid_observations: FOREIGN_BSSID_OBSERVATIONS,
   events: EVENTS,
 } as const;
 

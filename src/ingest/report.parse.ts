@@ -1,6 +1,7 @@
 import { IsCodec } from 'typebox';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { isIpAddress } from '../kernel/formats.js';
 import { jsonValueNesting } from '../kernel/json-input.js';
 import { NETGRAPH_EVENT_TYPES, ReportSchema, SECTION_IDENTITY, STRING_KIND } from './report.protocol.js';
 import type { SchemaNode } from './report.protocol.js';
@@ -93,12 +94,14 @@ function rulesHold(report: DeviceReport, window: TimeWindow): boolean {
     inWindow(report.observedAt) &&
     (report.uplinkSamples?.every((s) => inWindow(s.observedAt)) ?? true) &&
     (report.events?.every((e) => inWindow(e.observedAt) && !RESERVED.includes(e.type) && (e.details === null || Buffer.byteLength(e.details) <= MAX_BYTES)) ?? true) &&
+    (report.idsDetections?.every((d) => inWindow(d.observedAt) && isIpAddress(d.srcIP) && isIpAddress(d.dstIP)) ?? true) &&
     unique(report.interfaces, SECTION_IDENTITY.interfaces.key) &&
     unique(report.radios, SECTION_IDENTITY.radios.key) &&
     unique(report.radioChannels, SECTION_IDENTITY.radioChannels.key) &&
     unique(report.clients, SECTION_IDENTITY.clients.key) &&
     unique(report.macTable, SECTION_IDENTITY.macTable.key) &&
-    unique(report.outlets, SECTION_IDENTITY.outlets.key)
+    unique(report.outlets, SECTION_IDENTITY.outlets.key) &&
+    unique(report.foreignBSSIDs, SECTION_IDENTITY.foreignBSSIDs.key)
   );
 }
 
@@ -234,6 +237,7 @@ function stringProblem(schema: SchemaNode, value: unknown, at: string, window: T
   if (typeof value !== 'string' || (schema.pattern !== undefined && !pattern(schema.pattern).test(value))) return fail(message);
   if (schema.reserved?.includes(value)) return fail(`${value} is recorded by netgraph itself from the reports' times; a device may not report it`);
   if (schema.title === STRING_KIND.time) return timeProblem(value, at, window, message);
+  if (schema.title === STRING_KIND.ip && !isIpAddress(value)) return fail(message);
   return undefined;
 }
 

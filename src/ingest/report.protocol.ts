@@ -91,6 +91,7 @@ const REQUIRED_TEXT = '^(?=[\\s\\S]*\\S)[^\\u0000]*$';
 export const STRING_KIND = {
   mac: 'MAC address',
   time: 'RFC 3339 date-time with a time zone',
+  ip: 'IP address',
 } as const;
 
 type Doc = { readonly description?: string };
@@ -119,6 +120,9 @@ const mac = (doc: Doc = {}) => Type.String({ pattern: MAC_ADDRESS_ANY_CASE_PATTE
 /** An RFC 3339 time (parsed canonical), inside the window the server allows (report.parse.ts). */
 const time = (doc: Doc = {}) =>
   Type.String({ pattern: RFC3339_PATTERN, title: STRING_KIND.time, errorMessage: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-11-24T10:00:00Z', ...doc });
+/** An IPv4 or IPv6 address (node:net's isIP; report.parse.ts checks it, the pattern only bounds its characters). */
+const ipAddress = (doc: Doc = {}) =>
+  Type.String({ pattern: '^[0-9A-Fa-f:.]{2,45}$', title: STRING_KIND.ip, errorMessage: 'must be an IPv4 or IPv6 address, e.g. 203.0.113.7', ...doc });
 /** One of `values`. */
 const oneOf = <T extends string | number>(values: readonly T[], doc: Doc = {}) => Type.Enum([...values], doc);
 /** A section: a list of at most `max` elements, or left out (it then leaves the earlier state as it was). */
@@ -357,6 +361,48 @@ const OutletSchema = Type.Decode(
   }),
 );
 
+/** Meter's TrafficDirection of an IDS/IPS detection. */
+export const TRAFFIC_DIRECTIONS = ['RX', 'TX'] as const;
+/** The most IDS/IPS detections one report may carry. */
+export const MAX_IDS_DETECTIONS = 1000;
+/** The most foreign BSSIDs one report may carry. */
+export const MAX_FOREIGN_BSSIDS = 512;
+
+/** An intrusion detection (or prevention) match a controller saw (issue 32). */
+const IdsDetectionSchema = Type.Decode(
+  Type.Object({
+    observedAt: time({ description: 'when the traffic matched; checked like the report\'s' }),
+    srcIP: ipAddress({ description: 'the source address of the matching traffic' }),
+    dstIP: ipAddress({ description: 'its destination address' }),
+    protocol: string(16, { pattern: '^[A-Za-z0-9_-]+$', title: 'protocol name', errorMessage: 'must be a protocol name like TCP, UDP or ICMP', description: 'the IP protocol, e.g. `TCP`, `UDP`, `ICMP` (kept upper-case)' }),
+    srcPort: optionalWholeNumber(0, MAX_PORT_NUMBER, { description: 'the source port (TCP, UDP); null or left out for other protocols' }),
+    dstPort: optionalWholeNumber(0, MAX_PORT_NUMBER, { description: 'the destination port, likewise' }),
+    direction: oneOf(TRAFFIC_DIRECTIONS, { description: '`RX`: traffic the controller received from its WAN (inbound); `TX`: traffic it sent out (outbound)' }),
+    signature: optionalText(255, { description: 'the rule that matched, e.g. `ET SCAN Nmap Scripting Engine User-Agent`' }),
+  }),
+  (d) => ({
+    observedAt: canonical(d.observedAt),
+    srcIP: d.srcIP.toLowerCase(),
+    dstIP: d.dstIP.toLowerCase(),
+    protocol: d.protocol.toUpperCase(),
+    srcPort: d.srcPort ?? null,
+    dstPort: d.dstPort ?? null,
+    direction: d.direction as (typeof TRAFFIC_DIRECTIONS)[number],
+    signature: d.signature ?? null,
+  }),
+);
+
+/** A BSSID an access point hears that is not its own (issue 32): where rogue and honeypot access points come from. */
+const ForeignBssidSchema = Type.Decode(
+  Type.Object({
+    BSSID: mac({ description: 'unique within a report' }),
+    ssid: optionalText(32, { description: 'the SSID it broadcasts; null or left out for a hidden one' }),
+    rssi: wholeNumber(-150, 0, { description: 'how strongly the access point hears it, in dBm' }),
+    channel: optionalWholeNumber(1, MAX_WIFI_CHANNEL, { description: 'the channel it was heard on' }),
+  }),
+  (b) => ({ bssid: lower(b.BSSID), ssid: b.ssid ?? null, rssi: b.rssi, channel: b.channel ?? null }),
+);
+
 /** `details` of an event: any JSON object (nesting and size are checked by report.parse.ts). */
 const DetailsSchema = Type.Unsafe<Record<string, unknown>>({ type: 'object', title: 'JSON object', maxNesting: MAX_FREE_FORM_NESTING, maxBytes: MAX_DETAILS_BYTES });
 
@@ -408,6 +454,12 @@ export const ReportSchema = Type.Decode(
     outlets: section(OutletSchema, MAX_OUTLETS, {
       description: 'a PDU\'s outlets as they are now, replacing the earlier set; each outlet\'s readings are samples of its series; `[]` means none',
     }),
+    idsDetections: section(IdsDetectionSchema, MAX_IDS_DETECTIONS, {
+      description: 'a controller\'s IDS/IPS matches since its previous report, each at its own `observedAt`; an IDS or IPS event by the network\'s IDS/IPS mode when ingested (docs/security.md)',
+    }),
+    foreignBSSIDs: section(ForeignBssidSchema, MAX_FOREIGN_BSSIDS, {
+      description: 'an access point\'s scan: the BSSIDs it hears at `observedAt` that are not its own; rogue and honeypot access points come from them (docs/security.md)',
+    }),
   }),
   (r) => ({
     reportId: r.reportId,
@@ -428,6 +480,8 @@ export const ReportSchema = Type.Decode(
     macTable: r.macTable,
     temperatureCelsius: r.temperatureCelsius,
     outlets: r.outlets,
+    idsDetections: r.idsDetections,
+    foreignBSSIDs: r.foreignBSSIDs,
   }),
 );
 
@@ -442,6 +496,7 @@ export const SECTION_IDENTITY = {
   clients: { field: 'macAddress', key: (c: ClientReport) => c.macAddress },
   macTable: { field: 'macAddress', key: (e: MacTableEntryReport) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}` },
   outlets: { field: 'outletNumber', key: (o: OutletReport) => `outlet ${o.outletNumber}` },
+  foreignBSSIDs: { field: 'BSSID', key: (b: ForeignBssidReport) => b.bssid },
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -471,6 +526,10 @@ export type MacTableEntryInput = NonNullable<Report['macTable']>[number];
 export type OutletInput = NonNullable<Report['outlets']>[number];
 /** A device's own event, as sent. */
 export type EventInput = NonNullable<Report['events']>[number];
+/** An IDS/IPS detection as a sender builds it. */
+export type IdsDetectionInput = NonNullable<Report['idsDetections']>[number];
+/** A foreign BSSID as a sender builds it. */
+export type ForeignBssidInput = NonNullable<Report['foreignBSSIDs']>[number];
 
 /** A valid report, parsed. A section that is undefined was absent: it leaves the device's earlier state as it was. */
 export type DeviceReport = StaticDecode<typeof ReportSchema>;
@@ -492,6 +551,10 @@ export type MacTableEntryReport = NonNullable<DeviceReport['macTable']>[number];
 export type OutletReport = NonNullable<DeviceReport['outlets']>[number];
 /** An event of a parsed report; `details` as JSON text, or null. */
 export type EventReport = NonNullable<DeviceReport['events']>[number];
+/** An IDS/IPS detection as ingest keeps it (protocol upper-case, addresses lower-case). */
+export type IdsDetectionReport = NonNullable<DeviceReport['idsDetections']>[number];
+/** A foreign BSSID as ingest keeps it (lower-case `bssid`). */
+export type ForeignBssidReport = NonNullable<DeviceReport['foreignBSSIDs']>[number];
 
 /** A time in the protocol's format: RFC 3339 in UTC, whole seconds (`2026-11-24T10:00:00Z`). */
 export function formatTime(seconds: number): string {

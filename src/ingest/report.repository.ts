@@ -85,6 +85,13 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       return new Set(inserted.map((row) => row.report_id));
     },
 
+    /** The IDS/IPS mode of each of these networks that has one configured (IDS or IPS), by network id. */
+    async idsIpsModes(networkIds: readonly number[]): Promise<Map<number, string>> {
+      if (networkIds.length === 0) return new Map();
+      const found = await db.selectFrom('ids_ips_configs').select(['network_id', 'mode']).where('network_id', 'in', networkIds).execute();
+      return new Map(found.map((row) => [row.network_id, row.mode]));
+    },
+
     /** Appends rows, all in one statement. */
     async insertMany<T extends BulkTable>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
       // a client already counted in its bucket

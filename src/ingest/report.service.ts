@@ -9,6 +9,7 @@ import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
 import { buildSeriesRows, eventRow } from './report.rows.js';
+import { networksWithDetections, securityRows } from './report.security.js';
 import type { FreshReport } from './report.rows.js';
 import { isRejection, parseReport } from './report.parse.js';
 import type { Rejection } from './report.parse.js';
@@ -248,6 +249,9 @@ async function applyReports(repository: ReportRepository, companyId: number, fre
   await repository.upsertSumRollups('pdu_outlet_rollups', rows.outletRollups);
   await repository.insertMany('device_temperature_samples', rows.temperatureSamples);
   await repository.upsertSumRollups('device_temperature_rollups', rows.temperatureRollups);
+  const security = securityRows(fresh, await repository.idsIpsModes(networksWithDetections(fresh)));
+  await repository.insertMany('ids_detections', security.idsDetections);
+  await repository.insertMany('foreign_bssid_observations', security.foreignBssids);
   const devices = new Map(fresh.map(({ device }) => [device.id, device]));
   const outletEvents = outlets.switches.flatMap((o) => {
     const device = devices.get(o.deviceId);

@@ -6,7 +6,7 @@
 export const ROLLUP_SECONDS = 300;
 
 /** The raw time series: tables with an observed_at, kept TELEMETRY_RAW_RETENTION_HOURS, partitioned by day on PostgreSQL. */
-export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observations', 'radio_samples', 'dns_counters', 'pdu_outlet_samples', 'device_temperature_samples', 'resource_samples'] as const;
+export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observations', 'radio_samples', 'dns_counters', 'pdu_outlet_samples', 'device_temperature_samples', 'resource_samples', 'ids_detections', 'foreign_bssid_observations'] as const;
 
 /** The uplink metrics a sample carries and a rollup aggregates: the columns of uplink_samples and column prefixes of uplink_rollups. */
 export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'] as const;

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 /**
  * A small, independent checker of the report protocol of issue 15
  * (docs/reports.md), written from the contract, not from the simulator, so
@@ -21,6 +22,7 @@ const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
 const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes', 'radioChannels', 'dnsRequests'];
 /** The PDU fields of issue 32. */
 const PDU_KEYS = ['temperatureCelsius', 'outlets'];
+const SECURITY_KEYS = ['idsDetections', 'foreignBSSIDs'];
 const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -44,7 +46,7 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
   const problems: ProtocolProblem[] = [];
   const { rule, list } = checker(problems);
   if (!isObject(report)) return [{ path, message: 'must be an object' }];
-  for (const key of Object.keys(report)) rule(REPORT_KEYS.includes(key) || PDU_KEYS.includes(key), `${path}.${key}`, 'is not a field of the protocol');
+  for (const key of Object.keys(report)) rule(REPORT_KEYS.includes(key) || PDU_KEYS.includes(key) || SECURITY_KEYS.includes(key), `${path}.${key}`, 'is not a field of the protocol');
   rule(typeof report.reportId === 'string' && UUID.test(report.reportId), `${path}.reportId`, 'must be a UUID');
   rule(typeof report.serialNumber === 'string' && report.serialNumber !== '', `${path}.serialNumber`, 'is required');
   rule(typeof report.observedAt === 'string' && TIME.test(report.observedAt), `${path}.observedAt`, 'must be an RFC 3339 time');
@@ -69,6 +71,18 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     } else {
       rule(p.lldpNeighbor === undefined || p.lldpNeighbor === null, `${at}.lldpNeighbor`, 'must be an object or null');
     }
+  });
+  list(report.idsDetections, `${path}.idsDetections`, (d, at) => {
+    rule(typeof d.observedAt === 'string' && TIME.test(d.observedAt), `${at}.observedAt`, 'must be an RFC 3339 time');
+    for (const f of ['srcIP', 'dstIP']) rule(typeof d[f] === 'string' && isIP(d[f] as string) !== 0, `${at}.${f}`, 'must be an IP address');
+    rule(typeof d.protocol === 'string' && /^[A-Za-z0-9_-]{1,16}$/.test(d.protocol), `${at}.protocol`, 'must be a protocol name');
+    for (const f of ['srcPort', 'dstPort']) rule(d[f] === null || (Number.isInteger(d[f]) && (d[f] as number) >= 0 && (d[f] as number) <= 65535), `${at}.${f}`, 'must be 0 to 65535 or null');
+    rule(d.direction === 'RX' || d.direction === 'TX', `${at}.direction`, 'must be RX or TX');
+  });
+  list(report.foreignBSSIDs, `${path}.foreignBSSIDs`, (b, at) => {
+    rule(typeof b.BSSID === 'string' && MAC.test(b.BSSID), `${at}.BSSID`, 'must be a lowercase MAC');
+    rule(b.ssid === null || (typeof b.ssid === 'string' && b.ssid.length <= 32), `${at}.ssid`, 'must be a string ≤ 32 or null');
+    rule(Number.isInteger(b.rssi) && (b.rssi as number) >= -150 && (b.rssi as number) <= 0, `${at}.rssi`, 'must be -150 to 0');
   });
   list(report.uplinkSamples, `${path}.uplinkSamples`, (s, at) => {
     rule(Number.isInteger(s.portNumber), `${at}.portNumber`, 'must be a whole number');

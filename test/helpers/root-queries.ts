@@ -70,6 +70,13 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',
   firewallRulesForNetwork: '{ firewallRulesForNetwork(networkUUID: "$NETWORK") { UUID name description action isEnabled srcPrefix dstPrefix priority } }',
   interVLANCommunicationPermittedPairs: '{ interVLANCommunicationPermittedPairs(networkUUID: "$NETWORK") { UUID networkUUID leftVLAN { vlanID } rightVLAN { vlanID } } }',
+  idsEvents:
+    '{ idsEvents(networkUUID: "$NETWORK", limit: 50, durationSeconds: 86400) { total events { observedAt srcIP dstIP protocol direction srcPort dstPort signature mode networkUUID virtualDevice { UUID label } } } }',
+  ipsEvents: '{ ipsEvents(networkUUID: "$NETWORK", limit: 50, durationSeconds: 86400) { events { observedAt srcIP dstIP protocol direction srcPort dstPort virtualDevice { UUID label } } total } }',
+  rogueAccessPointsObservedOnNetwork:
+    '{ rogueAccessPointsObservedOnNetwork(networkUUIDs: ["$NETWORK"], filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 300 } }, limit: 50, offset: 0) { networkUUID BSSID ssid wiredMACAddress wiredPortNumber firstObservedAt lastObservedAt observers { ssid rssi channel observedAt virtualDevice { UUID } } } }',
+  honeypotSSIDsObservedOnNetwork:
+    '{ honeypotSSIDsObservedOnNetwork(networkUUIDs: ["$NETWORK"], filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 300 } }, limit: 50, offset: 0) { networkUUID ssid BSSID lastObservedAt observers { rssi observedAt } } }',
   spareHardwareDevicesForNetwork:
     '{ spareHardwareDevicesForNetwork(networkUUID: "$NETWORK", filter: { deviceType: SWITCH, limit: 10 }) { serialNumber deviceType deviceModel isConnectedToBackend macAddress } }',
   webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',

@@ -8,6 +8,7 @@ import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
 import { dnsRequests, radioChannels } from './simulator.radio.js';
 import { pduReadings } from './simulator.pdu.js';
+import { foreignBssids, idsDetections, rogueMacEntries } from './simulator.security.js';
 import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
 import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
 
@@ -90,6 +91,7 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
     entries.push({ macAddress: ap.macAddress, vlanID: 1, portNumber });
     for (const client of wirelessByAp[apIndex] ?? []) entries.push({ macAddress: client.macAddress, vlanID: client.vlanID, portNumber });
   }
+  entries.push(...rogueMacEntries(device, t));
   return entries;
 }
 
@@ -98,7 +100,8 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
  * last boot, uplink samples and radios (with their channels' utilization)
  * where it has them, a controller's DNS request counter, the clients it sees
  * (access points and switches), a switch's MAC table, a PDU's outlets and
- * temperature, each port's LLDP neighbour, CPU and memory, and the events of the
+ * temperature, each port's LLDP neighbour, CPU and memory, an access point's
+ * scan of foreign BSSIDs, a controller's IDS/IPS detections, and the events of the
  * interval before `t`. `wirelessByAp`: the clients each access point of the
  * device's network sees at `t` (wirelessByAccessPoint).
  */
@@ -122,8 +125,16 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
     ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
     ...(device.type === 'POWER_DISTRIBUTION_UNIT' ? pduReadings(device, t) : {}),
+    ...(device.type === 'ACCESS_POINT' ? { foreignBSSIDs: foreignBssids(device, t) } : {}),
+    ...(device.type === 'CONTROLLER' ? detectionsOf(device, t, options.intervalSeconds) : {}),
     ...(found.length > 0 ? { events: found } : {}),
   } satisfies Report;
+}
+
+/** A controller's detections of the interval before `t` as a report section, left out when none. */
+function detectionsOf(device: SimDevice, t: number, intervalSeconds: number) {
+  const found = idsDetections(device, t, intervalSeconds);
+  return found.length > 0 ? { idsDetections: found } : {};
 }
 
 /** A report as the simulator builds it: a `Report` of the protocol with every field the simulator fills typed as given. */
