@@ -24,6 +24,7 @@ import { createDispatcher } from './features/webhook/webhook-dispatch.service.js
 import { createKeyRing } from './features/webhook/webhook.keys.js';
 import { createWebhookService } from './features/webhook/webhook.service.js';
 import { createAlertService } from './features/alert/alert.service.js';
+import { createCollectorTargetService } from './features/collector-target/collector-target.service.js';
 import type { WebhookConfig } from './config.js';
 
 /** Webhook settings for processes without a server config (the CLI's defaults come from its config too). */
@@ -80,6 +81,7 @@ export function createServices(
     users: createUserService(store, companies, audit, options.users),
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
     webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
+    collectorTargets: createCollectorTargetService({ store, writes, box, now }),
     alerts: createAlertService({ writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {
