@@ -179,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerReportRoutes(app, {
     apiKeys: services.apiKeys,
     reports: services.reports,
+    collectorTargets: services.collectorTargets,
     limits: reportLimits,
     classifyError,
     onLimited: () => metrics.countRateLimited('reports'),

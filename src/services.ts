@@ -26,6 +26,7 @@ import { createWebhookService } from './features/webhook/webhook.service.js';
 import { createAlertService } from './features/alert/alert.service.js';
 import { createRequestLogService } from './features/request-log/request-log.service.js';
 import type { RequestLogSettings } from './features/request-log/request-log.service.js';
+import { createCollectorTargetService } from './features/collector-target/collector-target.service.js';
 import type { WebhookConfig } from './config.js';
 
 /** Webhook settings for processes without a server config (the CLI's defaults come from its config too). */
@@ -87,6 +88,7 @@ export function createServices(
     users: createUserService(store, companies, audit, options.users),
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
     webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
+    collectorTargets: createCollectorTargetService({ store, writes, box, now }),
     alerts: createAlertService({ writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {

@@ -68,6 +68,7 @@ let receiverUuid = '';
 const fill = (query: string): string =>
   query
     .replaceAll('$RECEIVER', receiverUuid)
+    .replaceAll('$TARGET', '77777777-7777-4777-8777-777777777772')
     .replaceAll('$SLUG', company.slug)
     .replaceAll('$COMPANY', companyUuid)
     .replaceAll('$NETSLUG', network.slug)

@@ -70,8 +70,10 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
     const caller = await webhooks.cliCaller('big-1');
     const { endpoint } = await webhooks.createEndpoint(caller, { label: 'hook', url: 'https://hooks.example.com/x', rules: [{ alert: 'WAN_UP' }] });
     const receiver = await alerts.createReceiver(caller, { label: 'NOC', targets: [{ type: 'WEBHOOK', webhookEndpointId: endpoint.id }], rules: [{ alert: 'DEVICE_OFFLINE' }] });
+    const target = await app.server.services.collectorTargets.create(caller, { virtualDeviceUUID: device.UUID, host: '192.0.2.10', snmp: { version: '2c', community: 'public' } });
     const fill = (q: string) =>
       q
+        .replace('$TARGET', target.UUID)
         .replace('$RECEIVER', receiver.id)
         .replace('$SLUG', 'big-1')
         .replace('$NETSLUG', network.slug)
@@ -109,6 +111,7 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
     const query = template
       .replace('$SLUG', 'acme')
       .replace('$RECEIVER', '77777777-7777-4777-8777-777777777771')
+      .replace('$TARGET', '77777777-7777-4777-8777-777777777772')
       .replace('$NETWORK', '11111111-1111-4111-8111-111111111111')
       .replace('$DEVICE', '22222222-2222-4222-8222-222222222222')
       .replace('$SERIAL', 'M1A3-AP00-0001')

@@ -5,12 +5,15 @@ import { createCollector } from '../collector/collector.service.js';
 import type { PollOutcome } from '../collector/collector.service.js';
 import { createProcessLog } from '../observability/log.js';
 import type { CommandContext, OptionSpec } from './io.js';
-import { printJson, printTable, required } from './io.js';
+import { printJson, printTable } from './io.js';
 import { abortOnSignals } from './simulate.command.js';
 
 /** The options of `netgraph collector`. */
 export const COLLECTOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  config: { type: 'string', value: 'FILE', description: 'the configuration file: server, ingest key, devices and their SNMP credentials', required: true, file: true },
+  config: { type: 'string', value: 'FILE', description: 'the configuration file: server, ingest key, settings, devices of its own', default: 'none: --server and --key-file', file: true },
+  server: { type: 'string', value: 'URL', description: 'without --config: the netgraph server, whose targets for the key are polled', default: 'none' },
+  'key-file': { type: 'string', value: 'FILE', description: 'without --config: a file holding the ingest key (not the command line, where ps shows it)', default: 'none', file: true },
+  spool: { type: 'string', value: 'DIR', description: 'without --config: where reports wait for the server', default: 'collector-spool', file: true },
   once: { type: 'boolean', description: 'poll once and print the reports instead of sending them; exit 1 when a device failed', default: 'off' },
 };
 
@@ -22,17 +25,13 @@ export const COLLECTOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
  * them; it exits 1 when a device could not be polled.
  */
 export async function collector(context: CommandContext): Promise<number> {
-  const file = required(context, 'config', 'collector.json');
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new AppError('BAD_USER_INPUT', `cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-  });
-  const config = parseCollectorConfig(text, file);
+  const config = await readConfig(context);
   const log = createProcessLog(context.config.logLevel, 2);
   try {
     const instance = createCollector(config, log.logger);
     if (context.values.once) return printOnce(context, await instance.pollAll());
     const { controller, release } = abortOnSignals();
-    log.logger.info({ devices: config.devices.length, server: config.server, intervalSeconds: config.intervalSeconds }, 'collector started');
+    log.logger.info({ devices: config.devices.length, targets: config.targets, server: config.server, intervalSeconds: config.intervalSeconds }, 'collector started');
     try {
       await instance.run(controller.signal);
     } finally {
@@ -43,6 +42,24 @@ export async function collector(context: CommandContext): Promise<number> {
   } finally {
     await log.close();
   }
+}
+
+/** The settings: the --config file's, or the server and key of --server and --key-file with every default. */
+async function readConfig(context: CommandContext) {
+  const { config: file, server, 'key-file': keyFile, spool } = context.values;
+  const read = (path: string) =>
+    fs.readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new AppError('BAD_USER_INPUT', `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    });
+  if (typeof file === 'string') {
+    if (server !== undefined || keyFile !== undefined) throw new AppError('BAD_USER_INPUT', '--config names the server and key itself: leave out --server and --key-file');
+    return parseCollectorConfig(await read(file), file);
+  }
+  if (typeof server !== 'string' || typeof keyFile !== 'string') {
+    throw new AppError('BAD_USER_INPUT', 'name the server and key, e.g. --server https://netgraph.example --key-file collector.key, or a configuration file with --config collector.json');
+  }
+  const apiKey = (await read(keyFile)).trim();
+  return parseCollectorConfig(JSON.stringify({ server, apiKey, ...(typeof spool === 'string' ? { spoolDir: spool } : {}) }), '--server and --key-file');
 }
 
 function printOnce(context: CommandContext, outcomes: readonly PollOutcome[]): number {

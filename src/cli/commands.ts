@@ -18,6 +18,7 @@ import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
 import { helpCommands } from './help.js';
 import { webhookCommands } from './webhooks.command.js';
 import { keyCommands } from './keys.command.js';
+import { collectorTargetCommands } from './collector-targets.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
@@ -226,11 +227,16 @@ export const COMMANDS: readonly Command[] = [
     examples: ['netgraph simulate --company acme --backfill 24h', 'netgraph simulate --company acme --url https://netgraph.example --key ngk_…'],
     run: (context) => simulate(context, withServices),
   },
+  // before `collector`, which would otherwise take `collector targets ...` as its own
+  ...collectorTargetCommands(withServices),
   {
     path: ['collector'],
-    summary: 'polls the SNMP devices of a configuration file and posts their reports until SIGTERM (docs/collector.md)',
+    summary: 'polls SNMP devices (netgraph\'s targets for its key, and a configuration file\'s) and posts their reports until SIGTERM (docs/collector.md)',
     options: COLLECTOR_OPTIONS,
-    examples: ['netgraph collector --config collector.json --once', 'netgraph collector --config /etc/netgraph/collector.json'],
+    examples: [
+      'netgraph collector --server https://netgraph.example --key-file /etc/netgraph/collector.key',
+      'netgraph collector --config collector.json --once',
+    ],
     run: collector,
   },
   {

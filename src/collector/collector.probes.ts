@@ -1,10 +1,5 @@
 import net from 'node:net';
-
-/** A target the collector measures an uplink against: a host and a TCP port that answers (or refuses) connections. */
-export interface ProbeTarget {
-  readonly host: string;
-  readonly port: number;
-}
+import type { ProbeTarget } from '../kernel/snmp-target.js';
 
 /** What a round of probes measured: null latency and jitter when no probe was answered. */
 export interface ProbeResult {
@@ -58,12 +53,4 @@ function connectOnce(target: ProbeTarget, timeoutMs: number): Promise<number | n
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
-}
-
-/** `host:port` (an IPv6 host in brackets) as a target; null when it is not one. */
-export function parseProbeTarget(text: string): ProbeTarget | null {
-  const match = /^(?:\[([^\]]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text);
-  const port = Number(match?.[3]);
-  if (match === null || !(port >= 1 && port <= 65_535)) return null;
-  return { host: (match[1] ?? match[2]) as string, port };
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../kernel/errors.js';
-import { MAX_REPORTS_PER_REQUEST } from '../ingest/report.protocol.js';
+import { MAX_POLL_ERROR, MAX_REPORTS_PER_REQUEST, formatTime } from '../ingest/report.protocol.js';
 import type { Report } from '../ingest/report.protocol.js';
 import { createHttpSink } from '../tools/simulator/simulator.sink.js';
+import { INTERVAL_SECONDS } from '../kernel/snmp-target.js';
 import type { CollectedDevice, CollectorConfig } from './collector.config.js';
+import { createDeviceSource } from './collector.targets.js';
 import { pollChassisSerial, pollDevice } from './collector.mibs.js';
 import { buildReport, serialOfDevice } from './collector.report.js';
 import type { DeviceMemory } from './collector.report.js';
@@ -17,10 +19,12 @@ import type { TrapEvent } from './collector.traps.js';
 /** What polling one device came to: its report, or why there is none. */
 export interface PollOutcome {
   readonly host: string;
-  /** The configured serial number, else the device's own; null when neither is known (a failed first poll). */
+  /** Null when the device was configured without one and its own could not be read. */
   readonly serialNumber: string | null;
   readonly durationMs: number;
   readonly report: Report | null;
+  /** A failed poll's report: only the poll's error and duration (the device's source in netgraph). */
+  readonly failed?: Report;
   readonly error: string | null;
 }
 
@@ -44,19 +48,23 @@ export interface Collector {
   run(signal: AbortSignal): Promise<void>;
 }
 
-/** Builds a collector from its configuration. */
+/** Builds a collector from its configuration: the file's devices and, unless `targets` is false, the targets configured in netgraph. */
 export function createCollector(config: CollectorConfig, log: CollectorLog, now: () => Date = () => new Date()): Collector {
-  const memory = new Map<CollectedDevice, DeviceMemory>();
+  const source = createDeviceSource(config, log);
+  // by deviceKey: a target fetched again is a new object, but the same device
+  const memory = new Map<string, DeviceMemory>();
   // devices whose reboot a coldStart/warmStart trap has reported since their last poll: the poll does not report it again
-  const bootReportedByTrap = new Set<CollectedDevice>();
-  // the serial numbers read from devices configured without one, for their traps too
-  const ownSerials = new Map<CollectedDevice, string>();
-  const serialOf = (device: CollectedDevice) => device.serialNumber ?? ownSerials.get(device) ?? null;
+  const bootReportedByTrap = new Set<string>();
+  // the serial numbers read from devices configured without one (by deviceKey), for their traps too
+  const ownSerials = new Map<string, string>();
+  const serialOf = (device: CollectedDevice) => device.serialNumber ?? ownSerials.get(deviceKey(device)) ?? null;
 
-  async function poll(device: CollectedDevice, index: number): Promise<PollOutcome> {
+  async function poll(device: CollectedDevice): Promise<PollOutcome> {
     const started = performance.now();
+    const observedAt = now();
     const client = openSnmpClient({ host: device.host, port: device.port, credentials: device.snmp, timeoutMs: config.timeoutMs, retries: config.retries });
-    const outcome = (error: string | null, report: Report | null = null) => ({ host: device.host, serialNumber: serialOf(device), durationMs: elapsed(started), report, error });
+    const key = deviceKey(device);
+    const outcome = () => ({ host: device.host, serialNumber: serialOf(device) });
     try {
       // the uplinks' probes run while the agent is polled; the chassis serial only when the configuration names none
       const [polled, probes, chassisSerial] = await Promise.all([
@@ -66,14 +74,23 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
       ]);
       const serialNumber = device.serialNumber ?? serialOfDevice(chassisSerial, polled);
       if (serialNumber === null) {
-        return outcome(`${device.host}:${device.port} has no serial number of its own (no ENTITY-MIB chassis serial, no MAC address): set devices[${index}].serialNumber`);
+        throw new Error(`${device.host}:${device.port} has no serial number of its own (no ENTITY-MIB chassis serial, no MAC address): set its serialNumber in the configuration`);
       }
-      ownSerials.set(device, serialNumber);
-      const built = buildReport({ serialNumber, uplinks: device.uplinks }, polled, memory.get(device), now(), probes);
-      memory.set(device, built.memory);
-      return outcome(null, bootReportedByTrap.delete(device) ? withoutBootEvent(built.report) : built.report);
+      ownSerials.set(key, serialNumber);
+      const built = buildReport({ serialNumber, uplinks: device.uplinks }, polled, memory.get(key), observedAt, probes);
+      memory.set(key, built.memory);
+      const report = bootReportedByTrap.delete(key) ? withoutBootEvent(built.report) : built.report;
+      const durationMs = elapsed(started);
+      return { ...outcome(), durationMs, report: { ...report, poll: { durationMs, error: null } }, error: null };
     } catch (error) {
-      return outcome(error instanceof Error ? error.message : String(error));
+      const durationMs = elapsed(started);
+      const message = error instanceof Error ? error.message : String(error);
+      // the failure reaches netgraph too, as the device's source (its last error), without making it seen
+      // (a device whose serial number is not known yet has no hardware in netgraph to give it to)
+      const serialNumber = serialOf(device);
+      const failed: Report | undefined =
+        serialNumber === null ? undefined : { reportId: randomUUID(), serialNumber, observedAt: formatTime(observedAt.getTime() / 1000), poll: { durationMs, error: message.slice(0, MAX_POLL_ERROR) } };
+      return { ...outcome(), durationMs, report: null, ...(failed === undefined ? {} : { failed }), error: message };
     } finally {
       client.close();
     }
@@ -86,21 +103,25 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
     return results;
   }
 
-  async function pollAll(): Promise<PollOutcome[]> {
-    const outcomes: PollOutcome[] = new Array<PollOutcome>(config.devices.length);
+  /** Polls these devices, at most `concurrency` at a time. */
+  async function pollDevices(devices: readonly CollectedDevice[]): Promise<PollOutcome[]> {
+    const outcomes: PollOutcome[] = new Array<PollOutcome>(devices.length);
     let next = 0;
     const worker = async () => {
-      while (next < config.devices.length) {
+      while (next < devices.length) {
         const index = next++;
-        outcomes[index] = await poll(config.devices[index] as CollectedDevice, index);
+        outcomes[index] = await poll(devices[index] as CollectedDevice);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(config.concurrency, config.devices.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(config.concurrency, devices.length) }, worker));
     return outcomes;
   }
 
   return {
-    pollAll,
+    async pollAll() {
+      if (source.due()) await source.refresh();
+      return pollDevices(source.devices());
+    },
     async run(signal) {
       const spool = await ReportSpool.open(config.spoolDir, config.spoolMaxBytes, {
         onNearlyFull: (bytes, limit) => log.warn({ bytes, limit }, 'the spool is over 80% full: the server has not taken reports for a while'),
@@ -113,12 +134,13 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
       // a link trap asks for a poll now: during a poll, the next one starts without waiting; while waiting, the wait ends
       let pollNow = false;
       let endWait: (() => void) | null = null;
+      await source.refresh(signal);
       const receiver =
         config.traps === null
           ? null
           : startTrapReceiver(
               config.traps,
-              config.devices,
+              source.devices(),
               (trap) => void onTrap(trap).catch((error: unknown) => log.error({ serialNumber: serialOf(trap.device) }, `SNMP notification not spooled: ${String(error)}`)),
               log,
               now,
@@ -131,7 +153,7 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
           return;
         }
         log.info({ host: device.host, serialNumber, type: event.type }, 'SNMP notification');
-        if (event.type === 'DEVICE_BOOT') bootReportedByTrap.add(device);
+        if (event.type === 'DEVICE_BOOT') bootReportedByTrap.add(deviceKey(device));
         // a report of the event alone: sections left out leave the device's state as it was
         await spool.append([{ reportId: randomUUID(), serialNumber, observedAt: event.observedAt, events: [event] } satisfies Report]);
         await deliverInTurn();
@@ -140,19 +162,31 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
           endWait?.();
         }
       }
+      // when each device is next due (performance.now() ms), by deviceKey; a device new to the list is due at once
+      const nextDue = new Map<string, number>();
       try {
         while (!signal.aborted) {
           const cycle = performance.now();
+          if (source.due()) {
+            await source.refresh(signal);
+            receiver?.setDevices(source.devices());
+          }
+          const devices = source.devices();
+          const due = pollNow ? devices : devices.filter((d) => (nextDue.get(deviceKey(d)) ?? 0) <= cycle);
           pollNow = false;
-          const outcomes = await pollAll();
+          const outcomes = await pollDevices(due);
+          for (const d of due) nextDue.set(deviceKey(d), cycle + d.intervalSeconds * 1000);
           for (const o of outcomes) {
             if (o.error !== null) log.warn({ host: o.host, serialNumber: o.serialNumber, durationMs: o.durationMs }, `poll failed: ${o.error}`);
           }
-          const reports = outcomes.flatMap((o) => (o.report === null ? [] : [o.report]));
+          const reports = outcomes.flatMap((o) => (o.report !== null ? [o.report] : o.failed ? [o.failed] : []));
           for (let i = 0; i < reports.length; i += MAX_REPORTS_PER_REQUEST) await spool.append(reports.slice(i, i + MAX_REPORTS_PER_REQUEST));
-          log.info({ devices: outcomes.length, failed: outcomes.length - reports.length, durationMs: elapsed(cycle) }, 'polled');
+          if (due.length > 0) log.info({ devices: outcomes.length, failed: outcomes.filter((o) => o.error !== null).length, durationMs: elapsed(cycle) }, 'polled');
           await deliverInTurn();
-          if (!pollNow) await sleep(config.intervalSeconds * 1000 - (performance.now() - cycle), signal, (end) => (endWait = end));
+          const keys = new Set(devices.map(deviceKey));
+          for (const key of nextDue.keys()) if (!keys.has(key)) nextDue.delete(key);
+          const wake = Math.min(...[...nextDue.values()], config.targets ? performance.now() + config.targetsRefreshSeconds * 1000 : Infinity, performance.now() + INTERVAL_SECONDS.max * 1000);
+          if (!pollNow) await sleep(wake - performance.now(), signal, (end) => (endWait = end));
           endWait = null;
           await sleep(MIN_POLL_GAP_MS - (performance.now() - cycle), signal);
         }
@@ -162,6 +196,11 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
       }
     },
   };
+}
+
+/** What identifies a device across target refreshes: where it is and what it reports as. */
+function deviceKey(device: CollectedDevice): string {
+  return `${device.targetId ?? 'file'} ${device.serialNumber} ${device.host}:${device.port}`;
 }
 
 /** A report without the DEVICE_BOOT event its poll found, which a trap has reported already. */

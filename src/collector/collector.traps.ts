@@ -16,6 +16,8 @@ export interface TrapLog {
 }
 
 export interface TrapReceiver {
+  /** Takes notifications from these devices from now on (the targets fetched from netgraph change). */
+  setDevices(devices: readonly CollectedDevice[]): void;
   close(): Promise<void>;
 }
 
@@ -85,7 +87,7 @@ function sameAddress(host: string, address: string): boolean {
  */
 export function startTrapReceiver(
   config: TrapsConfig,
-  devices: readonly CollectedDevice[],
+  initial: readonly CollectedDevice[],
   onTrap: (trap: TrapEvent) => void,
   log: TrapLog,
   now: () => Date = () => new Date(),
@@ -113,11 +115,21 @@ export function startTrapReceiver(
     },
   );
   const authorizer = receiver.getAuthorizer();
-  for (const device of devices) {
-    if (device.snmp.version === '2c') authorizer.addCommunity(device.snmp.community);
-    else authorizer.addUser(v3User(device.snmp));
-  }
+  let devices: readonly CollectedDevice[] = [];
+  const setDevices = (next: readonly CollectedDevice[]) => {
+    for (const device of devices) {
+      if (device.snmp.version === '2c') authorizer.deleteCommunity(device.snmp.community);
+      else authorizer.deleteUser(device.snmp.user);
+    }
+    devices = next;
+    for (const device of devices) {
+      if (device.snmp.version === '2c') authorizer.addCommunity(device.snmp.community);
+      else authorizer.addUser(v3User(device.snmp));
+    }
+  };
+  setDevices(initial);
   return {
+    setDevices,
     close: () => new Promise<void>((resolve) => receiver.close(() => resolve())),
   };
 }

@@ -1,30 +1,6 @@
 import snmp from 'net-snmp';
 import type { Session, Varbind } from 'net-snmp';
-
-/** SNMPv2c: a community string. */
-export interface SnmpV2cCredentials {
-  readonly version: '2c';
-  readonly community: string;
-}
-
-/** SNMPv3 USM: a user with authentication and, by default, privacy (authPriv). */
-export interface SnmpV3Credentials {
-  readonly version: '3';
-  readonly user: string;
-  readonly level: 'authPriv' | 'authNoPriv';
-  readonly authProtocol: SnmpAuthProtocol;
-  readonly authKey: string;
-  /** Required with `authPriv`. */
-  readonly privProtocol?: SnmpPrivProtocol;
-  readonly privKey?: string;
-}
-
-export type SnmpCredentials = SnmpV2cCredentials | SnmpV3Credentials;
-
-export const SNMP_AUTH_PROTOCOLS = ['sha', 'sha224', 'sha256', 'sha384', 'sha512'] as const;
-export type SnmpAuthProtocol = (typeof SNMP_AUTH_PROTOCOLS)[number];
-export const SNMP_PRIV_PROTOCOLS = ['aes', 'aes256b', 'aes256r'] as const;
-export type SnmpPrivProtocol = (typeof SNMP_PRIV_PROTOCOLS)[number];
+import type { SnmpCredentials, SnmpV3Credentials } from '../kernel/snmp-target.js';
 
 /** Where and how to reach one agent. */
 export interface SnmpTarget {

@@ -22,6 +22,7 @@ import * as changes from './migrations/0018-changes.js';
 import * as deviceResources from './migrations/0019-device-resources.js';
 import * as apiRequestLog from './migrations/0020-api-request-log.js';
 import * as securityObservations from './migrations/0021-security-observations.js';
+import * as collectorTargets from './migrations/0022-collector-targets.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0019-device-resources': deviceResources,
   '0020-api-request-log': apiRequestLog,
   '0021-security-observations': securityObservations,
+  '0022-collector-targets': collectorTargets,
 };
 
 /**

@@ -61,6 +61,7 @@ export interface Database {
   alert_receivers: AlertReceiverTable;
   alert_receiver_targets: AlertReceiverTargetTable;
   alert_receiver_rules: AlertReceiverRuleTable;
+  collector_targets: CollectorTargetTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -124,6 +125,13 @@ export interface HardwareDeviceTable {
   cpu_percent: Generated<number | null>;
   memory_used_bytes: Generated<number | null>;
   memory_total_bytes: Generated<number | null>;
+  /** Where the latest report came from (migration 0022): COLLECTOR or REPORTS, the reporting key's label, the report's time. */
+  source_kind: Generated<string | null>;
+  source_name: Generated<string | null>;
+  source_at: Generated<string | null>;
+  /** A collector's last poll: its error (null when it answered) and duration. */
+  source_poll_error: Generated<string | null>;
+  source_poll_ms: Generated<number | null>;
 }
 
 export interface VlanTable {
@@ -805,4 +813,25 @@ export interface AlertReceiverRuleTable {
   company_id: number;
   alert_type: string;
   network_id: number | null;
+}
+
+/** A device a company's collectors poll (migration 0022); `credentials` is the sealed JSON of its SNMP secrets. */
+export interface CollectorTargetTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  virtual_device_id: number;
+  host: string;
+  port: number;
+  snmp_version: string;
+  snmp_user: string | null;
+  snmp_level: string | null;
+  auth_protocol: string | null;
+  priv_protocol: string | null;
+  credentials: string;
+  interval_seconds: number;
+  uplinks: string;
+  uplink_probes: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -6,6 +6,7 @@ import { CHANNEL_UTILIZATION_FEATURE } from '../features/channel-utilization/cha
 import { CLIENT_CHANNEL_FEATURE } from '../features/channel-utilization/client-channel.graphql.js';
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
 import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
+import { COLLECTOR_TARGET_FEATURE } from '../features/collector-target/collector-target.graphql.js';
 import { COMPANY_FEATURE } from '../features/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../features/device/device.graphql.js';
 import { SPARE_HARDWARE_FEATURE } from '../features/device/spare-hardware.graphql.js';
@@ -62,6 +63,7 @@ export const FEATURES = [
   SPARE_HARDWARE_FEATURE,
   WEBHOOK_FEATURE,
   ALERT_FEATURE,
+  COLLECTOR_TARGET_FEATURE,
   CHANGE_FEATURE,
 ] as const;
 

@@ -48,6 +48,27 @@ const DEVICE_UPDATE: readonly RowColumn[] = [
   ['memory_total_bytes', 'bigint'],
 ];
 
+/** Where a device's latest report came from (hardware_devices.source_*). */
+export interface DeviceSource {
+  readonly id: number;
+  /** COLLECTOR for a report with `poll`, REPORTS for any other. */
+  readonly kind: 'COLLECTOR' | 'REPORTS';
+  /** The label of the key that posted it. */
+  readonly name: string;
+  readonly observedAt: string;
+  readonly pollError: string | null;
+  readonly pollMs: number | null;
+}
+
+const DEVICE_SOURCE: readonly RowColumn[] = [
+  ['id', 'bigint'],
+  ['source_kind', 'text'],
+  ['source_name', 'text'],
+  ['source_at', 'timestamptz'],
+  ['source_poll_error', 'text'],
+  ['source_poll_ms', 'float'],
+];
+
 const PORT_KEYS: readonly RowColumn[] = [
   ['device_id', 'bigint'],
   ['port_number', 'integer'],
@@ -136,6 +157,24 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
           memory_used_bytes = CASE WHEN u.has_memory_used THEN u.memory_used_bytes ELSE hardware_devices.memory_used_bytes END,
           memory_total_bytes = CASE WHEN u.has_memory_total THEN u.memory_total_bytes ELSE hardware_devices.memory_total_bytes END
         FROM ${rows.source('u', DEVICE_UPDATE, values)} WHERE hardware_devices.id = u.id`.execute(db);
+    },
+
+    /** Records where each device's report came from, unless the device has one from a later report already. */
+    async updateSources(sources: readonly DeviceSource[]): Promise<void> {
+      if (sources.length === 0) return;
+      const values = sources.map((v) => ({
+        id: v.id,
+        source_kind: v.kind,
+        source_name: v.name,
+        source_at: v.observedAt,
+        source_poll_error: v.pollError,
+        source_poll_ms: v.pollMs,
+      }));
+      await sql`UPDATE hardware_devices SET
+          source_kind = u.source_kind, source_name = u.source_name, source_at = u.source_at,
+          source_poll_error = u.source_poll_error, source_poll_ms = u.source_poll_ms
+        FROM ${rows.source('u', DEVICE_SOURCE, values)}
+        WHERE hardware_devices.id = u.id AND (hardware_devices.source_at IS NULL OR hardware_devices.source_at <= u.source_at)`.execute(db);
     },
 
     /**

@@ -421,6 +421,19 @@ const EventSchema = Type.Decode(
   (e) => ({ type: e.type, observedAt: canonical(e.observedAt), details: e.details == null ? null : JSON.stringify(e.details) }),
 );
 
+/** The longest poll error a report may carry. */
+export const MAX_POLL_ERROR = 500;
+
+const PollSchema = Type.Decode(
+  Type.Object({
+    durationMs: Type.Number({ minimum: 0, maximum: 3_600_000, description: 'how long the poll took, in milliseconds' }),
+    error: optionalText(MAX_POLL_ERROR, {
+      description: 'why the poll failed (the device did not answer, refused the credentials); null or left out when it answered. A report with an error carries nothing else of the device: it neither brings the device online nor keeps it online',
+    }),
+  }),
+  (p) => ({ durationMs: p.durationMs, error: p.error ?? null }),
+);
+
 /** One report: one device at one moment. Only `reportId`, `serialNumber` and `observedAt` are required. */
 export const ReportSchema = Type.Decode(
   Type.Object({
@@ -460,6 +473,11 @@ export const ReportSchema = Type.Decode(
     foreignBSSIDs: section(ForeignBssidSchema, MAX_FOREIGN_BSSIDS, {
       description: 'an access point\'s scan: the BSSIDs it hears at `observedAt` that are not its own; rogue and honeypot access points come from them (docs/security.md)',
     }),
+    poll: Type.Optional(
+      Type.Union([PollSchema, Type.Null()], {
+        description: 'a collector\'s poll of the device at `observedAt` (the SNMP collector sends it); the API answers it as the device\'s `source`',
+      }),
+    ),
   }),
   (r) => ({
     reportId: r.reportId,
@@ -482,6 +500,7 @@ export const ReportSchema = Type.Decode(
     outlets: r.outlets,
     idsDetections: r.idsDetections,
     foreignBSSIDs: r.foreignBSSIDs,
+    poll: r.poll ?? undefined,
   }),
 );
 
@@ -549,6 +568,8 @@ export type ClientReport = NonNullable<DeviceReport['clients']>[number];
 export type MacTableEntryReport = NonNullable<DeviceReport['macTable']>[number];
 /** An outlet of a parsed report; what was left out is null. */
 export type OutletReport = NonNullable<DeviceReport['outlets']>[number];
+/** A collector's poll of a parsed report; `error` null when the device answered. */
+export type PollReport = NonNullable<DeviceReport['poll']>;
 /** An event of a parsed report; `details` as JSON text, or null. */
 export type EventReport = NonNullable<DeviceReport['events']>[number];
 /** An IDS/IPS detection as ingest keeps it (protocol upper-case, addresses lower-case). */

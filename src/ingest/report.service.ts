@@ -16,7 +16,7 @@ import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
 import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
-import { clientRounds, outletChanges, planState } from './report.state.js';
+import { clientRounds, isFailedPoll, outletChanges, planSources, planState } from './report.state.js';
 import { recordDeviceTransitions } from '../platform/changes/changes.record.js';
 
 /** The answer to a batch of reports: how many were stored, how many were retries, and why the others were refused. */
@@ -103,7 +103,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
           else known.push({ report, device });
         }
         const fresh = await storeReceipts(repository, caller.companyId, known, new Date(at).toISOString());
-        const transitions = await applyReports(repository, caller.companyId, fresh, at, offlineMs);
+        const transitions = await applyReports(repository, caller, fresh, at, offlineMs);
         // the change feed's ONLINE/OFFLINE, in the same transaction as the events (docs/changes.md)
         await recordDeviceTransitions(tx, transitions);
         return { accepted: fresh.length, duplicates: known.length - fresh.length, unknown, observedAt: fresh.map((f) => f.report.observedAt) };
@@ -220,7 +220,11 @@ async function storeReceipts(repository: ReportRepository, companyId: number, kn
  * request (clients in rounds, see clientRounds). Returns the online/offline
  * transitions recorded as events.
  */
-async function applyReports(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[], at: number, offlineMs: number) {
+async function applyReports(repository: ReportRepository, caller: Caller, all: readonly FreshReport[], at: number, offlineMs: number) {
+  const companyId = caller.companyId;
+  await repository.updateSources(planSources(all, caller.label));
+  // a failed poll's report is the device's source alone: not seen, no state, no series
+  const fresh = all.filter((f) => !isFailedPoll(f.report));
   const plan = planState(companyId, fresh, at, offlineMs);
   await repository.replacePorts(plan.ports, randomUUID);
   await repository.replaceRadios(plan.radios);

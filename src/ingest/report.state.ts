@@ -1,6 +1,6 @@
 import { isOnlineAt } from '../kernel/online.js';
 import type { ClientSet } from './report-clients.repository.js';
-import type { DeviceList, DeviceUpdate, OutletState } from './report-state.repository.js';
+import type { DeviceList, DeviceSource, DeviceUpdate, OutletState } from './report-state.repository.js';
 import type { DeviceRow, EventRow } from './report.repository.js';
 import { eventRow, readingKey } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
@@ -168,4 +168,26 @@ function latestState(device: DeviceRow, reports: readonly DeviceReport[], plan: 
     ...(memoryUsed ? { memoryUsedBytes: memoryUsed.memoryUsedBytes ?? null } : {}),
     ...(memoryTotal ? { memoryTotalBytes: memoryTotal.memoryTotalBytes ?? null } : {}),
   };
+}
+
+/** True for a collector's report of a poll that failed: it says nothing of the device but why it could not be read. */
+export function isFailedPoll(report: DeviceReport): boolean {
+  return report.poll != null && report.poll.error !== null;
+}
+
+/** Each device's source from its newest report of the request: COLLECTOR with the poll's outcome, or REPORTS; `name` the posting key's label. */
+export function planSources(fresh: readonly FreshReport[], name: string): DeviceSource[] {
+  const newest = new Map<number, DeviceReport>();
+  for (const { report, device } of fresh) {
+    const other = newest.get(device.id);
+    if (other === undefined || report.observedAt >= other.observedAt) newest.set(device.id, report);
+  }
+  return [...newest].map(([id, report]) => ({
+    id,
+    kind: report.poll == null ? 'REPORTS' : 'COLLECTOR',
+    name,
+    observedAt: report.observedAt,
+    pollError: report.poll?.error ?? null,
+    pollMs: report.poll?.durationMs ?? null,
+  }));
 }

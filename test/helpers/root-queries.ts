@@ -82,6 +82,8 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   webhookEndpoints: '{ webhookEndpoints { UUID label isEnabled rules { alert networkUUIDs } } }',
   webhookDeliveries: '{ webhookDeliveries(limit: 10) { messageId alert lastAttempt { status } } }',
   alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
+  collectorTarget: '{ collectorTarget(UUID: "$TARGET") { UUID host port snmpVersion uplinks uplinkProbes } }',
+  collectorTargetsForCompany: '{ collectorTargetsForCompany(companyUUID: "$COMPANY") { UUID virtualDeviceUUID networkUUID host snmpVersion intervalSeconds } }',
   alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
   changes: '{ changes(limit: 20) { changes { cursor objectType objectUUID kind at fields } endCursor hasMore } }',
 };

@@ -1,7 +1,7 @@
 import { SERIAL_RULE, TEXT_MAX, isSerialNumber } from '../../kernel/rules.js';
 import { DEFAULT_OFFLINE_AFTER_SECONDS } from '../../kernel/online.js';
 import { PORTS_OF_VIRTUAL_DEVICE } from '../port/port.graphql.js';
-import { inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, text, uuidArgument } from '../../engine/read.model.js';
+import { dateTime, inCompany, networkIdOfHardware, hardwareOnline, networkUuidOf, nullable, text, uuidArgument } from '../../engine/read.model.js';
 import type { FieldMapping, GraphQLFeature, ObjectReference, ScalarType } from '../../engine/read.model.js';
 import { asInput } from '../../platform/write/write.rules.js';
 import type { HardwareDeviceService } from './hardware-device.service.js';
@@ -78,6 +78,29 @@ type VirtualDevice {
   memoryTotalBytes: Float
   """The ports of the assigned hardware from its latest report with interfaces, by port number; empty before one."""
   phyInterfaces: [PhyInterface!]!
+  """netgraph's own (not in Meter's API): where the assigned hardware's reports come from; null before its first report, or without hardware."""
+  source: DeviceSource
+}
+
+"""What reports a device (netgraph's own): netgraph's SNMP collector or another sender of the report protocol."""
+enum DeviceSourceKind {
+  """netgraph's SNMP collector polls it (docs/collector.md)."""
+  COLLECTOR
+  """A sender of the report protocol (docs/reports.md)."""
+  REPORTS
+}
+
+"""Where a device's reports come from, as of its latest one (netgraph's own)."""
+type DeviceSource {
+  kind: DeviceSourceKind!
+  """The label of the ingest key that posted the latest report: the collector's, for COLLECTOR."""
+  collectorName: String!
+  """When the latest poll ran (its report's observedAt); for REPORTS, the latest report's."""
+  lastPollAt: DateTime!
+  """Why the latest poll failed (no answer, credentials refused); null when it answered, and for REPORTS."""
+  lastError: String
+  """How long the latest poll took, in milliseconds; null for REPORTS."""
+  pollDurationMs: Float
 }
 
 """A physical device of the company's inventory."""
@@ -299,6 +322,14 @@ type UnassignHardwareDevicePayload {
       memoryUsedBytes: hardwareColumn('memory_used_bytes', 'float'),
       memoryTotalBytes: hardwareColumn('memory_total_bytes', 'float'),
       phyInterfaces: PORTS_OF_VIRTUAL_DEVICE,
+      source: { kind: 'object', table: 'hardware_devices', join: (h, v) => `${h}.virtual_device_id = ${v}.id AND ${h}.source_kind IS NOT NULL` },
+    },
+    DeviceSource: {
+      kind: text('source_kind'),
+      collectorName: text('source_name'),
+      lastPollAt: dateTime('source_at'),
+      lastError: text('source_poll_error', true),
+      pollDurationMs: nullable('source_poll_ms', 'float'),
     },
     HardwareDevice: {
       serialNumber: text('serial_number'),

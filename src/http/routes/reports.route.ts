@@ -19,6 +19,8 @@ import { findPrototypeKey, prototypeKeyMessage } from '../../kernel/json-input.j
 import type { Rejection } from '../../ingest/report.parse.js';
 import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
 import type { IngestFigures, ReportService } from '../../ingest/report.service.js';
+import type { CollectorTargetService } from '../../features/collector-target/collector-target.service.js';
+import { registerCollectorTargetsRoute } from './collector-targets.route.js';
 
 export const REPORTS_PATH = '/api/v1/reports';
 /** The largest body, after decompression. */
@@ -30,6 +32,8 @@ const gunzipAsync = promisify(gunzip);
 export interface ReportRouteDeps {
   readonly apiKeys: ApiKeyService;
   readonly reports: ReportService;
+  /** The collectors' targets, answered on the reports' admission (collector-targets.route.ts). */
+  readonly collectorTargets: CollectorTargetService;
   /** The per-key report limit: one unit per report. */
   readonly limits: LimitsService;
   readonly classifyError: (error: unknown) => unknown;
@@ -49,7 +53,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
     limits: deps.limits,
     unit: 'reports',
     refuseScope: (scope) =>
-      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports need a key created with --scope ingest.`),
+      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports and collector targets need a key created with --scope ingest.`),
     // ingest runs no statement that checks the key: a cached key is confirmed at once
     confirmCachedKey: true,
     ...(deps.onLimited ? { onLimited: deps.onLimited } : {}),
@@ -58,6 +62,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
   void app.register(async (scope) => {
     useJsonParser(scope, parseJsonBodyText);
     registerRoutes(scope, deps, admission);
+    registerCollectorTargetsRoute(scope, admission, deps.collectorTargets);
   });
 }
 

@@ -71,6 +71,10 @@ const RULES: Readonly<Record<string, Rule>> = {
   'api_key.allow': 'none',
   'user.create': 'none',
   'user.password_change': 'none',
+  // netgraph's own collector configuration, not a Meter type
+  'collector_target.create': 'none',
+  'collector_target.update': 'none',
+  'collector_target.delete': 'none',
 };
 
 /** Writes the feed's changes of one audited change, in its transaction `tx`, stamped `changedAt`. */
