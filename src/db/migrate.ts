@@ -20,6 +20,7 @@ import * as pduOutlets from './migrations/0016-pdu-outlets.js';
 import * as keyLifetime from './migrations/0017-key-lifetime.js';
 import * as changes from './migrations/0018-changes.js';
 import * as deviceResources from './migrations/0019-device-resources.js';
+import * as clientConnectionEvents from './migrations/0024-client-connection-events.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0017-key-lifetime': keyLifetime,
   '0018-changes': changes,
   '0019-device-resources': deviceResources,
+  '0024-client-connection-events': clientConnectionEvents,
 };
 
 /**

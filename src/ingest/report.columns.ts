@@ -127,6 +127,16 @@ const EVENTS: readonly RowColumn[] = [
   ['source', 'text'],
 ];
 
+const CLIENT_CONNECTION_EVENTS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['virtual_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['type', 'text'],
+  ['observed_at', 'timestamptz'],
+  ['reason', 'text'],
+];
+
 const OUTLET_SAMPLES: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
   ['outlet_number', 'integer'],
@@ -153,6 +163,7 @@ export const BULK_COLUMNS = {
   device_temperature_samples: TEMPERATURE_SAMPLES,
   resource_samples: RESOURCE_SAMPLES,
   events: EVENTS,
+  client_connection_events: CLIENT_CONNECTION_EVENTS,
 } as const;
 
 /** Key columns first (3), then each outlet metric's count and sum. */
