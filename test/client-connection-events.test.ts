@@ -4,6 +4,7 @@ import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { createDashboardClient, signIn } from './helpers/dashboard.js';
 import { storeKinds } from './helpers/stores.js';
 
 // Wireless clients' connection events (issue 32) over HTTP: posted in reports' clientConnectionEvents, read with
@@ -174,5 +175,20 @@ describe.each(storeKinds())('client connection events on %s', (kind) => {
     // a sender that knows nothing of connection events still reports as before
     expect((await postReports(app, ingest, [report(SERIALS.acmeAp, at(550), { clients: [sample(A, -40)] })])).body).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
     expect((await page(`networkUUID: "${IDS.acmeHq}", limit: 5`)).data.p.total).toBe(5);
+  });
+
+  it("lists an access point's latest connection events on its dashboard page, failures in red", async () => {
+    await app.server.services.users.create({ companySlug: 'acme', email: 'wifi@acme.example', role: 'admin', password: 'correct horse battery' });
+    const client = createDashboardClient(app);
+    expect((await signIn(client, 'wifi@acme.example', 'correct horse battery')).status).toBe(303);
+    const page = await client.get(`/networks/${IDS.acmeHq}/devices/${IDS.acmeAp}`);
+    expect(page.status).toBe(200);
+    const rows = [...page.text.matchAll(/<tr data-connection-event="(\w+)">([\s\S]*?)<\/tr>/g)].map((m) => [m[1], m[2]?.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()]);
+    // the ARP_LATE of the test before, then the four of the start
+    expect(rows.map(([type]) => type)).toEqual(['ARP_LATE', 'DISASSOCIATED', 'DHCP_FAILED', 'DHCP_OK', 'CONNECTED']);
+    expect(rows[2]?.[1]).toContain(`${B} no DHCP offer`);
+    expect(page.text).toContain('<span class="text-danger strong">DHCP failed</span>');
+    // a switch's page has no such section
+    expect((await client.get(`/networks/${IDS.acmeHq}/devices/${IDS.acmeSwitch}`)).text).not.toContain('connection-events-table');
   });
 });
