@@ -65,10 +65,12 @@ const device = network.virtualDevices.find((d) => d.hardwareDevice)!;
 let companyUuid = '';
 /** An alert receiver of the company, made after the import. */
 let receiverUuid = '';
+/** A collector target of the company (for the device above), made after the import. */
+let targetUuid = '';
 const fill = (query: string): string =>
   query
     .replaceAll('$RECEIVER', receiverUuid)
-    .replaceAll('$TARGET', '77777777-7777-4777-8777-777777777772')
+    .replaceAll('$TARGET', targetUuid)
     .replaceAll('$SLUG', company.slug)
     .replaceAll('$COMPANY', companyUuid)
     .replaceAll('$NETSLUG', network.slug)
@@ -105,6 +107,8 @@ async function importedApp(kind: 'sqlite' | 'postgres'): Promise<{ app: TestApp;
   const res = await app.graphql(`{ companyBySlug(slug: "${company.slug}") { uuid } }`, { key: await app.createKey(company.slug) });
   companyUuid = res.body.data.companyBySlug.uuid;
   receiverUuid = await createReceiver(app, company.slug);
+  const caller = await app.server.services.webhooks.cliCaller(company.slug);
+  targetUuid = (await app.server.services.collectorTargets.create(caller, { virtualDeviceUUID: device.UUID, host: '192.0.2.10', snmp: { version: '2c', community: 'public' } })).UUID;
   return { app, ran };
 }
 

@@ -86,6 +86,22 @@ describe('the fleet simulator', () => {
     }
   });
 
+  it("reports its wireless clients' connection events: a joining client CONNECTED and DHCP_OK, a leaving one DISASSOCIATED", () => {
+    const reports = reportsOver(3, DAY_START + 6 * HOUR, 6, 60);
+    const types = new Map<string, number>();
+    for (const [i, r] of reports.entries()) {
+      for (const { macAddress, events } of r.clientConnectionEvents ?? []) {
+        for (const e of events) types.set(e.type, (types.get(e.type) ?? 0) + 1);
+        const listed = (r.clients ?? []).some((c) => c.macAddress === macAddress);
+        // a client that joined is in the access point's set; one that left is not
+        if (events.some((e) => e.type === 'CONNECTED')) expect([i, listed, events.at(-1)?.type]).toEqual([i, true, 'DHCP_OK']);
+        if (events.some((e) => e.type === 'DISASSOCIATED')) expect([i, listed]).toEqual([i, false]);
+      }
+    }
+    expect(Math.min(...['CONNECTED', 'DHCP_OK', 'DISASSOCIATED', 'DHCP_FAILED', 'ARP_LATE'].map((t) => types.get(t) ?? 0))).toBeGreaterThan(0);
+    expect(types.get('CONNECTED')).toBe(types.get('DHCP_OK'));
+  });
+
   it('moves wireless clients between access points, with a signal that changes', () => {
     const reports = reportsOver(3, DAY_START + 8 * HOUR, 10, 60);
     const apsOf = new Map<string, Set<string>>();

@@ -234,10 +234,6 @@ describe.each(storeKinds())('wireless and all client metrics on %s', (kind) => {
     const time = '{ durationSeconds: 600, stepSeconds: 300 }';
     expect((await refused('{ timeFilter: { durationSeconds: 600, stepSeconds: 30 } }')).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.timeFilter.stepSeconds']);
     expect((await refused('{ timeFilter: { durationSeconds: 200000, stepSeconds: 120 } }')).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.timeFilter.durationSeconds']);
-    expect(await refused(`{ timeFilter: ${time}, eventType: CONNECTED }`)).toEqual([
-      'BAD_USER_INPUT', 'filter.eventType', 'Argument "filter.eventType" of "wirelessClientMetrics" is not accepted: is not supported yet: netgraph records no client connection events. Leave it out.',
-    ]);
-    expect((await refused(`{ timeFilter: ${time}, eventTypes: [DHCP_OK] }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.eventTypes']);
     expect((await refused(`{ timeFilter: ${time}, channels: [36, 300] }`))[2]).toContain('holds 300; Wi-Fi channels are 1 to 233.');
     expect((await refused(`{ timeFilter: ${time}, partialClientMacAddresses: ["zz"] }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.partialClientMacAddresses']);
     expect((await refused(`{ timeFilter: ${time}, rssi: { min: -40, max: -70 } }`)).slice(0, 2)).toEqual(['BAD_USER_INPUT', 'filter.rssi']);

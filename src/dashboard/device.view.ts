@@ -1,5 +1,5 @@
 import { renderChart } from './charts.view.js';
-import { humanizeEnum } from './format.js';
+import { exactTime, humanizeEnum } from './format.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, emptyState, pageHeader } from './layout.js';
@@ -7,7 +7,7 @@ import { bandName, renderChannels, renderDnsRate } from './device-charts.js';
 import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
 import type { MacTableQuery } from './mac-table.view.js';
-import { section } from './network.view.js';
+import { section, timeAgo } from './network.view.js';
 import { renderPdu, showsPdu } from './pdu.view.js';
 import { renderApHealth } from './ap-health.view.js';
 import type { DeviceDetail } from './documents.js';
@@ -137,6 +137,34 @@ function renderWirelessClients(detail: DeviceDetail, now: Date): SafeHtml {
 <tbody>${detail.wirelessClients.map(wirelessClientRow)}</tbody></table>`;
 }
 
+/** Connection events that went wrong, shown in red. */
+const FAILURES: readonly string[] = ['ARP_FAILED', 'DHCP_FAILED', 'FAILED'];
+/** A connection event type as people say it. */
+const CONNECTION_EVENT_NAMES: Readonly<Record<string, string>> = {
+  ARP_FAILED: 'ARP failed',
+  ARP_LATE: 'ARP late',
+  CONNECTED: 'Connected',
+  DHCP_FAILED: 'DHCP failed',
+  DHCP_OK: 'DHCP OK',
+  DISASSOCIATED: 'Disassociated',
+  FAILED: 'Failed to connect',
+};
+
+/** An access point's latest connection events of its wireless clients, newest first. */
+function renderConnectionEvents(detail: DeviceDetail, now: Date): SafeHtml {
+  const { events } = detail.connectionEvents;
+  if (events.length === 0) return emptyState('No client connection events', 'Clients joining, getting an address and leaving appear here once the access point reports them.');
+  const rows = events.map(
+    (e) => html`<tr data-connection-event="${e.eventType}">
+  <td class="nowrap">${timeAgo(e.generatedAt, now)}<br><span class="muted small">${exactTime(e.generatedAt)}</span></td>
+  <td>${FAILURES.includes(e.eventType) ? html`<span class="text-danger strong">${CONNECTION_EVENT_NAMES[e.eventType]}</span>` : CONNECTION_EVENT_NAMES[e.eventType]}</td>
+  <td><code>${e.macAddress}</code></td>
+  <td>${e.reason ?? none}</td>
+</tr>`,
+  );
+  return html`<table class="table connection-events-table"><thead><tr><th>When</th><th>Event</th><th>Client</th><th>Reason</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 /** "1.2 GB of 4.0 GB (30%)", or — when not reported. */
 function memory(device: DeviceDetail['device']): string {
   const { memoryUsedBytes: used, memoryTotalBytes: total } = device;
@@ -184,6 +212,10 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
     accessPoint || detail.wirelessClients.length > 0
       ? section('Wireless clients', detail.wirelessClients.length, renderWirelessClients(detail, now), 'wireless-clients')
       : '';
+  const connections =
+    accessPoint || detail.connectionEvents.total > 0
+      ? section('Client connection events', detail.connectionEvents.total, renderConnectionEvents(detail, now), 'connection-events')
+      : '';
   const dns = device.deviceType === 'CONTROLLER' || detail.dns.values.length > 0 ? section('DNS requests', null, renderDnsRate(detail, now), 'dns') : '';
   const outlets = showsPdu(detail) ? renderPdu(detail.pdu, now) : '';
   return html`${header}${facts}
@@ -195,5 +227,6 @@ ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
 ${macTable}
 ${radios}
 ${wireless}
+${connections}
 ${section('Recent events', detail.events.total, renderEvents(detail.events.events, now, false), 'events')}`;
 }

@@ -70,8 +70,8 @@ export const EVENT = graphql(`
 /**
  * A device's page: the device with its ports, its 24-hour port counters, MAC table, a PDU's outlets and 4-hour power
  * and temperature, the network's radios, the wireless clients it reported in the last 15 minutes with their metrics
- * and its clients' signal over 24 hours, its channels' utilization and DNS request rate over `window`, and its latest
- * events.
+ * and its clients' signal over 24 hours, its clients' latest connection events, its channels' utilization and DNS
+ * request rate over `window`, and its latest events.
  */
 export const DEVICE_PAGE = graphql(
   `
@@ -100,6 +100,9 @@ export const DEVICE_PAGE = graphql(
     }
     wirelessSeries: wirelessClientMetricsByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: { durationSeconds: 86400, stepSeconds: 900 } }) {
       values { timestamp clientCount signal snr }
+    }
+    connectionEvents: wirelessClientConnectionEventsPage(networkUUID: $network, limit: 20, apVirtualDeviceUUIDFilter: [$device]) {
+      total events { eventType generatedAt macAddress reason }
     }
     channels: channelUtilizationByAP(networkUUID: $network, apVirtualDeviceUUID: $device, filter: { timeFilter: $window }) {
       band channel channelWidthMHz txPowerDbm noiseFloorDbm

@@ -46,6 +46,7 @@ export interface Database {
   foreign_bssid_observations: ForeignBssidObservationTable;
   client_sessions: ClientSessionTable;
   events: EventTable;
+  client_connection_events: ClientConnectionEventTable;
   changes: ChangeTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_secrets: WebhookSecretTable;
@@ -641,6 +642,19 @@ export interface EventTable {
   source: string;
   /** When the webhook dispatcher turned it into messages; null until then (docs/webhooks.md). */
   dispatched_at: string | null;
+}
+
+/** A wireless client's connection event as an access point reported it (migration 0024). */
+export interface ClientConnectionEventTable {
+  id: Generated<number>;
+  network_id: number;
+  hardware_device_id: number;
+  virtual_device_id: number | null;
+  mac_address: string;
+  /** One of CLIENT_CONNECTION_EVENT_TYPES. */
+  type: string;
+  observed_at: string;
+  reason: string | null;
 }
 
 /**

@@ -58,6 +58,7 @@ describe('assembling the features', () => {
       'pdusMetrics',
       'networkTopology',
       'recentEventLogEventsPage',
+      'wirelessClientConnectionEventsPage',
       'blockedClientsForNetwork',
       'firewallRulesForNetwork',
       'interVLANCommunicationPermittedPairs',
@@ -70,6 +71,8 @@ describe('assembling the features', () => {
       'webhookDeliveries',
       'alertReceiver',
       'alertReceiversForCompany',
+      'collectorTarget',
+      'collectorTargetsForCompany',
       'changes',
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');

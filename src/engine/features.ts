@@ -7,6 +7,7 @@ import { CLIENT_CHANNEL_FEATURE } from '../features/channel-utilization/client-c
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
 import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
 import { COLLECTOR_TARGET_FEATURE } from '../features/collector-target/collector-target.graphql.js';
+import { CONNECTION_EVENT_FEATURE } from '../features/connection-event/connection-event.graphql.js';
 import { COMPANY_FEATURE } from '../features/company/company.graphql.js';
 import { DEVICE_FEATURE } from '../features/device/device.graphql.js';
 import { SPARE_HARDWARE_FEATURE } from '../features/device/spare-hardware.graphql.js';
@@ -54,6 +55,7 @@ export const FEATURES = [
   PDU_FEATURE,
   TOPOLOGY_FEATURE,
   EVENT_FEATURE,
+  CONNECTION_EVENT_FEATURE,
   BLOCKED_CLIENT_FEATURE,
   FIREWALL_RULE_FEATURE,
   INTER_VLAN_FEATURE,

@@ -127,6 +127,16 @@ const EVENTS: readonly RowColumn[] = [
   ['source', 'text'],
 ];
 
+const CLIENT_CONNECTION_EVENTS: readonly RowColumn[] = [
+  ['network_id', 'bigint'],
+  ['hardware_device_id', 'bigint'],
+  ['virtual_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['type', 'text'],
+  ['observed_at', 'timestamptz'],
+  ['reason', 'text'],
+];
+
 const OUTLET_SAMPLES: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
   ['outlet_number', 'integer'],
@@ -181,6 +191,7 @@ export const BULK_COLUMNS = {
   ids_detections: IDS_DETECTIONS,
   foreign_bssid_observations: FOREIGN_BSSID_OBSERVATIONS,
   events: EVENTS,
+  client_connection_events: CLIENT_CONNECTION_EVENTS,
 } as const;
 
 /** Key columns first (3), then each outlet metric's count and sum. */

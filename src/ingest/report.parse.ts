@@ -95,10 +95,12 @@ function rulesHold(report: DeviceReport, window: TimeWindow): boolean {
     (report.uplinkSamples?.every((s) => inWindow(s.observedAt)) ?? true) &&
     (report.events?.every((e) => inWindow(e.observedAt) && !RESERVED.includes(e.type) && (e.details === null || Buffer.byteLength(e.details) <= MAX_BYTES)) ?? true) &&
     (report.idsDetections?.every((d) => inWindow(d.observedAt) && isIpAddress(d.srcIP) && isIpAddress(d.dstIP)) ?? true) &&
+    (report.clientConnectionEvents?.every((c) => c.events.every((e) => inWindow(e.observedAt))) ?? true) &&
     unique(report.interfaces, SECTION_IDENTITY.interfaces.key) &&
     unique(report.radios, SECTION_IDENTITY.radios.key) &&
     unique(report.radioChannels, SECTION_IDENTITY.radioChannels.key) &&
     unique(report.clients, SECTION_IDENTITY.clients.key) &&
+    unique(report.clientConnectionEvents, SECTION_IDENTITY.clientConnectionEvents.key) &&
     unique(report.macTable, SECTION_IDENTITY.macTable.key) &&
     unique(report.outlets, SECTION_IDENTITY.outlets.key) &&
     unique(report.foreignBSSIDs, SECTION_IDENTITY.foreignBSSIDs.key)

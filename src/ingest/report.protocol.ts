@@ -34,6 +34,13 @@ export const NETGRAPH_EVENT_TYPES = ['DEVICE_ONLINE', 'DEVICE_OFFLINE'] as const
 /** The most bytes an event's `details` may take as JSON text. */
 export const MAX_DETAILS_BYTES = 8 * 1024;
 
+/** `clientConnectionEvents[].events[].type` values: Meter's WirelessClientConnectionEventType. */
+export const CLIENT_CONNECTION_EVENT_TYPES = ['ARP_FAILED', 'ARP_LATE', 'CONNECTED', 'DHCP_FAILED', 'DHCP_OK', 'DISASSOCIATED', 'FAILED'] as const;
+/** The most connection events one client may have in one report (a client flapping faster is summarised by its sender). */
+export const MAX_CONNECTION_EVENTS_PER_CLIENT = 32;
+/** The most clients with connection events one report may carry (as many as `clients`). */
+export const MAX_CONNECTION_EVENT_CLIENTS = 5000;
+
 /** `portType` values. */
 export const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'] as const;
 /** `radioBand` values. */
@@ -434,6 +441,28 @@ const PollSchema = Type.Decode(
   (p) => ({ durationMs: p.durationMs, error: p.error ?? null }),
 );
 
+/** One connection event of a wireless client (issue 32). */
+const ConnectionEventSchema = Type.Decode(
+  Type.Object({
+    type: oneOf(CLIENT_CONNECTION_EVENT_TYPES),
+    observedAt: time({ description: 'when it happened; checked like the report\'s' }),
+    reason: optionalText(255, { description: 'why, in the sender\'s words: a failure\'s detail (e.g. `no DHCP offer`) or a disassociation\'s reason code' }),
+  }),
+  (e) => ({ type: e.type as ClientConnectionEventType, observedAt: canonical(e.observedAt), reason: e.reason ?? null }),
+);
+
+/** A wireless client's connection events since the device's previous report (issue 32). */
+const ClientConnectionEventsSchema = Type.Decode(
+  Type.Object({
+    macAddress: mac({ description: 'the client; unique within a report' }),
+    events: Type.Array(ConnectionEventSchema, {
+      maxItems: MAX_CONNECTION_EVENTS_PER_CLIENT,
+      description: `its events since the previous report, at most ${MAX_CONNECTION_EVENTS_PER_CLIENT}`,
+    }),
+  }),
+  (c) => ({ macAddress: lower(c.macAddress), events: c.events }),
+);
+
 /** One report: one device at one moment. Only `reportId`, `serialNumber` and `observedAt` are required. */
 export const ReportSchema = Type.Decode(
   Type.Object({
@@ -457,6 +486,10 @@ export const ReportSchema = Type.Decode(
       description: 'an access point\'s physical radios, one element per band: channel, width, power and utilization over the time since the previous report; each element is one sample of the radio\'s series',
     }),
     clients: section(ClientSchema, 5000, { description: 'the **complete** set of clients the device sees at `observedAt`; `[]` means none' }),
+    clientConnectionEvents: section(ClientConnectionEventsSchema, MAX_CONNECTION_EVENT_CLIENTS, {
+      description:
+        'an access point\'s wireless clients\' connection events (`CONNECTED`, `DHCP_OK`, `DISASSOCIATED`, ...) since its previous report, one element per client; each event is kept once (`EVENT_RETENTION_DAYS`), in the network the device is in',
+    }),
     events: section(EventSchema, 100, { description: 'the device\'s own events, each at its own `observedAt`' }),
     dnsRequests: optionalWholeNumber(0, Number.MAX_SAFE_INTEGER, {
       description: 'a controller\'s DNS requests received since it booted (cumulative: a lower value than the previous report\'s, or a lower `uptimeSeconds`, is a reboot)',
@@ -495,6 +528,7 @@ export const ReportSchema = Type.Decode(
     dnsRequests: r.dnsRequests,
     clients: r.clients,
     events: r.events,
+    clientConnectionEvents: r.clientConnectionEvents,
     macTable: r.macTable,
     temperatureCelsius: r.temperatureCelsius,
     outlets: r.outlets,
@@ -513,6 +547,7 @@ export const SECTION_IDENTITY = {
   radios: { field: 'BSSID', key: (r: RadioReport) => r.bssid },
   radioChannels: { field: 'radioBand', key: (r: RadioChannelReport) => r.radioBand },
   clients: { field: 'macAddress', key: (c: ClientReport) => c.macAddress },
+  clientConnectionEvents: { field: 'macAddress', key: (c: ClientConnectionEventsReport) => c.macAddress },
   macTable: { field: 'macAddress', key: (e: MacTableEntryReport) => `${e.macAddress} in VLAN ${e.vlanID ?? 'none'}` },
   outlets: { field: 'outletNumber', key: (o: OutletReport) => `outlet ${o.outletNumber}` },
   foreignBSSIDs: { field: 'BSSID', key: (b: ForeignBssidReport) => b.bssid },
@@ -543,6 +578,10 @@ export type ClientInput = NonNullable<Report['clients']>[number];
 export type MacTableEntryInput = NonNullable<Report['macTable']>[number];
 /** A PDU's outlet, as sent. */
 export type OutletInput = NonNullable<Report['outlets']>[number];
+/** A wireless client's connection events, as sent. */
+export type ClientConnectionEventsInput = NonNullable<Report['clientConnectionEvents']>[number];
+/** One connection event of a wireless client, as sent. */
+export type ClientConnectionEventInput = ClientConnectionEventsInput['events'][number];
 /** A device's own event, as sent. */
 export type EventInput = NonNullable<Report['events']>[number];
 /** An IDS/IPS detection as a sender builds it. */
@@ -570,6 +609,10 @@ export type MacTableEntryReport = NonNullable<DeviceReport['macTable']>[number];
 export type OutletReport = NonNullable<DeviceReport['outlets']>[number];
 /** A collector's poll of a parsed report; `error` null when the device answered. */
 export type PollReport = NonNullable<DeviceReport['poll']>;
+/** A client's connection events of a parsed report; MAC lowercase, times canonical, `reason` null when left out. */
+export type ClientConnectionEventsReport = NonNullable<DeviceReport['clientConnectionEvents']>[number];
+/** One of CLIENT_CONNECTION_EVENT_TYPES. */
+export type ClientConnectionEventType = (typeof CLIENT_CONNECTION_EVENT_TYPES)[number];
 /** An event of a parsed report; `details` as JSON text, or null. */
 export type EventReport = NonNullable<DeviceReport['events']>[number];
 /** An IDS/IPS detection as ingest keeps it (protocol upper-case, addresses lower-case). */

@@ -40,6 +40,7 @@ export interface SeriesRows {
   readonly resourceSamples: Insertable<Database['resource_samples']>[];
   readonly resourceRollups: Insertable<Database['resource_rollups']>[];
   readonly events: EventRow[];
+  readonly connectionEvents: Insertable<Database['client_connection_events']>[];
 }
 
 /**
@@ -70,6 +71,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     resourceSamples: [],
     resourceRollups: [],
     events: [],
+    connectionEvents: [],
   };
   const radios = new Map<string, Record<string, unknown>>();
   const dns = new Map<number, Map<number, Insertable<Database['dns_counter_rollups']>>>();
@@ -163,6 +165,19 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
     const count = reportCounts.get(countKey) ?? { network_id: networkId, bucket, report_count: 0 };
     count.report_count += 1;
     reportCounts.set(countKey, count);
+    for (const { macAddress, events } of report.clientConnectionEvents ?? []) {
+      for (const e of events) {
+        rows.connectionEvents.push({
+          network_id: networkId,
+          hardware_device_id: device.id,
+          virtual_device_id: device.virtualDeviceId,
+          mac_address: macAddress,
+          type: e.type,
+          observed_at: e.observedAt,
+          reason: e.reason,
+        });
+      }
+    }
     for (const client of report.clients ?? []) {
       const observation = {
         network_id: networkId,

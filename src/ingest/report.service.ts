@@ -170,6 +170,7 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['pdu_outlet_rollups', 'bucket', rollup],
         ['device_temperature_rollups', 'bucket', rollup],
         ['events', 'observed_at', history],
+        ['client_connection_events', 'observed_at', history],
         ['changes', 'changed_at', history],
         ['client_sessions', 'last_seen', history],
       ] as const;
@@ -239,6 +240,7 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.insertMany('port_counters', rows.portCounters);
   await repository.insertMany('client_observations', rows.clientObservations);
   await repository.insertMany('client_presence_rollups', rows.clientPresence);
+  await repository.insertMany('client_connection_events', rows.connectionEvents);
   await repository.upsertUplinkRollups(rows.uplinkRollups);
   await repository.upsertCounterRollups(rows.counterRollups);
   await repository.upsertClientMetricRollups(rows.clientMetricRollups);

@@ -19,10 +19,11 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const EVENT_TYPE = /^[A-Z][A-Z0-9_]*$/;
 const PORT_TYPES = ['COPPER', 'SFP', 'CELLULAR', 'WIRELESS'];
 const BANDS = ['BAND_2_4G', 'BAND_5G', 'BAND_6G'];
-const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes', 'radioChannels', 'dnsRequests'];
+const REPORT_KEYS = ['reportId', 'serialNumber', 'observedAt', 'uptimeSeconds', 'macAddress', 'interfaces', 'uplinkSamples', 'radios', 'clients', 'events', 'macTable', 'cpuPercent', 'memoryUsedBytes', 'memoryTotalBytes', 'radioChannels', 'dnsRequests', 'clientConnectionEvents'];
 /** The PDU fields of issue 32. */
 const PDU_KEYS = ['temperatureCelsius', 'outlets'];
 const SECURITY_KEYS = ['idsDetections', 'foreignBSSIDs'];
+const CONNECTION_EVENT_TYPES = ['ARP_FAILED', 'ARP_LATE', 'CONNECTED', 'DHCP_FAILED', 'DHCP_OK', 'DISASSOCIATED', 'FAILED'];
 const COUNTERS = ['rxBytes', 'txBytes', 'rxPackets', 'txPackets', 'rxErrors', 'txErrors'];
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -119,6 +120,15 @@ export function checkReport(report: unknown, path = 'report'): ProtocolProblem[]
     rule(c.vlanID === null || isVlan(c.vlanID), `${at}.vlanID`, 'must be 1 to 4094');
     rule(c.ssid === null || typeof c.ssid === 'string', `${at}.ssid`, 'must be a string or null');
     rule(c.portNumber === null || Number.isInteger(c.portNumber), `${at}.portNumber`, 'must be a whole number or null');
+  });
+  list(report.clientConnectionEvents, `${path}.clientConnectionEvents`, (c, at) => {
+    rule(typeof c.macAddress === 'string' && MAC.test(c.macAddress), `${at}.macAddress`, 'must be a lowercase MAC');
+    list(c.events, `${at}.events`, (e, eventAt) => {
+      rule(CONNECTION_EVENT_TYPES.includes(e.type as string), `${eventAt}.type`, `must be one of ${CONNECTION_EVENT_TYPES.join(', ')}`);
+      rule(typeof e.observedAt === 'string' && TIME.test(e.observedAt) && e.observedAt <= (report.observedAt as string), `${eventAt}.observedAt`, 'must be an RFC 3339 time, not after the report\'s');
+      rule(e.reason === null || (typeof e.reason === 'string' && e.reason.length <= 255), `${eventAt}.reason`, 'must be a string ≤ 255 or null');
+    });
+    rule(Array.isArray(c.events) && c.events.length >= 1 && c.events.length <= 32, `${at}.events`, 'must hold 1 to 32 events');
   });
   list(report.events, `${path}.events`, (e, at) => {
     rule(typeof e.type === 'string' && EVENT_TYPE.test(e.type), `${at}.type`, 'must be an upper-case name');

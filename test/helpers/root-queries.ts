@@ -65,6 +65,8 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
     '{ pdusMetrics(virtualDeviceUUIDs: ["$DEVICE"], filter: { durationSeconds: 3600, stepSeconds: 60 }) { virtualDeviceUUID temperatureCelsius { values { timestamp value } } currentAmps { metadata { maxValue } values { timestamp value outletNumber } } } }',
   networkTopology:
     '{ networkTopology(networkUUID: "$NETWORK") { virtualDevice { UUID label } phyInterface { portNumber label } neighbor { chassisID portID systemName remoteDevice { UUID label } remotePhyInterface { portNumber } } } }',
+  wirelessClientConnectionEventsPage:
+    '{ wirelessClientConnectionEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [CONNECTED]) { total events { eventType generatedAt macAddress reason networkUUID accessPoint { UUID } } } }',
   recentEventLogEventsPage:
     '{ recentEventLogEventsPage(networkUUID: "$NETWORK", limit: 20, typeFilter: [DEVICE_BOOT]) { total events { eventType eventTypeAPIName generatedAt networkUUID virtualDevice { UUID } details } } }',
   blockedClientsForNetwork: '{ blockedClientsForNetwork(networkUUID: "$NETWORK") { UUID macAddress createdAt networkUUID reason } }',

@@ -29,9 +29,6 @@ function checkClientFilter(args: ArgumentValues, settings: ReadSettings): Argume
   const filter = clientFilterOf(args);
   const window = checkFilter(filterAt(args, TIME_FILTER_PATH), settings, TIME_FILTER_PATH);
   if (window !== undefined) return window;
-  if ((filter.eventType ?? null) !== null || (filter.eventTypes ?? []).length > 0) {
-    return { argument: filter.eventType == null ? 'filter.eventTypes' : 'filter.eventType', message: 'is not supported yet: netgraph records no client connection events. Leave it out.' };
-  }
   const channel = (filter.channels ?? []).find((n) => n < 1 || n > MAX_WIFI_CHANNEL);
   if (channel !== undefined) return { argument: 'filter.channels', message: `holds ${channel}; Wi-Fi channels are 1 to ${MAX_WIFI_CHANNEL}.` };
   const partial = (filter.partialClientMacAddresses ?? []).find((p) => !PARTIAL_MAC.test(p));
@@ -130,7 +127,13 @@ enum NetworkClientHWMode {
 ${HW_MODES.map((mode) => `  """${HW_MODE_MEANINGS[mode]}"""\n  ${mode}`).join('\n')}
 }
 
-"""A wireless client's connection event (netgraph records none yet: filtering by one is BAD_USER_INPUT)."""
+"""
+A wireless client's connection event, as access points report them
+(\`clientConnectionEvents\`, docs/reports.md): associated (CONNECTED), got
+an address (DHCP_OK) or none (DHCP_FAILED), its gateway answered ARP late
+(ARP_LATE) or not at all (ARP_FAILED), left (DISASSOCIATED), or failed to
+connect (FAILED).
+"""
 enum WirelessClientConnectionEventType {
   ARP_FAILED
   ARP_LATE
@@ -161,9 +164,9 @@ input ClientMetricsTimeseriesFilterInput {
   channels: [Int!]
   "Only these clients."
   clientMacAddresses: [MacAddress!]
-  "Not supported yet (netgraph records no client connection events): given, BAD_USER_INPUT."
+  "Only samples of clients that had a connection event of this type on the sample's access point, inside the window and in the sample's bucket (docs/metrics.md)."
   eventType: WirelessClientConnectionEventType
-  "Not supported yet, as eventType."
+  "As eventType, any of these types (with eventType: any of them all)."
   eventTypes: [WirelessClientConnectionEventType!]
   "Leave out samples reported by devices of type OBSERVER."
   excludeObservers: Boolean

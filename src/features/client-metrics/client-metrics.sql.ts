@@ -33,6 +33,7 @@ export interface ClientMetricsFilterValues {
   readonly rssi?: { readonly min?: number | null; readonly max?: number | null } | null;
   readonly ssidUUIDs?: readonly string[] | null;
   readonly virtualDeviceUUIDs?: readonly string[] | null;
+  /** With eventTypes: only samples of clients with a connection event of one of the types in the same bucket (eventFilter). */
   readonly eventType?: string | null;
   readonly eventTypes?: readonly string[] | null;
 }
@@ -49,6 +50,33 @@ const listOf = (args: ArgumentValues, field: keyof ClientMetricsFilterValues): r
   if (list == null || list.length === 0) return null;
   return list.map((value) => (MAC_FIELDS.includes(field) ? String(value).toLowerCase() : String(value)));
 };
+
+/** The connection event types of eventType and eventTypes together, distinct; null when neither names one (no restriction). */
+export const eventTypesOf = (args: ArgumentValues): readonly string[] | null => {
+  const { eventType, eventTypes } = clientFilterOf(args);
+  const types = [...new Set([...(eventType == null ? [] : [eventType]), ...(eventTypes ?? [])])];
+  return types.length === 0 ? null : types;
+};
+
+/**
+ * eventType and eventTypes over the incremented sample row `i`: the client
+ * had, on the sample's access point (its hardware), a connection event of one
+ * of the types inside the window and in the sample's bucket of the series
+ * (the stepSeconds interval since the epoch that holds it). A 5-minute rollup
+ * lies wholly in one such bucket (steps that read rollups are multiples of
+ * 300 s), so it passes exactly when each of its samples would.
+ */
+function eventFilter(c: SqlContext, i: string): string {
+  const ranges = (args: ArgumentValues, now: Date) => seriesRanges(filterAt(args, TIME_FILTER_PATH), now);
+  return (
+    `(${c.value('boolean', (args) => eventTypesOf(args) === null)} OR EXISTS (SELECT 1 FROM client_connection_events ce ` +
+    `WHERE ce.hardware_device_id = ${i}.hardware_device_id AND ce.mac_address = ${i}.mac_address ` +
+    `AND ${c.dialect.inList('ce.type', c.value('text[]', (args) => eventTypesOf(args) ?? []))} ` +
+    `AND ce.observed_at >= ${c.value('timestamptz', (args, now) => ranges(args, now).raw[0][0])} ` +
+    `AND ce.observed_at < ${c.value('timestamptz', (args, now) => ranges(args, now).raw[1][1])} ` +
+    `AND ${c.dialect.epochBucket('ce.observed_at', c.arg(`${TIME_FILTER_PATH}.stepSeconds`))} = ${i}.bucket))`
+  );
+}
 
 /** The averaged metrics: the sums and counts a sample row carries, and the field names of their averages. */
 const AVERAGED = ['signal', 'snr', 'rx_rate', 'tx_rate'] as const;
@@ -166,6 +194,7 @@ function clientFilter(c: SqlContext, i: string): string {
     `(${c.value('boolean', (args) => listOf(args, 'virtualDeviceUUIDs') === null)} OR ${i}.hardware_device_id IN (SELECT fh.id FROM hardware_devices fh ` +
       `JOIN virtual_devices fv ON fv.id = fh.virtual_device_id WHERE ${c.dialect.inList('fv.uuid', c.value('uuid[]', (args) => listOf(args, 'virtualDeviceUUIDs') ?? []))} ` +
       `AND fv.company_id = ${c.company()}))`,
+    eventFilter(c, i),
     `NOT (${c.value('boolean', (args) => clientFilterOf(args).excludeObservers === true)} AND EXISTS (SELECT 1 FROM hardware_devices oh ` +
       `JOIN virtual_devices ov ON ov.id = oh.virtual_device_id WHERE oh.id = ${i}.hardware_device_id AND ov.device_type = 'OBSERVER'))`,
   ].join(' AND ');

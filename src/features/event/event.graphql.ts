@@ -1,11 +1,65 @@
 import { dateTime, inCompany, text } from '../../engine/read.model.js';
-import type { GraphQLFeature, SqlContext } from '../../engine/read.model.js';
+import type { ArgumentProblem, ArgumentValues, FieldMapping, GraphQLFeature, RootArgument, SqlContext } from '../../engine/read.model.js';
 import { METER_EVENT_TYPES, eventTypeNameSql, meterEventTypeSql } from './event-types.js';
 
 /** The most events one page holds. */
 export const MAX_EVENT_PAGE = 100;
 
-const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+/** True for a list argument that names something (absent or empty: no restriction). */
+export const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.length > 0;
+
+/** The arguments an event page root starts with: the network, the page, the time range. */
+const EVENT_PAGE_ARGUMENTS: readonly RootArgument[] = [
+  { name: 'networkUUID', type: 'uuid' },
+  { name: 'limit', type: 'int' },
+  { name: 'offset', type: 'int', default: 0 },
+  { name: 'startTime', type: 'datetime' },
+  { name: 'endTime', type: 'datetime' },
+];
+
+/** The rule of an event page: limit 1 to MAX_EVENT_PAGE, offset 0 or more. */
+function checkEventPage(args: ArgumentValues): ArgumentProblem | undefined {
+  const limit = args.limit as number;
+  if (limit < 1 || limit > MAX_EVENT_PAGE) return { argument: 'limit', message: `must be 1 to ${MAX_EVENT_PAGE}: page through more with offset.` };
+  if ((args.offset as number | null) !== null && (args.offset as number) < 0) return { argument: 'offset', message: 'must be 0 or more.' };
+  return undefined;
+}
+
+/** An event page's size for complexity: its limit (the most a page may hold when unknown). */
+export const eventPageSize = (args: ArgumentValues | undefined): number => (args === undefined ? MAX_EVENT_PAGE : Math.max(1, Math.min(MAX_EVENT_PAGE, args.limit as number)));
+
+/**
+ * A root answering a page of the network networkUUID names (of the caller's
+ * company) with the page's arguments, then `filters`.
+ */
+export const eventPageRoot = (filters: readonly RootArgument[]) => ({
+  table: 'networks',
+  arguments: [...EVENT_PAGE_ARGUMENTS, ...filters],
+  check: checkEventPage,
+  where: inCompany('uuid', 'networkUUID'),
+});
+
+/**
+ * The read model of a page of the event rows of `table` (with network_id,
+ * observed_at and id) under the network row: `total` and `events`, newest
+ * first, by the row `e`'s `filters`.
+ */
+export const eventPageModel = (table: string, filters: (c: SqlContext, e: string) => string): Record<string, FieldMapping> => ({
+  total: { kind: 'computed', type: 'integer', sql: (n, c) => `(SELECT count(*) FROM ${table} ce WHERE ce.network_id = ${n}.id AND ${filters(c, 'ce')})` },
+  events: {
+    kind: 'list',
+    table: (c, n) =>
+      `(SELECT pe.* FROM ${table} pe WHERE pe.network_id = ${n}.id AND ${filters(c, 'pe')} ` +
+      `ORDER BY pe.observed_at DESC, pe.id DESC LIMIT ${c.arg('limit')} OFFSET ${c.arg('offset')})`,
+    join: (e) => `${e}.id IS NOT NULL`,
+    orderBy: (e) => `${e}.observed_at DESC, ${e}.id DESC`,
+  },
+});
+
+/** startTime (inclusive) and endTime (exclusive) of an event page, over the event row `e`. */
+export function eventTimeRange(c: SqlContext, e: string): string {
+  return `(${c.arg('startTime')} IS NULL OR ${e}.observed_at >= ${c.arg('startTime')}) AND (${c.arg('endTime')} IS NULL OR ${e}.observed_at < ${c.arg('endTime')})`;
+}
 
 /**
  * The filters of recentEventLogEventsPage for the event row aliased `e`:
@@ -15,8 +69,7 @@ const nonEmpty = (value: unknown): boolean => Array.isArray(value) && value.leng
 function eventFilters(c: SqlContext, e: string): string {
   const d = c.dialect;
   return (
-    `(${c.arg('startTime')} IS NULL OR ${e}.observed_at >= ${c.arg('startTime')}) ` +
-    `AND (${c.arg('endTime')} IS NULL OR ${e}.observed_at < ${c.arg('endTime')}) ` +
+    `${eventTimeRange(c, e)} ` +
     `AND (${c.value('boolean', (args) => !nonEmpty(args.typeFilter))} OR ${d.inList(meterEventTypeSql(`${e}.type`), c.arg('typeFilter'))}) ` +
     (c.mayBeGiven('typeAPINameFilter') ? `AND (${c.value('boolean', (args) => !nonEmpty(args.typeAPINameFilter))} OR ${d.inList(`${e}.type`, c.arg('typeAPINameFilter'))}) ` : '') +
     `AND (${c.value('boolean', (args) => !nonEmpty(args.virtualDeviceUUIDFilter))} OR ${e}.virtual_device_id IN ` +
@@ -87,17 +140,7 @@ extend type Query {
 }
 `,
   readModel: {
-    EventLogPage: {
-      total: { kind: 'computed', type: 'integer', sql: (n, c) => `(SELECT count(*) FROM events ce WHERE ce.network_id = ${n}.id AND ${eventFilters(c, 'ce')})` },
-      events: {
-        kind: 'list',
-        table: (c, n) =>
-          `(SELECT pe.* FROM events pe WHERE pe.network_id = ${n}.id AND ${eventFilters(c, 'pe')} ` +
-          `ORDER BY pe.observed_at DESC, pe.id DESC LIMIT ${c.arg('limit')} OFFSET ${c.arg('offset')})`,
-        join: (e) => `${e}.id IS NOT NULL`,
-        orderBy: (e) => `${e}.observed_at DESC, ${e}.id DESC`,
-      },
-    },
+    EventLogPage: eventPageModel('events', eventFilters),
     EventLogEvent: {
       eventType: { kind: 'computed', type: 'string', sql: (e) => meterEventTypeSql(`${e}.type`) },
       eventTypeAPIName: text('type'),
@@ -109,30 +152,15 @@ extend type Query {
     },
   },
   roots: {
-    recentEventLogEventsPage: {
-      table: 'networks',
-      arguments: [
-        { name: 'networkUUID', type: 'uuid' },
-        { name: 'limit', type: 'int' },
-        { name: 'offset', type: 'int', default: 0 },
-        { name: 'startTime', type: 'datetime' },
-        { name: 'endTime', type: 'datetime' },
-        { name: 'typeFilter', type: 'textList' },
-        { name: 'virtualDeviceUUIDFilter', type: 'uuidList' },
-        { name: 'typeAPINameFilter', type: 'textList' },
-      ],
-      check: (args) => {
-        const limit = args.limit as number;
-        if (limit < 1 || limit > MAX_EVENT_PAGE) return { argument: 'limit', message: `must be 1 to ${MAX_EVENT_PAGE}: page through more with offset.` };
-        if ((args.offset as number | null) !== null && (args.offset as number) < 0) return { argument: 'offset', message: 'must be 0 or more.' };
-        return undefined;
-      },
-      where: inCompany('uuid', 'networkUUID'),
-    },
+    recentEventLogEventsPage: eventPageRoot([
+      { name: 'typeFilter', type: 'textList' },
+      { name: 'virtualDeviceUUIDFilter', type: 'uuidList' },
+      { name: 'typeAPINameFilter', type: 'textList' },
+    ]),
   },
   internalRoots: {},
   mutations: {},
   listSizes: {
-    'EventLogPage.events': (args) => (args === undefined ? MAX_EVENT_PAGE : Math.max(1, Math.min(MAX_EVENT_PAGE, args.limit as number))),
+    'EventLogPage.events': eventPageSize,
   },
 } satisfies GraphQLFeature;

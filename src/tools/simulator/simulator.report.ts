@@ -4,6 +4,7 @@ import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
 import type { AccessPointAir, SimulatedClient } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';
 import type { FleetOptions, SimDevice, SimNetwork } from './simulator.model.js';
+import { connectionEvents } from './simulator.connections.js';
 import { resourcesAt, withLldpNeighbors } from './simulator.lldp.js';
 import { uuidOf } from './simulator.noise.js';
 import { dnsRequests, radioChannels } from './simulator.radio.js';
@@ -101,7 +102,8 @@ function macTable(device: SimDevice, t: number, wirelessByAp: readonly (readonly
  * where it has them, a controller's DNS request counter, the clients it sees
  * (access points and switches), a switch's MAC table, a PDU's outlets and
  * temperature, each port's LLDP neighbour, CPU and memory, an access point's
- * scan of foreign BSSIDs, a controller's IDS/IPS detections, and the events of the
+ * scan of foreign BSSIDs, a controller's IDS/IPS detections, and the events
+ * (the device's own and its wireless clients' connection events) of the
  * interval before `t`. `wirelessByAp`: the clients each access point of the
  * device's network sees at `t` (wirelessByAccessPoint).
  */
@@ -110,6 +112,7 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
   const primaryDown = isPrimaryDown(device, t);
   const found = events(device, boot, t, options.intervalSeconds);
   const samples = uplinkSamples(device, boot.end, t, options.intervalSeconds);
+  const joins = device.type === 'ACCESS_POINT' ? connectionEvents(device.network, device.apIndex ?? -1, t, options.intervalSeconds) : [];
   return {
     reportId: uuidOf(device.key, t),
     serialNumber: device.serialNumber,
@@ -123,6 +126,7 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     ...(device.type === 'ACCESS_POINT' ? { radioChannels: radioChannels(device, t, wirelessByAp[device.apIndex ?? -1]?.length ?? 0) } : {}),
     ...(device.type === 'CONTROLLER' ? { dnsRequests: dnsRequests(device, boot.end, t) } : {}),
     ...(device.type === 'ACCESS_POINT' ? { clients: [...(wirelessByAp[device.apIndex ?? -1] ?? [])] } : device.type === 'SWITCH' ? { clients: wiredClients(device, t) } : {}),
+    ...(joins.length > 0 ? { clientConnectionEvents: joins } : {}),
     ...(device.type === 'SWITCH' ? { macTable: macTable(device, t, wirelessByAp) } : {}),
     ...(device.type === 'POWER_DISTRIBUTION_UNIT' ? pduReadings(device, t) : {}),
     ...(device.type === 'ACCESS_POINT' ? { foreignBSSIDs: foreignBssids(device, t) } : {}),
