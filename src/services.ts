@@ -80,7 +80,7 @@ export function createServices(
     users: createUserService(store, companies, audit, options.users),
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
     webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
-    alerts: createAlertService({ writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
+    alerts: createAlertService({ store, writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {
       dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds),
