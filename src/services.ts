@@ -83,7 +83,7 @@ export function createServices(
     alerts: createAlertService({ store, writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {
-      dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds),
+      dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds, webhookSettings.smtp !== null),
       deliverer: createDeliverer(
         store,
         box,

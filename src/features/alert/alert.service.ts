@@ -75,10 +75,15 @@ export interface AlertServiceDeps {
 
 const MAX_RECEIVERS = 100;
 const MAX_TARGETS = 20;
+/** True for an address an EMAIL target takes (the API's, the dashboard's and the import format's rule). */
+export function isEmailAddress(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
+}
+
 const EMAIL = /^[^@\s<>(),;:"\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** A checked target, ready to match against the stored ones or to store. */
-type CheckedTarget =
+export type CheckedTarget =
   | { readonly type: 'WEBHOOK'; readonly endpointId: number; readonly endpointUuid: string }
   | { readonly type: 'EMAIL'; readonly address: string }
   | { readonly type: 'SLACK'; readonly url: string };
@@ -131,7 +136,7 @@ export function createAlertService(deps: AlertServiceDeps) {
       only('emailAddress');
       if (!deps.canEmail) throw new AppError('BAD_USER_INPUT', `${at}.type EMAIL needs an SMTP server: the operator sets SMTP_URL and SMTP_FROM.`, { field: `${at}.type` });
       const address = input.emailAddress;
-      if (typeof address !== 'string' || address.length > 254 || !EMAIL.test(address)) {
+      if (!isEmailAddress(address)) {
         throw new AppError('BAD_USER_INPUT', `${at}.emailAddress must be an email address such as noc@example.com.`, { field: `${at}.emailAddress` });
       }
       return { type, address };
@@ -340,7 +345,7 @@ function sameTarget(a: CheckedTarget, b: CheckedTarget): boolean {
 }
 
 /** The endpoint row's fields of an email or slack channel, on: its messages carry Meter's body, rendered as an email or a Slack message. */
-function channelValues(target: CheckedTarget): EndpointValues {
+export function channelValues(target: CheckedTarget): EndpointValues {
   const label = target.type === 'EMAIL' ? `email to ${target.address}` : 'Slack';
   const url = target.type === 'EMAIL' ? `mailto:${target.address}` : target.type === 'SLACK' ? new URL(target.url).origin : '';
   return { label, url, enabled: true, authKind: 'none', authValue: null, disabledReason: null, payloadFormat: 'meter' };
