@@ -58,6 +58,16 @@ export interface ServerOptions {
    */
   readonly backgroundWork?: boolean;
 }
+/** Says once, at start, that EMAIL targets exist but no SMTP server does: their alerts are not sent (and not queued to fail). */
+function warnOfUnsentEmail(services: Services, log: FastifyInstance['log']): void {
+  services.webhookWork.dispatcher.unsentEmailTargets().then(
+    (count) => {
+      if (count > 0) log.warn(`SMTP_URL is unset: ${count} EMAIL target${count === 1 ? '' : 's'} of alert receivers receive no alerts until it is set (docs/alerts.md#email)`);
+    },
+    (error: unknown) => log.warn({ err: error }, 'could not count EMAIL targets'),
+  );
+}
+
 /**
  * Whether the demo company's devices report from inside the server: on every
  * start (not only the first) with DEMO_DATA and DEMO_SIMULATOR on, as long as
@@ -174,6 +184,7 @@ function startBackgroundWork(
       if (stopped || options.backgroundWork === false) return;
       stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log, services.requestLog);
       stopWebhookTasks = startWebhookTasks(services.webhookWork, config.ingest.eventRetentionDays, log);
+      warnOfUnsentEmail(services, log);
       await listening;
       if (stopped || !runsDemoSimulator(config)) return;
       demo = startDemoSimulator({ services, database: config.database, log, ...options.demoSimulator, ...(options.clock ? { now: options.clock } : {}) });

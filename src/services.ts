@@ -89,10 +89,10 @@ export function createServices(
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
     webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
     collectorTargets: createCollectorTargetService({ store, writes, box, now }),
-    alerts: createAlertService({ writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
+    alerts: createAlertService({ store, writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */
     webhookWork: {
-      dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds),
+      dispatcher: createDispatcher(store, webhookNow, reportSettings.offlineAfterSeconds, webhookSettings.smtp !== null),
       deliverer: createDeliverer(
         store,
         box,

@@ -8,6 +8,7 @@ import { secretsEqual } from '../features/user/user.session.js';
 import type { Services } from '../services.js';
 import { registerApiKeyPages } from './api-keys.page.js';
 import { registerWebhookPages } from './webhooks.page.js';
+import { registerAlertReceiverPages } from './alert-receivers.page.js';
 import { registerAuditLogPage } from './audit-log.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
@@ -73,6 +74,7 @@ export async function registerDashboard(
     registerDevicePages(web, ctx);
     registerApiKeyPages(web, ctx);
     registerWebhookPages(web, ctx);
+    registerAlertReceiverPages(web, ctx);
     registerAuditLogPage(web, ctx);
     registerPasswordPage(web, ctx);
   });

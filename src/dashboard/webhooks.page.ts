@@ -9,7 +9,7 @@ import { WEBHOOKS_PATH, renderSecret, renderWebhooks } from './webhooks.view.js'
 
 const ADMINS_ONLY = 'Only admins can add or change webhooks. Ask an admin of your company.';
 /** The service's field names, as the add form names them. */
-const FORM_FIELDS: Record<string, string> = { label: 'label', url: 'url', rules: 'rules', 'rules[0].threshold': 'threshold', 'authorization.username': 'username' };
+const FORM_FIELDS: Record<string, string> = { label: 'label', url: 'url', rules: 'rules', 'rules[0].threshold': 'threshold', 'authorization.username': 'username', payloadFormat: 'payloadFormat' };
 
 /**
  * Settings > Integrations > Webhooks: the endpoints with their state, the
@@ -18,7 +18,7 @@ const FORM_FIELDS: Record<string, string> = { label: 'label', url: 'url', rules:
  * the GraphQL mutations', with the session's caller.
  */
 export function registerWebhookPages(web: FastifyInstance, ctx: WebContext): void {
-  web.get(WEBHOOKS_PATH, async (request, reply) => sendList(ctx, request, reply, 200, formState({ authKind: 'NONE' })));
+  web.get(WEBHOOKS_PATH, async (request, reply) => sendList(ctx, request, reply, 200, formState({ authKind: 'NONE', payloadFormat: 'STANDARD' })));
   web.post(WEBHOOKS_PATH, async (request, reply) => createEndpoint(ctx, request, reply));
   const act = (name: string, run: (caller: ReturnType<typeof callerOf>, id: string) => Promise<string>) =>
     web.post(`${WEBHOOKS_PATH}/${name}`, async (request, reply) => {
@@ -69,7 +69,7 @@ function endpointInput(values: Record<string, string>) {
   }));
   const kind = (values['authKind'] ?? 'NONE') as AuthorizationInput['kind'];
   const authorization: AuthorizationInput = kind === 'BASIC' ? { kind, username: values['username'] ?? '', password: values['secret'] ?? '' } : kind === 'BEARER' ? { kind, token: values['secret'] ?? '' } : { kind };
-  return { label: values['label'] ?? '', url: values['url'] ?? '', rules, authorization };
+  return { label: values['label'] ?? '', url: values['url'] ?? '', rules, authorization, payloadFormat: (values['payloadFormat'] ?? 'STANDARD') as 'STANDARD' | 'METER' };
 }
 
 /** FORM_FIELDS plus where the field the service names (rules[i]..., authorization.*) shows in the form. */

@@ -16,6 +16,9 @@ import type { NetworkListItem } from './documents.js';
 export const WEBHOOKS_PATH = '/settings/integrations/webhooks';
 const CRUMBS = [{ label: 'Settings', href: WEBHOOKS_PATH }, { label: 'Integrations', href: WEBHOOKS_PATH }, { label: 'Webhooks' }];
 
+/** The body formats as the page names them. */
+const PAYLOAD_FORMAT_LABELS = { STANDARD: 'Standard Webhooks', METER: 'Meter' } as const;
+
 /** The endpoint's state, with why netgraph turned it off and since when it fails. */
 function stateBadge(endpoint: EndpointInfo): SafeHtml {
   if (endpoint.disabledReason === 'GONE') return badge('danger', 'Disabled (410 Gone)');
@@ -41,6 +44,7 @@ function endpointRow(endpoint: EndpointInfo, session: ActiveSession): SafeHtml {
   return html`<tr data-endpoint-id="${id}">
   <td class="strong">${endpoint.label}<br><code class="muted">${endpoint.url}</code></td>
   <td>${alerts}</td>
+  <td>${PAYLOAD_FORMAT_LABELS[endpoint.payloadFormat]}</td>
   <td>${endpoint.authorization === 'NONE' ? 'None' : humanizeEnum(endpoint.authorization)}</td>
   <td>${stateBadge(endpoint)}</td>
   ${admin
@@ -66,7 +70,7 @@ function deliveryRow(delivery: DeliveryInfo, session: ActiveSession): SafeHtml {
 }
 
 /** An alert's name as the form shows it: WAN stays upper case. */
-function alertLabel(alert: string): string {
+export function alertLabel(alert: string): string {
   return humanizeEnum(alert).replace(/\bwan\b/i, 'WAN');
 }
 
@@ -85,6 +89,11 @@ function addForm(session: ActiveSession, form: FormState, networks: readonly Net
   <fieldset class="field"><legend class="field-label">Networks (none checked: all of them)</legend>
     <div class="check-grid">${networks.map((n) => checkboxField(form, { name: `network_${n.UUID}`, label: n.label }))}</div>
   </fieldset>
+  <label class="field"><span class="field-label">Body</span>
+    <select name="payloadFormat">${(['STANDARD', 'METER'] as const).map((k) => html`<option value="${k}"${form.values['payloadFormat'] === k ? raw(' selected') : ''}>${PAYLOAD_FORMAT_LABELS[k]}</option>`)}</select>
+    <span class="field-help">Meter's body and X-Meter-Signature, for receivers written for Meter's alerts (docs/alerts.md).</span>
+  </label>
+  <span></span>
   <label class="field"><span class="field-label">Authorization</span>
     <select name="authKind">${['NONE', 'BASIC', 'BEARER'].map((k) => html`<option value="${k}"${form.values['authKind'] === k ? raw(' selected') : ''}>${humanizeEnum(k)}</option>`)}</select>
   </label>
@@ -109,7 +118,7 @@ export function renderWebhooks(view: {
   const actions = admin ? raw('<th class="actions"><span class="sr-only">Actions</span></th>') : '';
   const endpoints = view.endpoints.length === 0
     ? emptyState('No webhooks yet', admin ? 'Add one to have alerts POSTed to your systems.' : 'An admin of your company can add webhooks here.')
-    : html`<table class="table" id="webhook-endpoints"><thead><tr><th>Webhook</th><th>Alerts</th><th>Authorization</th><th>State</th>${actions}</tr></thead>
+    : html`<table class="table" id="webhook-endpoints"><thead><tr><th>Webhook</th><th>Alerts</th><th>Body</th><th>Authorization</th><th>State</th>${actions}</tr></thead>
 <tbody>${view.endpoints.map((e) => endpointRow(e, session))}</tbody></table>`;
   const deliveries = view.deliveries.length === 0
     ? emptyState('No deliveries yet', 'Every message and its last attempt shows here.')

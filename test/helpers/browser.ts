@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 
 /** Debian's chromium package; `.ci/run` installs it. Browser downloads are not possible here. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -31,4 +31,16 @@ export function chromiumAvailable(): boolean {
   if (process.env.CI === 'true') throw new Error(`CI=true requires Chromium at ${CHROMIUM_PATH} for the browser tests: apt-get install -y chromium`);
   console.warn(`notice: ${CHROMIUM_PATH} is missing, so the browser tests are skipped. Install it with: apt-get install -y chromium`);
   return false;
+}
+
+/** A new 1280x900 page of `browser`, signed in to the dashboard at `url` as `email`. */
+export async function signedInPage(browser: Browser, url: string, email: string, password: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/sign-in`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  return page;
 }

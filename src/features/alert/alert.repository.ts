@@ -20,6 +20,12 @@ export interface TargetRow {
   /** An email channel's address, a slack channel's sealed URL; null for a webhook endpoint. */
   readonly target: string | null;
   readonly createdAt: string;
+  /** The endpoint row's state: off when netgraph turned it off (GONE, FAILING) or, for WEBHOOK, its endpoint is off. */
+  readonly enabled: boolean;
+  readonly disabledReason: string | null;
+  /** The endpoint row's label and URL: a webhook endpoint's own, a slack channel's origin only (the URL is a secret). */
+  readonly endpointLabel: string;
+  readonly endpointUrl: string;
 }
 
 /** A receiver's rule as stored: the network's UUID when it names one. */
@@ -56,6 +62,11 @@ export function createAlertRepository({ db }: SqlContext) {
       return toReceiver(await receivers().where('id', '=', id).executeTakeFirstOrThrow());
     },
 
+    /** The company's receivers, ordered by label, then UUID (as alertReceiversForCompany lists them). */
+    async listReceivers(companyId: number): Promise<ReceiverRow[]> {
+      return (await receivers().where('company_id', '=', companyId).orderBy('label').orderBy('uuid').execute()).map(toReceiver);
+    },
+
     async countReceivers(companyId: number): Promise<number> {
       const row = await db.selectFrom('alert_receivers').select((eb) => eb.fn.countAll<number>().as('n')).where('company_id', '=', companyId).executeTakeFirst();
       return Number(row?.n ?? 0);
@@ -74,11 +85,14 @@ export function createAlertRepository({ db }: SqlContext) {
       const rows = await db
         .selectFrom('alert_receiver_targets as t')
         .innerJoin('webhook_endpoints as e', 'e.id', 't.endpoint_id')
-        .select(['t.id', 't.uuid', 't.type', 't.endpoint_id as endpointId', 'e.uuid as endpointUuid', 'e.target', 't.created_at as createdAt'])
+        .select([
+          't.id', 't.uuid', 't.type', 't.endpoint_id as endpointId', 'e.uuid as endpointUuid', 'e.target', 't.created_at as createdAt',
+          'e.enabled', 'e.disabled_reason as disabledReason', 'e.label as endpointLabel', 'e.url as endpointUrl',
+        ])
         .where('t.receiver_id', '=', receiverId)
         .orderBy('t.id')
         .execute();
-      return rows.map((row) => ({ ...row, id: Number(row.id), endpointId: Number(row.endpointId), type: row.type as TargetRow['type'] }));
+      return rows.map((row) => ({ ...row, id: Number(row.id), endpointId: Number(row.endpointId), type: row.type as TargetRow['type'], enabled: Boolean(row.enabled) }));
     },
 
     async insertTarget(receiverId: number, companyId: number, target: { uuid: string; type: string; endpointId: number }, at: string): Promise<void> {

@@ -2,6 +2,7 @@ import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
+import type { Store } from '../../db/store.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { notFound, requireSomeChange, requireText, requireUuid, isGiven } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
@@ -9,6 +10,7 @@ import type { SecretBox } from '../webhook/webhook.cipher.js';
 import { slackUrlContext } from '../webhook/webhook-delivery.service.js';
 import { createWebhookRepository } from '../webhook/webhook.repository.js';
 import type { EndpointValues, WebhookRepository } from '../webhook/webhook.repository.js';
+import { ALERT_TYPES } from '../webhook/webhook.alerts.js';
 import { checkRules } from '../webhook/webhook.rules.js';
 import type { RuleInput } from '../webhook/webhook.rules.js';
 import { checkEndpointUrl } from '../webhook/webhook.target.js';
@@ -17,6 +19,9 @@ import type { AlertRepository, ReceiverRow, TargetRow } from './alert.repository
 
 /** Meter's target types; SALESFORCE is in the enum but netgraph cannot deliver to it. */
 export const ALERT_TARGET_TYPES = ['EMAIL', 'SALESFORCE', 'SLACK', 'WEBHOOK'] as const;
+
+/** The alerts a receiver's rule may ask for: every webhook alert but CLIENT_COUNT_ABOVE, which has a threshold of its endpoint's. */
+export const RECEIVER_ALERT_TYPES = ALERT_TYPES.filter((alert) => alert !== 'CLIENT_COUNT_ABOVE');
 
 /** One target of a receiver as given: the field its type needs, and no other. */
 export interface TargetInput {
@@ -52,8 +57,14 @@ export interface ReceiverInfo {
   readonly rules: readonly { alert: string; network: string | null }[];
 }
 
+/** A receiver as the dashboard lists it: each target with its state and what it delivers through (a Slack URL's origin only). */
+export interface ReceiverListItem extends ReceiverInfo {
+  readonly targetStates: readonly { id: string; enabled: boolean; disabledReason: string | null; endpointLabel: string; endpointUrl: string }[];
+}
+
 /** What the alert receiver service needs. */
 export interface AlertServiceDeps {
+  readonly store: Store;
   readonly writes: WriteService;
   readonly box: () => Promise<SecretBox>;
   readonly allowPrivateTargets: boolean;
@@ -64,10 +75,15 @@ export interface AlertServiceDeps {
 
 const MAX_RECEIVERS = 100;
 const MAX_TARGETS = 20;
+/** True for an address an EMAIL target takes (the API's, the dashboard's and the import format's rule). */
+export function isEmailAddress(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
+}
+
 const EMAIL = /^[^@\s<>(),;:"\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** A checked target, ready to match against the stored ones or to store. */
-type CheckedTarget =
+export type CheckedTarget =
   | { readonly type: 'WEBHOOK'; readonly endpointId: number; readonly endpointUuid: string }
   | { readonly type: 'EMAIL'; readonly address: string }
   | { readonly type: 'SLACK'; readonly url: string };
@@ -120,7 +136,7 @@ export function createAlertService(deps: AlertServiceDeps) {
       only('emailAddress');
       if (!deps.canEmail) throw new AppError('BAD_USER_INPUT', `${at}.type EMAIL needs an SMTP server: the operator sets SMTP_URL and SMTP_FROM.`, { field: `${at}.type` });
       const address = input.emailAddress;
-      if (typeof address !== 'string' || address.length > 254 || !EMAIL.test(address)) {
+      if (!isEmailAddress(address)) {
         throw new AppError('BAD_USER_INPUT', `${at}.emailAddress must be an email address such as noc@example.com.`, { field: `${at}.emailAddress` });
       }
       return { type, address };
@@ -202,7 +218,60 @@ export function createAlertService(deps: AlertServiceDeps) {
     for (const row of await tx.alerts.listTargets(receiver.id)) if (row.type !== 'WEBHOOK') await tx.webhooks.deleteEndpoint(row.endpointId);
   }
 
+  /** One audited change of a receiver's targets: `change` gets the receiver and the stored targets, in the write's transaction. */
+  async function changeTargets(
+    caller: Caller,
+    receiverId: unknown,
+    change: (tx: { alerts: AlertRepository; webhooks: WebhookRepository }, row: ReceiverRow, stored: readonly TargetRow[], box: SecretBox, at: string) => Promise<void>,
+  ): Promise<ReceiverInfo> {
+    const box = await deps.box();
+    return writes.run(caller, async (db) => {
+      const tx = { alerts: createAlertRepository(db), webhooks: createWebhookRepository(db) };
+      const row = await getRow(tx.alerts, caller, receiverId);
+      const before = await info(tx.alerts, row);
+      const at = now().toISOString();
+      await change(tx, row, await tx.alerts.listTargets(row.id), box, at);
+      await tx.alerts.updateReceiver(row.id, row.label, at);
+      const after = await info(tx.alerts, await tx.alerts.receiverById(row.id));
+      return { result: after, change: buildChange('alert_receiver.update', row.uuid, before, after) };
+    });
+  }
+
   return {
+    /** The company's receivers with their targets' states, ordered by label (the dashboard's list; the API reads alertReceiversForCompany). */
+    async listReceivers(caller: Caller): Promise<ReceiverListItem[]> {
+      const alerts = createAlertRepository(deps.store);
+      const list: ReceiverListItem[] = [];
+      for (const row of await alerts.listReceivers(caller.companyId)) {
+        const targets = await alerts.listTargets(row.id);
+        const targetStates = targets.map((t) => ({ id: t.uuid, enabled: t.enabled, disabledReason: t.disabledReason, endpointLabel: t.endpointLabel, endpointUrl: t.endpointUrl }));
+        list.push({ ...(await info(alerts, row)), targetStates });
+      }
+      return list;
+    },
+
+    /** Adds one target to a receiver (an equal one it has is refused); the other targets keep their UUID, log and secret. */
+    async addTarget(caller: Caller, input: { receiverId: string; target: TargetInput }): Promise<ReceiverInfo> {
+      return changeTargets(caller, input.receiverId, async (tx, row, stored, box, at) => {
+        const target = await checkTarget(tx.webhooks, caller, input.target, 'target');
+        if (findStored(stored, target, box) !== undefined) throw new AppError('BAD_USER_INPUT', 'target is one the receiver already has.', { field: 'target' });
+        if (stored.length >= MAX_TARGETS) throw new AppError('BAD_USER_INPUT', `A receiver has at most ${MAX_TARGETS} targets: remove one first.`, { field: 'target' });
+        await addTarget(tx, row, target, box, at);
+      });
+    },
+
+    /** Removes one target (an EMAIL or SLACK target with its delivery log); a receiver keeps at least one. */
+    async removeTarget(caller: Caller, input: { receiverId: string; targetId: string }): Promise<ReceiverInfo> {
+      return changeTargets(caller, input.receiverId, async (tx, _row, stored) => {
+        const targetId = requireUuid(input.targetId, 'targetId');
+        const target = stored.find((t) => t.uuid === targetId);
+        if (target === undefined) throw notFound('targetId');
+        if (stored.length === 1) throw new AppError('BAD_USER_INPUT', 'A receiver needs at least one target: add another first, or delete the receiver.', { field: 'targetId' });
+        if (target.type === 'WEBHOOK') await tx.alerts.deleteTarget(target.id);
+        else await tx.webhooks.deleteEndpoint(target.endpointId); // the target row and the channel's log go with it
+      });
+    },
+
     /** Creates a receiver with its targets and rules. */
     async createReceiver(caller: Caller, input: CreateReceiverInput): Promise<ReceiverInfo> {
       const box = await deps.box();
@@ -276,7 +345,7 @@ function sameTarget(a: CheckedTarget, b: CheckedTarget): boolean {
 }
 
 /** The endpoint row's fields of an email or slack channel, on: its messages carry Meter's body, rendered as an email or a Slack message. */
-function channelValues(target: CheckedTarget): EndpointValues {
+export function channelValues(target: CheckedTarget): EndpointValues {
   const label = target.type === 'EMAIL' ? `email to ${target.address}` : 'Slack';
   const url = target.type === 'EMAIL' ? `mailto:${target.address}` : target.type === 'SLACK' ? new URL(target.url).origin : '';
   return { label, url, enabled: true, authKind: 'none', authValue: null, disabledReason: null, payloadFormat: 'meter' };

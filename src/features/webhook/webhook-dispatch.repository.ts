@@ -89,7 +89,7 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
      * (all companies when `companyIds` is undefined): the endpoints' own, then
      * the alert receivers' rules, one per target of the receiver.
      */
-    async activeRules(alertTypes: readonly string[], companyIds?: readonly number[]): Promise<ActiveRule[]> {
+    async activeRules(alertTypes: readonly string[], companyIds?: readonly number[], withEmail = true): Promise<ActiveRule[]> {
       if (companyIds !== undefined && companyIds.length === 0) return [];
       let own = db
         .selectFrom('webhook_rules as r')
@@ -104,6 +104,8 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
         .select(['r.id', 't.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId'])
         .where('e.enabled', '=', true)
         .where('r.alert_type', 'in', alertTypes);
+      // without an SMTP server an email channel's messages could only fail: none are queued (docs/alerts.md#email)
+      if (!withEmail) received = received.where('e.channel', '<>', 'email');
       if (companyIds !== undefined) {
         own = own.where('r.company_id', 'in', companyIds);
         received = received.where('r.company_id', 'in', companyIds);
@@ -113,6 +115,12 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
         ...row, id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId), format: row.format as PayloadFormat,
         networkId: row.networkId === null ? null : Number(row.networkId),
       }));
+    },
+
+    /** How many email channels (EMAIL targets) are enabled, of every company. */
+    async countEmailChannels(): Promise<number> {
+      const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('channel', '=', 'email').where('enabled', '=', true).executeTakeFirst();
+      return Number(row?.n ?? 0);
     },
 
     /**

@@ -43,14 +43,15 @@ function messagesFor(rules: readonly ActiveRule[], alertType: string, companyId:
 }
 
 /**
- * Turns what happened into outbox messages. Events and audit entries are
+ * Turns what happened into outbox messages (none for EMAIL targets when
+ * `canEmail` is false: no SMTP server is configured). Events and audit entries are
  * committed with the report or write that caused them; each dispatch takes a
  * batch of those not yet dispatched, inserts the messages their companies'
  * rules ask for and marks them dispatched, all in one transaction: a process
  * that dies in between leaves them undispatched, and nothing is lost or sent
  * twice. `now` is the clock messages are stamped with.
  */
-export function createDispatcher(store: Store, now: () => Date, offlineAfterSeconds: number) {
+export function createDispatcher(store: Store, now: () => Date, offlineAfterSeconds: number, canEmail = true) {
   type Repository = ReturnType<typeof createDispatchRepository>;
   /** One transaction: take a batch, queue what the companies' rules ask for, mark the batch dispatched. */
   async function dispatchBatch<T extends { id: number; companyId: number }>(
@@ -66,7 +67,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
       const rows = await take(repository);
       if (rows.length === 0) return 0;
       const at = now().toISOString();
-      const rules = await repository.activeRules(alertTypes, [...new Set(rows.map((row) => row.companyId))]);
+      const rules = await repository.activeRules(alertTypes, [...new Set(rows.map((row) => row.companyId))], canEmail);
       const messages = rows.flatMap((row) => {
         const { alertType, networkId, payload } = describe(row);
         return messagesFor(rules, alertType, row.companyId, networkId, payload, at);
@@ -78,6 +79,15 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
   }
 
   return {
+    /**
+     * How many enabled EMAIL targets receive nothing because no SMTP server
+     * is configured (0 when one is): their alerts are not queued at all,
+     * rather than queued to fail and be retried for days.
+     */
+    async unsentEmailTargets(): Promise<number> {
+      return canEmail ? 0 : createDispatchRepository(store, store.dialect).countEmailChannels();
+    },
+
     /** Dispatches one batch of events; returns how many events it took (DISPATCH_BATCH: call again). */
     dispatchEvents: () =>
       dispatchBatch(

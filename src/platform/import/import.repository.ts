@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { SqlContext, Store } from '../../db/store.js';
 import type { Database } from '../../db/tables.js';
 import { insertNetworkSecurity, readCompanySecurity } from './import-security.repository.js';
+import { insertAlertReceivers, readAlertReceivers } from './import-alerts.repository.js';
 import type { ImportClient, ImportCompany, ImportDocument, ImportNetwork, ImportSpareHardware } from './import.schema.js';
 
 /** Rows per INSERT: well under both stores' parameter limits (32,766 on SQLite, 65,535 on PostgreSQL). */
@@ -63,7 +64,7 @@ export function createImportRepository(store: Store) {
       const companySlugs = await inChunks(ids.companySlugs, (chunk) =>
         db.selectFrom('companies').select('slug as v').where('slug', 'in', chunk).execute(),
       );
-      const uuidTables = ['companies', 'networks', 'virtual_devices', 'vlans', 'ssids', 'blocked_clients', 'firewall_rules', 'inter_vlan_pairs', 'ids_ips_configs'] as const;
+      const uuidTables = ['companies', 'networks', 'virtual_devices', 'vlans', 'ssids', 'blocked_clients', 'firewall_rules', 'inter_vlan_pairs', 'ids_ips_configs', 'alert_receivers'] as const;
       const uuids: { v: string }[] = [];
       for (const table of uuidTables) {
         uuids.push(
@@ -158,7 +159,8 @@ export function createImportRepository(store: Store) {
         .selectAll('network_clients')
         .orderBy('network_clients.mac_address')
         .execute();
-      return { networks, devices, hardware, vlans, ssids, clients, security: await readCompanySecurity(db, companyId) };
+      const alertReceivers = await readAlertReceivers(db, companyId);
+      return { networks, devices, hardware, vlans, ssids, clients, security: await readCompanySecurity(db, companyId), alertReceivers };
     },
   };
 }
@@ -291,6 +293,7 @@ async function insertCompany(trx: Kysely<Database>, company: ImportCompany, coun
   });
   counts.clients += clients.length;
   await insertNetworkSecurity(trx, company.networks, networkIds, vlanIds, now);
+  await insertAlertReceivers(trx, companyId, company.alertReceivers ?? [], networkIds, now);
   return { id: companyId, uuid };
 }
 

@@ -6,6 +6,8 @@ import { checkClientAddressing } from '../../features/vlan/vlan.service.js';
 import type { VlanFields } from '../../features/vlan/vlan.service.js';
 import { isIpAddress, isMacAddress, isUuid, toCanonicalDateTime } from '../../kernel/formats.js';
 import { DOMAIN_RULE, SLUG_RULE, isSlug, isWebsiteDomain } from '../../features/company/company.rules.js';
+import { validateAlertReceivers } from './import.alerts.js';
+import type { ImportAlertReceiver } from './import.alerts.js';
 import { validateNetworkSecurity } from './import.security.js';
 import type { ImportNetworkSecurity, ImportProblem } from './import.security.js';
 
@@ -28,6 +30,8 @@ export interface ImportCompany {
   networks: ImportNetwork[];
   /** Hardware in the company's inventory that no virtual device uses. */
   spareHardwareDevices?: ImportSpareHardware[];
+  /** Alert receivers with EMAIL targets (import.alerts.ts); absent when there are none. */
+  alertReceivers?: ImportAlertReceiver[];
 }
 /** Spare hardware: placed at one of the company's networks, or nowhere when networkUUID is absent. */
 export interface ImportSpareHardware extends ImportHardware {
@@ -202,6 +206,7 @@ class Validator {
     const spare = (this.array(c.spareHardwareDevices, `${path}.spareHardwareDevices`) ?? []).map((h, i) =>
       this.spareHardware(h, `${path}.spareHardwareDevices[${i}]`, seen, networkUuids),
     );
+    const receivers = validateAlertReceivers(this, c.alertReceivers, `${path}.alertReceivers`, seen.uuids, networkUuids);
     const uuid = c.uuid === undefined ? undefined : this.matching(c.uuid, `${path}.uuid`, isUuid, 'a lowercase UUID');
     if (uuid) this.unique(seen.uuids, uuid, `${path}.uuid`, 'UUID');
     return {
@@ -212,6 +217,7 @@ class Validator {
       websiteDomain: c.websiteDomain === undefined || c.websiteDomain === null ? null : this.matching(c.websiteDomain, `${path}.websiteDomain`, isWebsiteDomain, DOMAIN_RULE),
       networks,
       ...(spare.length > 0 ? { spareHardwareDevices: spare } : {}),
+      ...(receivers.length > 0 ? { alertReceivers: receivers } : {}),
     };
   }
 

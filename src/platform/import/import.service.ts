@@ -121,6 +121,7 @@ export function createImportService(store: Store, audit: AuditService) {
             ...security(n.id),
           })),
           ...(spare.length > 0 ? { spareHardwareDevices: spare } : {}),
+          ...(rows.alertReceivers.length > 0 ? { alertReceivers: rows.alertReceivers } : {}),
         });
       }
       return out;
@@ -148,6 +149,7 @@ export function createImportService(store: Store, audit: AuditService) {
         }
         if (n.idsIPSConfig?.UUID) paths.uuids.set(n.idsIPSConfig.UUID, `${np}.idsIPSConfig.UUID`);
       });
+      c.alertReceivers?.forEach((r, ri) => r.UUID && paths.uuids.set(r.UUID, `${cp}.alertReceivers[${ri}].UUID`));
       c.spareHardwareDevices?.forEach((h, hi) => paths.serials.set(h.serialNumber, `${cp}.spareHardwareDevices[${hi}].serialNumber`));
     });
     const existing = await repository.findExisting({

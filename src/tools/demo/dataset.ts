@@ -161,6 +161,10 @@ export function generateDemoDataset(): ImportDocument {
     for (const ssid of network.ssids) ssid.ssid = ssid.ssid.replace(/^C1-/, 'Acme-');
   }
   addDemoSecurity(acme);
+  // alertReceiversForCompany answers on the demo; example.com receives no mail, and without SMTP_URL nothing is queued for it
+  acme.alertReceivers = [
+    { label: 'NOC on-call', targets: [{ type: 'EMAIL', emailAddress: 'noc@example.com' }], rules: [{ alert: 'DEVICE_OFFLINE' }, { alert: 'WAN_DOWN' }, { alert: 'WAN_UP' }] },
+  ];
   return document;
 }
 
