@@ -1,6 +1,6 @@
-import { dateTime, text } from '../../engine/read.model.js';
+import { text } from '../../engine/read.model.js';
 import type { GraphQLFeature, SqlContext } from '../../engine/read.model.js';
-import { MAX_EVENT_PAGE, eventPageModel, eventPageRoot, eventPageSize, eventTimeRange, nonEmpty } from '../event/event.graphql.js';
+import { MAX_EVENT_PAGE, eventPageModel, eventRowFields, eventPageRoot, eventPageSize, eventTimeRange, nonEmpty } from '../event/event.graphql.js';
 
 /**
  * The filters of wirelessClientConnectionEventsPage for the event row
@@ -74,11 +74,9 @@ extend type Query {
     WirelessClientConnectionEventsPage: eventPageModel('client_connection_events', eventFilters),
     WirelessClientConnectionEvent: {
       eventType: text('type'),
-      generatedAt: dateTime('observed_at'),
       macAddress: text('mac_address'),
       reason: text('reason', true),
-      networkUUID: { kind: 'computed', type: 'string', sql: (e) => `(SELECT en.uuid FROM networks en WHERE en.id = ${e}.network_id)` },
-      accessPoint: { kind: 'object', table: 'virtual_devices', join: (v, e) => `${v}.id = ${e}.virtual_device_id` },
+      ...eventRowFields('accessPoint'),
     },
   },
   roots: {

@@ -57,6 +57,17 @@ export const eventPageModel = (table: string, filters: (c: SqlContext, e: string
 });
 
 /** startTime (inclusive) and endTime (exclusive) of an event page, over the event row `e`. */
+/**
+ * The fields every event row answers alike, whichever table holds it: when it
+ * was generated, its network's UUID, and the virtual device it happened on
+ * (under the name the event type gives it).
+ */
+export const eventRowFields = (deviceField: string): Record<string, FieldMapping> => ({
+  generatedAt: dateTime('observed_at'),
+  networkUUID: { kind: 'computed', type: 'string', sql: (e) => `(SELECT en.uuid FROM networks en WHERE en.id = ${e}.network_id)` },
+  [deviceField]: { kind: 'object', table: 'virtual_devices', join: (v, e) => `${v}.id = ${e}.virtual_device_id` },
+});
+
 export function eventTimeRange(c: SqlContext, e: string): string {
   return `(${c.arg('startTime')} IS NULL OR ${e}.observed_at >= ${c.arg('startTime')}) AND (${c.arg('endTime')} IS NULL OR ${e}.observed_at < ${c.arg('endTime')})`;
 }
@@ -145,9 +156,7 @@ extend type Query {
       eventType: { kind: 'computed', type: 'string', sql: (e) => meterEventTypeSql(`${e}.type`) },
       eventTypeAPIName: text('type'),
       eventTypeName: { kind: 'computed', type: 'string', sql: (e) => eventTypeNameSql(`${e}.type`) },
-      generatedAt: dateTime('observed_at'),
-      networkUUID: { kind: 'computed', type: 'string', sql: (e) => `(SELECT en.uuid FROM networks en WHERE en.id = ${e}.network_id)` },
-      virtualDevice: { kind: 'object', table: 'virtual_devices', join: (v, e) => `${v}.id = ${e}.virtual_device_id` },
+      ...eventRowFields('virtualDevice'),
       details: text('details', true),
     },
   },
