@@ -126,6 +126,19 @@ const OUTLETS: readonly RowColumn[] = [
 /** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
 export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDialect) {
   const rows = createRowWriter(db, dialect);
+
+  /**
+   * Makes each device's rows of `table` exactly its list, as of the list's
+   * `observedAt`: the devices' rows are deleted and the list inserted, each
+   * item as `toRow` gives it plus its device and time.
+   */
+  async function replaceDeviceRows<T>(table: keyof Database & string, columns: readonly RowColumn[], lists: readonly DeviceList<T>[], toRow: (item: T) => Record<string, unknown>): Promise<void> {
+    if (lists.length === 0) return;
+    await sql`DELETE FROM ${sql.table(table)} WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
+    const items = lists.flatMap((l) => l.items.map((item) => ({ ...toRow(item), hardware_device_id: l.deviceId, observed_at: l.observedAt })));
+    await rows.insert(table, columns, items);
+  }
+
   return {
     /** Applies each device's update in one statement; a column an update leaves undefined keeps its value. */
     async updateDevices(updates: readonly { readonly id: number; readonly update: DeviceUpdate }[]): Promise<void> {
@@ -215,19 +228,7 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
 
     /** Makes each device's radios exactly its list. */
     async replaceRadios(lists: readonly DeviceList<RadioReport>[]): Promise<void> {
-      if (lists.length === 0) return;
-      await sql`DELETE FROM device_radios WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
-      const radios = lists.flatMap((l) =>
-        l.items.map((r) => ({
-          hardware_device_id: l.deviceId,
-          bssid: r.bssid,
-          radio_band: r.radioBand,
-          ssid: r.ssid,
-          is_active: r.isActive,
-          observed_at: l.observedAt,
-        })),
-      );
-      await rows.insert('device_radios', RADIOS, radios);
+      await replaceDeviceRows('device_radios', RADIOS, lists, (r) => ({ bssid: r.bssid, radio_band: r.radioBand, ssid: r.ssid, is_active: r.isActive }));
     },
 
     /** Each of these devices' stored outlets: on or off and the energy counter, by outlet number. */
@@ -247,22 +248,15 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
 
     /** Makes each PDU's outlets exactly its list, as of `observedAt`. */
     async replaceOutlets(lists: readonly DeviceList<OutletReport>[]): Promise<void> {
-      if (lists.length === 0) return;
-      await sql`DELETE FROM pdu_outlets WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
-      const outlets = lists.flatMap((l) =>
-        l.items.map((o) => ({
-          hardware_device_id: l.deviceId,
-          outlet_number: o.outletNumber,
-          label: o.label,
-          is_on: o.isOn,
-          current_amps: o.currentAmps,
-          power_watts: o.powerWatts,
-          voltage_volts: o.voltageVolts,
-          energy_kwh: o.energyKWh,
-          observed_at: l.observedAt,
-        })),
-      );
-      await rows.insert('pdu_outlets', OUTLETS, outlets);
+      await replaceDeviceRows('pdu_outlets', OUTLETS, lists, (o) => ({
+        outlet_number: o.outletNumber,
+        label: o.label,
+        is_on: o.isOn,
+        current_amps: o.currentAmps,
+        power_watts: o.powerWatts,
+        voltage_volts: o.voltageVolts,
+        energy_kwh: o.energyKWh,
+      }));
     },
 
     /**
