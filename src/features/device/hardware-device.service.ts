@@ -4,8 +4,7 @@ import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { SERIAL_RULE, TEXT_MAX, isSerialNumber } from '../../kernel/rules.js';
 import { DEVICE_TYPES } from '../../platform/import/import.schema.js';
-import { createNetworkRepository } from '../network/network.repository.js';
-import type { NetworkRow } from '../network/network.repository.js';
+import { findCallersNetwork } from '../network/network.access.js';
 import { notFound, requireOneOf, requireText, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createHardwareDeviceRepository } from './hardware-device.repository.js';
@@ -47,7 +46,7 @@ export function createHardwareDeviceService(writes: WriteService) {
           deviceType: requireOneOf(input.deviceType, 'deviceType', DEVICE_TYPES),
           deviceModel: requireText(input.deviceModel, 'deviceModel', TEXT_MAX.deviceModel),
         };
-        const network = await findPlacement(tx, caller, input.networkUUID);
+        const network = await findCallersNetwork(tx, caller, input.networkUUID);
         const hardware = createHardwareDeviceRepository(tx);
         const conflict = () => notRegistrable(serialNumber);
         if (await hardware.isSerialRegistered(serialNumber)) throw conflict();
@@ -132,7 +131,7 @@ export function createHardwareDeviceService(writes: WriteService) {
             field: 'serialNumber',
           });
         }
-        const network = await findPlacement(tx, caller, input.networkUUID);
+        const network = await findCallersNetwork(tx, caller, input.networkUUID);
         const before = toSnapshot(row);
         if ((network?.id ?? null) === row.spareNetworkId) return { result: before, change: null };
         await createHardwareDeviceRepository(tx).placeAt(row.id, network?.id ?? null);
@@ -197,12 +196,4 @@ function notRegistrable(serial: string): AppError {
 function toSnapshot(row: HardwareDeviceRow): HardwareDeviceSnapshot {
   const { serialNumber, deviceType, deviceModel } = row;
   return { serialNumber, deviceType, deviceModel, virtualDeviceUUID: row.virtualDeviceUuid, spareNetworkUUID: row.spareNetworkUuid };
-}
-
-/** The caller's network named by the input's networkUUID; undefined when it is null or absent (placed nowhere). */
-async function findPlacement(tx: SqlContext, caller: Caller, uuid: unknown): Promise<NetworkRow | undefined> {
-  if (uuid === null || uuid === undefined) return undefined;
-  const network = await createNetworkRepository(tx).findByUuid(caller.companyId, requireUuid(uuid, 'networkUUID'));
-  if (!network) throw notFound('networkUUID');
-  return network;
 }

@@ -4,7 +4,7 @@ import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { VIRTUAL_DEVICE_TYPES } from '../../platform/import/import.schema.js';
-import { createNetworkRepository } from '../network/network.repository.js';
+import { getCallersNetwork } from '../network/network.access.js';
 import { isGiven, notFound, requireOneOf, requireSomeChange, requireText, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createHardwareDeviceRepository } from './hardware-device.repository.js';
@@ -42,8 +42,7 @@ export function createVirtualDeviceService(writes: WriteService) {
       return writes.run(caller, async (tx) => {
         const networkUuid = requireUuid(input.networkUUID, 'networkUUID');
         const values = checkFields(input);
-        const network = await createNetworkRepository(tx).findByUuid(caller.companyId, networkUuid);
-        if (!network) throw notFound('networkUUID');
+        const network = await getCallersNetwork(tx, caller, networkUuid);
         const uuid = randomUUID();
         await createVirtualDeviceRepository(tx).insert(caller.companyId, network.id, uuid, values);
         const created: VirtualDeviceSnapshot = { UUID: uuid, networkUUID: network.uuid, ...values, hardwareSerialNumber: null };

@@ -7,7 +7,7 @@ import { isMacAddress } from '../../kernel/formats.js';
 import { notFound, optionalText } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createBlockedClientRepository } from './blocked-client.repository.js';
-import { getCallersNetwork } from './security.rules.js';
+import { getCallersNetwork } from '../network/network.access.js';
 
 /** A blocklist entry as the API and the audit log show it. */
 export interface BlockedClientSnapshot {

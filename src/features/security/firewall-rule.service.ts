@@ -8,7 +8,7 @@ import type { WriteService } from '../../platform/write/write.service.js';
 import { toCanonicalPrefix } from './firewall-rule.prefix.js';
 import { createFirewallRuleRepository } from './firewall-rule.repository.js';
 import type { FirewallRuleRow, FirewallRuleValues } from './firewall-rule.repository.js';
-import { getCallersNetwork } from './security.rules.js';
+import { getCallersNetwork } from '../network/network.access.js';
 
 /** The actions of a firewall rule. */
 export const FIREWALL_ACTIONS = ['PERMIT', 'DENY'] as const;

@@ -5,7 +5,7 @@ import { buildChange } from '../../platform/audit/audit.service.js';
 import { requireOneOf } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createIdsIpsRepository } from './ids-ips.repository.js';
-import { getCallersNetwork } from './security.rules.js';
+import { getCallersNetwork } from '../network/network.access.js';
 
 /** The IDS/IPS modes: detection only, or detection and prevention. */
 export const IDS_IPS_MODES = ['IDS', 'IPS'] as const;

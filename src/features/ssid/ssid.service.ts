@@ -4,7 +4,7 @@ import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
-import { createNetworkRepository } from '../network/network.repository.js';
+import { getCallersNetwork } from '../network/network.access.js';
 import { isGiven, notFound, requireBoolean, requireOneOf, requireSomeChange, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createSsidRepository } from './ssid.repository.js';
@@ -103,8 +103,7 @@ export function createSsidService(writes: WriteService) {
       return writes.run(caller, async (tx) => {
         const networkUuid = requireUuid(input.networkUUID, 'networkUUID');
         const values = checkSsidFields(input);
-        const network = await createNetworkRepository(tx).findByUuid(caller.companyId, networkUuid);
-        if (!network) throw notFound('networkUUID');
+        const network = await getCallersNetwork(tx, caller, networkUuid);
         const created = await insertSsid(tx, writes, network, values);
         return { result: created, change: buildChange('ssid.create', created.UUID, null, created) };
       });

@@ -5,7 +5,7 @@ import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
-import { createNetworkRepository } from '../network/network.repository.js';
+import { getCallersNetwork } from '../network/network.access.js';
 import { isGiven, notFound, optionalText, requireBoolean, requireOneOf, requireSomeChange, requireText, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createVlanRepository } from './vlan.repository.js';
@@ -123,8 +123,7 @@ export function createVlanService(writes: WriteService) {
       return writes.run(caller, async (tx) => {
         const networkUuid = requireUuid(input.networkUUID, 'networkUUID');
         const values = checkVlanFields(input);
-        const network = await createNetworkRepository(tx).findByUuid(caller.companyId, networkUuid);
-        if (!network) throw notFound('networkUUID');
+        const network = await getCallersNetwork(tx, caller, networkUuid);
         const created = await insertVlan(tx, writes, network, values);
         return { result: created, change: buildChange('vlan.create', created.UUID, null, created) };
       });
