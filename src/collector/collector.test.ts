@@ -30,6 +30,9 @@ function recordedAgent(objects: readonly SnmpObject[]): SnmpClient {
     async walk(oid) {
       return objects.filter((o) => o.oid.startsWith(`${oid}.`));
     },
+    async walkColumns(oids) {
+      return oids.map((oid) => objects.filter((o) => o.oid.startsWith(`${oid}.`)));
+    },
     close() {},
   };
 }
