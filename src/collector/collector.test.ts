@@ -186,6 +186,37 @@ describe('buildReport', () => {
     expect(capped.map((e) => e.macAddress)).toEqual(large.slice(0, 8192).map((e) => e.macAddress));
   });
 
+  it('puts a client the bridge learned on an access port on that port, in its VLAN; on an uplink or an LLDP neighbour\'s port it stays where ARP has it', () => {
+    const vlan10 = port(10, 0n, true, { name: 'vlan10', type: 136 });
+    const neighbour = { ifIndex: 3, chassisID: '02:a9:00:00:00:01', portID: null, portDescription: null, systemName: 'ap-1' };
+    const polled: DevicePoll = {
+      ...poll(10, [port(1, 0n, true), port(2, 0n, true), port(3, 0n, true), vlan10], [
+        { ifIndex: 10, ip: '198.19.0.21', macAddress: '0a:00:00:00:00:01' },
+        { ifIndex: 10, ip: '198.19.0.22', macAddress: '0a:00:00:00:00:02' },
+        { ifIndex: 10, ip: '198.19.0.23', macAddress: '0a:00:00:00:00:03' },
+        { ifIndex: 10, ip: '198.19.0.24', macAddress: '0a:00:00:00:00:04' },
+      ], [
+        // eth2 is an access port; eth1 the uplink; eth3 has an access point as its LLDP neighbour
+        { macAddress: '0a:00:00:00:00:01', vlanID: 10, ifIndex: 2 },
+        { macAddress: '0a:00:00:00:00:01', vlanID: 20, ifIndex: 2 },
+        { macAddress: '0a:00:00:00:00:02', vlanID: 10, ifIndex: 1 },
+        { macAddress: '0a:00:00:00:00:03', vlanID: 10, ifIndex: 3 },
+        { macAddress: '0a:00:00:00:00:05', vlanID: 20, ifIndex: 2 },
+        { macAddress: '02:00:00:00:00:01', vlanID: 10, ifIndex: 2 },
+      ]),
+      lldpNeighbours: [neighbour],
+    };
+    const client = (macAddress: string, ip: string | null, portNumber: number) => ({ macAddress, ip, hostname: null, isWireless: false, portNumber });
+    expect(buildReport(device, polled, undefined, at).report.clients).toEqual([
+      { ...client('0a:00:00:00:00:01', '198.19.0.21', 2), vlanID: 10 },
+      client('0a:00:00:00:00:02', '198.19.0.22', 10),
+      client('0a:00:00:00:00:03', '198.19.0.23', 10),
+      client('0a:00:00:00:00:04', '198.19.0.24', 10),
+      // learned on an access port, not in the ARP table: a client without an address
+      { ...client('0a:00:00:00:00:05', null, 2), vlanID: 20 },
+    ]);
+  });
+
   it("reads LLDP-MIB's remote table onto the ports, local ports mapped to ifIndex by name, else by number; ids decoded by subtype", async () => {
     const rem = (localPort: number, remIndex: number, columns: Record<number, SnmpValue>) =>
       Object.entries(columns).map(([column, value]) => cell(`1.0.8802.1.1.2.1.4.1.1.${column}.0.${localPort}.${remIndex}`, value));
