@@ -1,7 +1,8 @@
 // The collector benchmark (issue 30): the collector's own CPU per poll of a 48-port switch (system group, ifTable,
 // ifXTable, ARP, forwarding and LLDP tables, and the HOST-RESOURCES objects it asks for) served by snmpsim, against a
-// floor of net-snmp's command-line tools fetching the same objects from the same agent: one `snmpget` of the four
-// system scalars and one `snmpbulkwalk -Cr50` (the collector's max-repetitions) per table, whose CPU is taken from
+// floor of net-snmp's command-line tools fetching the same tables from the same agent (whole tables; the collector walks
+// only the columns it reads): one `snmpget` of the four system scalars and one `snmpbulkwalk -Cr50` (the collector's
+// max-repetitions) per table, whose CPU is taken from
 // bash's `times` (its children's user + system time). Prints a table; see docs/benchmarks.md#collector.
 //   node bench/collector.mjs [--ports 48] [--devices 4] [--cycles 10] [--warmup 3] [--rounds 3]
 // Needs dist/ (npm run build) and Debian's snmpsim and snmp packages.

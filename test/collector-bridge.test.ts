@@ -35,7 +35,7 @@ describe.skipIf(!AVAILABLE)("netgraph collector reads a bridge's MAC table", () 
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reports the learned entries of `bridge fdb`, each on the ifIndex of its port', async () => {
+  it('reports the learned entries of `bridge fdb`, each on the ifIndex of its port, and each client on its port with its ARP address', async () => {
     const file = path.join(dir, 'collector.json');
     const device = { host: network.deviceAddress, serialNumber: 'M1A3-SW00-0001', uplinks: [], snmp: { version: '2c', community: 'public' } };
     fs.writeFileSync(file, JSON.stringify({ server: 'http://127.0.0.1:1', apiKey: 'unused', spoolDir: path.join(dir, 'spool'), devices: [device] }));
@@ -57,5 +57,20 @@ describe.skipIf(!AVAILABLE)("netgraph collector reads a bridge's MAC table", () 
     // each client on its own port's ifIndex, which is not its bridge port number
     expect(learned.find((e) => e.macAddress === network.clientMacs[0])?.portNumber).toBe(ifIndexOf.get(network.ports[0]!));
     expect(learned.find((e) => e.macAddress === network.clientMacs[1])?.portNumber).toBe(ifIndexOf.get(network.ports[1]!));
+
+    // the wired clients: on the access port the bridge learned them on (no uplinks, no LLDP neighbours here), not on
+    // br0 where ARP has them, with their IP addresses from ARP; BRIDGE-MIB has no VLANs (the other IP neighbour, this
+    // host on the management link, stays on mgmt0's ifIndex, as no bridge port learned it)
+    const clients = (outcome?.report?.clients as { macAddress: string }[]).filter((c) => network.clientMacs.includes(c.macAddress)).sort(byMac);
+    const expected = network.clientMacs.map((macAddress, i) => ({
+      macAddress,
+      ip: network.clientAddresses[i],
+      hostname: null,
+      isWireless: false,
+      portNumber: ifIndexOf.get(network.ports[i]!),
+      vlanID: null,
+    }));
+    expect(clients).toEqual(expected.sort(byMac));
+    expect(ifIndexOf.get('br0')).not.toBe(ifIndexOf.get(network.ports[0]!));
   });
 });

@@ -44,7 +44,7 @@ interface Report {
   cpuPercent: number | null;
   memoryTotalBytes: number | null;
   interfaces: Port[];
-  clients: { macAddress: string; ip: string; portNumber: number | null }[];
+  clients: { macAddress: string; ip: string | null; portNumber: number | null; vlanID?: number | null }[];
   macTable?: { macAddress: string; vlanID: number | null; portNumber: number }[];
 }
 interface Outcome {
@@ -127,11 +127,16 @@ describe.skipIf(!AVAILABLE)('netgraph collector reads recorded walks of switches
     expect(countersOf(5186)).toBeNull();
   });
 
-  it("reports the 3750's ARP table as clients and its bridge's learned entry", () => {
+  it("reports the 3750's ARP table as clients and its bridge's learned entry, which is a client on its access port", () => {
     const clients = catalyst.report?.clients ?? [];
-    // ipNetToMediaTable: 85 entries (10.204.88.0/22, all on Vl60) of 84 MAC addresses, one of them the switch's own
-    expect(clients).toHaveLength(83);
-    expect(clients.every((c) => c.portNumber === 60 && /^10\.204\.(88|89|90|91)\.\d+$/.test(c.ip))).toBe(true);
+    // ipNetToMediaTable: 85 entries (10.204.88.0/22, all on Vl60) of 84 MAC addresses, one of them the switch's own;
+    // none of them learned on a bridge port, so each stays on Vl60
+    expect(clients).toHaveLength(84);
+    const arp = clients.slice(0, 83);
+    expect(arp.every((c) => c.portNumber === 60 && /^10\.204\.(88|89|90|91)\.\d+$/.test(c.ip ?? '') && !('vlanID' in c))).toBe(true);
+    // the bridge's one learned entry (Fa3/0/48: no uplink, no LLDP neighbour) is a client on that port, without an
+    // IP address (ARP has none for it) and without a VLAN (BRIDGE-MIB's table has none); this was not a client before
+    expect(clients[83]).toEqual({ macAddress: '68:99:cd:a5:9f:88', ip: null, hostname: null, isWireless: false, portNumber: 11048, vlanID: null });
     expect(clients.slice(0, 2)).toEqual([
       { macAddress: '00:1f:12:30:47:00', ip: '10.204.88.1', hostname: null, isWireless: false, portNumber: 60 },
       { macAddress: '68:99:cd:a5:9f:c1', ip: '10.204.88.10', hostname: null, isWireless: false, portNumber: 60 },
@@ -184,10 +189,12 @@ describe.skipIf(!AVAILABLE)('netgraph collector reads recorded walks of switches
       { macAddress: '02:4e:47:ff:ff:01', vlanID: 10, portNumber: 10106 },
       { macAddress: '02:c1:00:00:00:01', vlanID: 10, portNumber: 10101 },
     ]);
-    // ipNetToPhysicalTable on Vlan10; its invalid entry (10.10.0.250) left out
-    expect(report.clients.map((c) => [c.macAddress, c.ip, c.portNumber])).toEqual([
-      ['02:c1:00:00:00:01', '10.10.0.11', 10],
-      ['02:c1:00:00:00:02', '10.10.0.12', 10],
+    // ipNetToPhysicalTable on Vlan10; its invalid entry (10.10.0.250) left out. 02:c1:00:00:00:02 was learned on
+    // Gi1/0/2, an access port: the client is there, in the VLAN of its entry (it was on Vl10, where ARP has it, before);
+    // 02:c1:00:00:00:01 was learned on Gi1/0/1, whose LLDP neighbour is an access point: it stays on Vl10
+    expect(report.clients.map((c) => [c.macAddress, c.ip, c.portNumber, c.vlanID])).toEqual([
+      ['02:c1:00:00:00:01', '10.10.0.11', 10, undefined],
+      ['02:c1:00:00:00:02', '10.10.0.12', 10102, 30],
     ]);
   });
 });

@@ -129,16 +129,16 @@ export interface DevicePoll {
 export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
   const [sysDescr, sysObjectID, sysUpTime, sysName] = await client.get(Object.values(SYSTEM));
   const [ifRows, ifxRows, physical, forwarding, locPorts, remotes, resources] = await Promise.all([
-    walkTable(client, IF_ENTRY),
-    walkTable(client, IFX_ENTRY),
-    walkTable(client, IP_NET_TO_PHYSICAL_ENTRY),
+    walkTable(client, IF_ENTRY, Object.values(IF)),
+    walkTable(client, IFX_ENTRY, Object.values(IFX)),
+    walkTable(client, IP_NET_TO_PHYSICAL_ENTRY, [4, 6]),
     pollForwarding(client),
-    walkTable(client, LLDP_LOC_PORT_ENTRY),
-    walkTable(client, LLDP_REM_ENTRY),
+    walkTable(client, LLDP_LOC_PORT_ENTRY, [2, 3, 4]),
+    walkTable(client, LLDP_REM_ENTRY, Object.values(LLDP_REM)),
     pollResources(client),
   ]);
   // ipNetToMediaTable only for agents that lack the newer table
-  const neighbours = physical.size > 0 ? neighboursFromPhysical(physical) : neighboursFromMedia(await walkTable(client, IP_NET_TO_MEDIA_ENTRY));
+  const neighbours = physical.size > 0 ? neighboursFromPhysical(physical) : neighboursFromMedia(await walkTable(client, IP_NET_TO_MEDIA_ENTRY, [2, 4]));
   const interfaces = [...ifRows.entries()].map(([index, columns]) => readInterface(Number(index), columns, ifxRows.get(index)));
   return {
     sysName: text(sysName),
@@ -233,7 +233,7 @@ function lldpId(subtype: SnmpValue | undefined, value: SnmpValue | undefined, ki
 
 /** HOST-RESOURCES-MIB: the processors' average load, and the first RAM entry of hrStorageTable. */
 async function pollResources(client: SnmpClient): Promise<PolledResources> {
-  const [loads, storage] = await Promise.all([client.walk(HR_PROCESSOR_LOAD), walkTable(client, HR_STORAGE_ENTRY)]);
+  const [loads, storage] = await Promise.all([client.walk(HR_PROCESSOR_LOAD), walkTable(client, HR_STORAGE_ENTRY, [2, 4, 5, 6])]);
   return decodeResources(loads.map((o) => integer(o.value)).filter((v) => v !== null), storage);
 }
 
@@ -262,15 +262,15 @@ export function decodeResources(loads: readonly number[], storage: Table): Polle
  * dot1dBasePortTable. Null when the agent has no dot1dBasePortTable.
  */
 async function pollForwarding(client: SnmpClient): Promise<PolledFdbEntry[] | null> {
-  const [basePorts, qFdb] = await Promise.all([walkTable(client, DOT1D_BASE_PORT_ENTRY), walkTable(client, DOT1Q_TP_FDB_ENTRY)]);
+  const [basePorts, qFdb] = await Promise.all([walkTable(client, DOT1D_BASE_PORT_ENTRY, [2]), walkTable(client, DOT1Q_TP_FDB_ENTRY, [2, 3])]);
   if (basePorts.size === 0) return null;
   const ifIndexOf = new Map<number, number>();
   for (const [port, row] of basePorts) {
     const ifIndex = integer(row.get(2));
     if (ifIndex !== null && ifIndex > 0) ifIndexOf.set(Number(port), ifIndex);
   }
-  if (qFdb.size > 0) return decodeQBridgeFdb(qFdb, await walkTable(client, DOT1Q_VLAN_CURRENT_ENTRY), ifIndexOf);
-  return decodeBridgeFdb(await walkTable(client, DOT1D_TP_FDB_ENTRY), ifIndexOf);
+  if (qFdb.size > 0) return decodeQBridgeFdb(qFdb, await walkTable(client, DOT1Q_VLAN_CURRENT_ENTRY, [3]), ifIndexOf);
+  return decodeBridgeFdb(await walkTable(client, DOT1D_TP_FDB_ENTRY, [1, 2, 3]), ifIndexOf);
 }
 
 /** dot1dTpFdbTable's learned rows whose bridge port has an ifIndex. */
@@ -324,21 +324,27 @@ function macOfIndex(parts: readonly number[]): string | null {
 /** A table's rows by index (the OID's part after the column), each a map of column number to value. */
 export type Table = Map<string, Map<number, SnmpValue>>;
 
-async function walkTable(client: SnmpClient, entry: string): Promise<Table> {
+/**
+ * The `columns` of the table under `entry`, walked side by side (one GETBULK
+ * reads several columns: docs/benchmarks.md#collector); only the columns a
+ * decoder reads, so a row is there when one of them has it. Rows in the order
+ * a walk of the whole table meets them, column by column.
+ */
+async function walkTable(client: SnmpClient, entry: string, columns: readonly number[]): Promise<Table> {
   const rows: Table = new Map();
-  for (const object of await client.walk(entry)) addCell(rows, entry, object);
+  const walked = await client.walkColumns(columns.map((c) => `${entry}.${c}`));
+  walked.forEach((objects, k) => addColumn(rows, `${entry}.${columns[k] as number}.`, columns[k] as number, objects));
   return rows;
 }
 
-function addCell(rows: Table, entry: string, object: SnmpObject): void {
-  const rest = object.oid.slice(entry.length + 1);
-  const dot = rest.indexOf('.');
-  if (dot <= 0) return;
-  const column = Number(rest.slice(0, dot));
-  const index = rest.slice(dot + 1);
-  let row = rows.get(index);
-  if (row === undefined) rows.set(index, (row = new Map()));
-  row.set(column, object.value);
+function addColumn(rows: Table, prefix: string, column: number, objects: readonly SnmpObject[]): void {
+  for (const object of objects) {
+    const index = object.oid.slice(prefix.length);
+    if (index === '') continue;
+    let row = rows.get(index);
+    if (row === undefined) rows.set(index, (row = new Map()));
+    row.set(column, object.value);
+  }
 }
 
 function readInterface(ifIndex: number, row: Map<number, SnmpValue>, xrow: Map<number, SnmpValue> | undefined): PolledInterface {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isSerialNumber } from '../kernel/rules.js';
-import { MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
+import { MAX_CLIENTS, MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
 import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report, UplinkSampleInput } from '../ingest/report.protocol.js';
 import type { ProbeResult } from './collector.probes.js';
 import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
@@ -67,7 +67,7 @@ export function buildReport(
     macAddress: ports.find((i) => i.macAddress !== null)?.macAddress ?? null,
     ...poll.resources,
     interfaces,
-    clients: clientsOf(poll, new Set(ports.map((p) => p.ifIndex))),
+    clients: clientsOf(poll, new Set(ports.map((p) => p.ifIndex)), accessPortsOf(ports, device, lldp)),
     ...(poll.forwarding === null ? {} : { macTable: macTableOf(poll.forwarding, new Set(ports.map((p) => p.ifIndex))) }),
     ...(uplinkSamples.length === 0 ? {} : { uplinkSamples }),
     ...(rebooted
@@ -182,17 +182,47 @@ function unwrap(
   return { rxBytes: rxBytes ?? 0, txBytes: txBytes ?? 0, rxPackets: rxPackets ?? 0, txPackets: txPackets ?? 0, rxErrors: rxErrors ?? 0, txErrors: txErrors ?? 0 };
 }
 
-/** Wired clients: the device's IP neighbours, one per MAC address (its IPv4 address first), on a reported port; never the device's own interfaces. */
-function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>): ClientInput[] {
+/**
+ * The ports a wired client can sit on: reported ports that are neither
+ * uplinks nor an LLDP neighbour's (a MAC address learned there is behind
+ * another switch or an access point).
+ */
+function accessPortsOf(ports: readonly PolledInterface[], device: ReportingDevice, lldp: ReadonlyMap<number, PolledLldpNeighbour>): Set<number> {
+  return new Set(ports.filter((p) => !device.uplinks.includes(p.name) && !lldp.has(p.ifIndex)).map((p) => p.ifIndex));
+}
+
+/**
+ * Wired clients (docs/collector.md), one per MAC address, never the device's
+ * own interfaces: each MAC address a bridge learned on an access port, on
+ * that port with the entry's VLAN (the first entry in table order); each
+ * other IP neighbour on the interface that has it (a VLAN interface, where ARP
+ * puts them) when that is a reported port. A client's IP address is its IP
+ * neighbour's (IPv4 first), null when it has none. IP neighbours first, in
+ * their order, then the bridge's other clients; at most the protocol's 5,000.
+ */
+function clientsOf(poll: DevicePoll, portNumbers: ReadonlySet<number>, accessPorts: ReadonlySet<number>): ClientInput[] {
   const own = new Set(poll.interfaces.map((i) => i.macAddress).filter((m) => m !== null));
-  const byMac = new Map<string, { ip: string; portNumber: number | null }>();
+  const learned = new Map<string, PolledFdbEntry>();
+  for (const entry of poll.forwarding ?? []) {
+    if (accessPorts.has(entry.ifIndex) && !learned.has(entry.macAddress)) learned.set(entry.macAddress, entry);
+  }
+  const byMac = new Map<string, ClientInput>();
+  const add = (macAddress: string, ip: string | null, ifIndex: number | null) => {
+    const entry = learned.get(macAddress);
+    const client: ClientInput =
+      entry === undefined
+        ? { macAddress, ip, hostname: null, isWireless: false, portNumber: ifIndex !== null && portNumbers.has(ifIndex) ? ifIndex : null }
+        : { macAddress, ip, hostname: null, isWireless: false, portNumber: entry.ifIndex, vlanID: entry.vlanID };
+    byMac.set(macAddress, client);
+  };
   for (const n of poll.neighbours) {
     if (own.has(n.macAddress)) continue;
-    const known = byMac.get(n.macAddress);
-    if (known !== undefined && (known.ip.includes('.') || !n.ip.includes('.'))) continue;
-    byMac.set(n.macAddress, { ip: n.ip, portNumber: portNumbers.has(n.ifIndex) ? n.ifIndex : null });
+    const known = byMac.get(n.macAddress)?.ip;
+    if (known != null && (known.includes('.') || !n.ip.includes('.'))) continue;
+    add(n.macAddress, n.ip, n.ifIndex);
   }
-  return [...byMac].map(([macAddress, { ip, portNumber }]) => ({ macAddress, ip, hostname: null, isWireless: false, portNumber }));
+  for (const macAddress of learned.keys()) if (!own.has(macAddress) && !byMac.has(macAddress)) add(macAddress, null, null);
+  return [...byMac.values()].slice(0, MAX_CLIENTS);
 }
 
 /**

@@ -30,6 +30,9 @@ function recordedAgent(objects: readonly SnmpObject[]): SnmpClient {
     async walk(oid) {
       return objects.filter((o) => o.oid.startsWith(`${oid}.`));
     },
+    async walkColumns(oids) {
+      return oids.map((oid) => objects.filter((o) => o.oid.startsWith(`${oid}.`)));
+    },
     close() {},
   };
 }
@@ -181,6 +184,37 @@ describe('buildReport', () => {
     const large = Array.from({ length: 8200 }, (_, i) => ({ macAddress: `0a:00:00:00:${(i >> 8).toString(16).padStart(2, '0')}:${(i & 255).toString(16).padStart(2, '0')}`, vlanID: 10, ifIndex: 5 }));
     const capped = buildReport(device, poll(10, [port(5, 0n, true)], [], large), undefined, at).report.macTable as { macAddress: string }[];
     expect(capped.map((e) => e.macAddress)).toEqual(large.slice(0, 8192).map((e) => e.macAddress));
+  });
+
+  it('puts a client the bridge learned on an access port on that port, in its VLAN; on an uplink or an LLDP neighbour\'s port it stays where ARP has it', () => {
+    const vlan10 = port(10, 0n, true, { name: 'vlan10', type: 136 });
+    const neighbour = { ifIndex: 3, chassisID: '02:a9:00:00:00:01', portID: null, portDescription: null, systemName: 'ap-1' };
+    const polled: DevicePoll = {
+      ...poll(10, [port(1, 0n, true), port(2, 0n, true), port(3, 0n, true), vlan10], [
+        { ifIndex: 10, ip: '198.19.0.21', macAddress: '0a:00:00:00:00:01' },
+        { ifIndex: 10, ip: '198.19.0.22', macAddress: '0a:00:00:00:00:02' },
+        { ifIndex: 10, ip: '198.19.0.23', macAddress: '0a:00:00:00:00:03' },
+        { ifIndex: 10, ip: '198.19.0.24', macAddress: '0a:00:00:00:00:04' },
+      ], [
+        // eth2 is an access port; eth1 the uplink; eth3 has an access point as its LLDP neighbour
+        { macAddress: '0a:00:00:00:00:01', vlanID: 10, ifIndex: 2 },
+        { macAddress: '0a:00:00:00:00:01', vlanID: 20, ifIndex: 2 },
+        { macAddress: '0a:00:00:00:00:02', vlanID: 10, ifIndex: 1 },
+        { macAddress: '0a:00:00:00:00:03', vlanID: 10, ifIndex: 3 },
+        { macAddress: '0a:00:00:00:00:05', vlanID: 20, ifIndex: 2 },
+        { macAddress: '02:00:00:00:00:01', vlanID: 10, ifIndex: 2 },
+      ]),
+      lldpNeighbours: [neighbour],
+    };
+    const client = (macAddress: string, ip: string | null, portNumber: number) => ({ macAddress, ip, hostname: null, isWireless: false, portNumber });
+    expect(buildReport(device, polled, undefined, at).report.clients).toEqual([
+      { ...client('0a:00:00:00:00:01', '198.19.0.21', 2), vlanID: 10 },
+      client('0a:00:00:00:00:02', '198.19.0.22', 10),
+      client('0a:00:00:00:00:03', '198.19.0.23', 10),
+      client('0a:00:00:00:00:04', '198.19.0.24', 10),
+      // learned on an access port, not in the ARP table: a client without an address
+      { ...client('0a:00:00:00:00:05', null, 2), vlanID: 20 },
+    ]);
   });
 
   it("reads LLDP-MIB's remote table onto the ports, local ports mapped to ifIndex by name, else by number; ids decoded by subtype", async () => {

@@ -27,6 +27,12 @@ export interface SnmpClient {
   get(oids: readonly string[]): Promise<SnmpValue[]>;
   /** Every object under `oid`, in order, fetched with GETBULK. */
   walk(oid: string): Promise<SnmpObject[]>;
+  /**
+   * Every object under each of `oids` (a table's columns), in order, one
+   * list per OID: the columns are walked side by side, each GETBULK asking
+   * for the next objects of every column not yet at its end.
+   */
+  walkColumns(oids: readonly string[]): Promise<SnmpObject[][]>;
   close(): void;
 }
 
@@ -41,11 +47,12 @@ export class SnmpError extends Error {
 }
 
 /**
- * Objects per GETBULK request. Each request and answer costs the collector a
- * fixed amount of CPU (encoding, a datagram each way, a timer), so fewer,
- * larger answers cost less: 50 instead of 25 cut the CPU of a 48-port
- * switch's poll by about a third (docs/benchmarks.md#collector). An agent
- * whose answer would not fit its message size sends fewer (RFC 3416, 4.2.3).
+ * Objects per GETBULK request and column (max-repetitions). Each request and
+ * answer costs the collector a fixed amount of CPU (encoding, a datagram each
+ * way, a timer), so fewer, larger answers cost less: 50 instead of 25 cut the
+ * CPU of a 48-port switch's poll by about a third (docs/benchmarks.md#collector).
+ * An agent whose answer would not fit its message size sends fewer (RFC 3416,
+ * 4.2.3); one that answers tooBig instead is asked for fewer.
  */
 const MAX_REPETITIONS = 50;
 
@@ -80,8 +87,76 @@ export function openSnmpClient(target: SnmpTarget): SnmpClient {
           (error: Error | null) => (error ? reject(describe(error, where)) : resolve(objects)),
         );
       }),
+    walkColumns: (oids) => walkColumns(session, oids, where),
     close: () => session.close(),
   };
+}
+
+/**
+ * The multi-column walk of SnmpClient.walkColumns: each request carries the
+ * last OID read of every open column; a column ends at its first object
+ * outside its subtree, at an error varbind (endOfMibView), or when the agent
+ * does not move it forward. An answer cut short (RFC 3416, 4.2.3) leaves the
+ * columns it did not reach open; an answer that moves no column ends the walk.
+ */
+function walkColumns(session: Session, oids: readonly string[], where: string): Promise<SnmpObject[][]> {
+  const objects = oids.map((): SnmpObject[] => []);
+  const prefixes = oids.map((oid) => `${oid}.`);
+  const from = [...oids];
+  let open = oids.map((_, k) => k);
+  let repetitions = MAX_REPETITIONS;
+  // the objects of `column` in one answer, until its end; true while the column goes on
+  const advance = (k: number, column: Varbind | Varbind[] | undefined): boolean => {
+    if (!Array.isArray(column) || column.length === 0) return true;
+    const prefix = prefixes[k] as string;
+    const into = objects[k] as SnmpObject[];
+    for (const v of column) {
+      if (snmp.isVarbindError(v) || !v.oid.startsWith(prefix)) return false;
+      into.push({ oid: v.oid, value: valueOf(v) });
+    }
+    const last = (column[column.length - 1] as Varbind).oid;
+    if (!oidFollows(from[k] as string, last)) return false;
+    from[k] = last;
+    return true;
+  };
+  return new Promise((resolve, reject) => {
+    const request = () => {
+      if (open.length === 0) return resolve(objects);
+      session.getBulk(
+        open.map((k) => from[k] as string),
+        0,
+        repetitions,
+        (error, varbinds) => {
+          if (isTooBig(error) && repetitions > 1) {
+            repetitions = Math.ceil(repetitions / 2);
+            return request();
+          }
+          if (error) return reject(describe(error, where));
+          if (varbinds === undefined || varbinds.length === 0) return resolve(objects);
+          open = open.filter((k, j) => advance(k, varbinds[j]));
+          request();
+        },
+      );
+    };
+    request();
+  });
+}
+
+/** An agent's tooBig answer: the typings leave RequestFailedError out of getBulk's errors, net-snmp gives it. */
+function isTooBig(error: Error | null): boolean {
+  const failed: unknown = error;
+  return failed instanceof snmp.RequestFailedError && failed.status === snmp.ErrorStatus.TooBig;
+}
+
+/** Whether the dotted OID `next` comes after `oid` in the agent's (lexicographic, arc by arc) order. */
+function oidFollows(oid: string, next: string): boolean {
+  const a = oid.split('.');
+  const b = next.split('.');
+  for (let i = 0; i < a.length && i < b.length; i++) {
+    const d = Number(b[i]) - Number(a[i]);
+    if (d !== 0) return d > 0;
+  }
+  return b.length > a.length;
 }
 
 /** The net-snmp user of SNMPv3 credentials, for a session and for the trap receiver alike. */

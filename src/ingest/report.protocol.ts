@@ -27,6 +27,8 @@ export const MAX_REPORTS_PER_REQUEST = 500;
 export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 /** The most entries a switch's `macTable` may hold (the API prices switchMACTable from it). */
 export const MAX_MAC_TABLE_ENTRIES = 8192;
+/** The most clients one report's `clients` may hold. */
+export const MAX_CLIENTS = 5000;
 /** The most outlets a PDU's `outlets` may hold, and the highest outlet number. */
 export const MAX_OUTLETS = 1024;
 /** Event types only netgraph records; a device may not report them. */
@@ -485,7 +487,7 @@ export const ReportSchema = Type.Decode(
     radioChannels: section(RadioChannelSchema, RADIO_BANDS.length, {
       description: 'an access point\'s physical radios, one element per band: channel, width, power and utilization over the time since the previous report; each element is one sample of the radio\'s series',
     }),
-    clients: section(ClientSchema, 5000, { description: 'the **complete** set of clients the device sees at `observedAt`; `[]` means none' }),
+    clients: section(ClientSchema, MAX_CLIENTS, { description: 'the **complete** set of clients the device sees at `observedAt`; `[]` means none' }),
     clientConnectionEvents: section(ClientConnectionEventsSchema, MAX_CONNECTION_EVENT_CLIENTS, {
       description:
         'an access point\'s wireless clients\' connection events (`CONNECTED`, `DHCP_OK`, `DISASSOCIATED`, ...) since its previous report, one element per client; each event is kept once (`EVENT_RETENTION_DAYS`), in the network the device is in',

@@ -255,7 +255,13 @@ export interface BridgeNetwork {
   /** The bridge's port interfaces, in the order the clients hang off them. */
   readonly ports: readonly string[];
   readonly clientMacs: readonly string[];
-  /** Each client sends a broadcast datagram until the bridge has learned every client's MAC. */
+  /** Each client's IPv4 address, in the subnet of the bridge's own address (on br0, its VLAN interface). */
+  readonly clientAddresses: readonly string[];
+  /**
+   * Each client sends a broadcast datagram and one to the bridge's own address
+   * until the bridge has learned every client's MAC and has each in its ARP
+   * table on br0.
+   */
   learnClients(): Promise<void>;
   /** The bridge's forwarding table, from the kernel. */
   fdb(): FdbEntry[];
@@ -288,20 +294,26 @@ export function buildBridgeNetwork(): BridgeNetwork {
   clients.forEach((client, i) => ip('link', 'add', ports[i]!, 'netns', device, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', client));
   for (const port of [...ports].reverse()) ip('-n', device, 'link', 'set', port, 'master', 'br0');
   for (const link of [...ports, 'br0']) ip('-n', device, 'link', 'set', link, 'up');
+  // the bridge's own address: its clients' IP neighbours sit on br0, as a switch's on its VLAN interface
+  ip('-n', device, 'addr', 'add', `198.19.${n}.1/24`, 'dev', 'br0');
+  const clientAddresses = clients.map((_, i) => `198.19.${n}.${i + 2}`);
   clients.forEach((client, i) => {
-    ip('-n', client, 'addr', 'add', `198.19.${n}.${i + 2}/24`, 'dev', 'eth0');
+    ip('-n', client, 'addr', 'add', `${clientAddresses[i]}/24`, 'dev', 'eth0');
     ip('-n', client, 'link', 'set', 'eth0', 'up');
   });
   const clientMacs = clients.map((client) => (JSON.parse(ip('-n', client, '-j', 'link', 'show', 'eth0')) as LinkInfo[])[0]?.address ?? '');
   const fdb = () => JSON.parse(inNamespace(device, 'bridge', '-j', 'fdb', 'show', 'br', 'br0')) as FdbEntry[];
-  const script = `const s=require('dgram').createSocket('udp4');s.bind(()=>{s.setBroadcast(true);s.send(Buffer.alloc(64),9,'198.19.${n}.255',()=>s.close())});`;
+  const neighbours = () => JSON.parse(ip('-n', device, '-j', 'neigh', 'show', 'dev', 'br0')) as { lladdr?: string }[];
+  // a broadcast for the bridge's forwarding table, then a datagram to the bridge itself, which puts the client in its ARP table
+  const script = `const s=require('dgram').createSocket('udp4');s.bind(()=>{s.setBroadcast(true);s.send(Buffer.alloc(64),9,'198.19.${n}.255',()=>s.send(Buffer.alloc(64),9,'198.19.${n}.1',()=>s.close()))});`;
   return {
     device,
     deviceAddress,
     ports,
     clientMacs,
+    clientAddresses,
     async learnClients() {
-      const learned = () => clientMacs.every((mac) => fdb().some((e) => e.mac === mac && e.master === 'br0'));
+      const learned = () => clientMacs.every((mac) => fdb().some((e) => e.mac === mac && e.master === 'br0') && neighbours().some((e) => e.lladdr === mac));
       for (let attempt = 0; !learned(); attempt += 1) {
         // a link just set up may drop the first frames
         if (attempt === 50) throw new Error(`br0 in ${device} never learned its clients' MAC addresses`);
