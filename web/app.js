@@ -35,6 +35,16 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // A collector target's form shows the fields of the SNMP version chosen; without a script it shows both.
+  for (const version of document.querySelectorAll('select[data-snmp-version]')) {
+    const form = version.form;
+    const show = () => {
+      for (const set of form.querySelectorAll('[data-snmp-fields]')) set.hidden = set.dataset.snmpFields !== version.value;
+    };
+    version.addEventListener('change', show);
+    show();
+  }
+
   // Revoke asks in a dialog; without a script the link opens a confirmation page.
   const dialog = document.getElementById('revoke-dialog');
   if (dialog && typeof dialog.showModal === 'function') {

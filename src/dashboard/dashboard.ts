@@ -10,6 +10,7 @@ import { registerApiKeyPages } from './api-keys.page.js';
 import { registerWebhookPages } from './webhooks.page.js';
 import { registerAlertReceiverPages } from './alert-receivers.page.js';
 import { registerAuditLogPage } from './audit-log.page.js';
+import { registerCollectorPages } from './collectors.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
@@ -75,6 +76,7 @@ export async function registerDashboard(
     registerApiKeyPages(web, ctx);
     registerWebhookPages(web, ctx);
     registerAlertReceiverPages(web, ctx);
+    registerCollectorPages(web, ctx);
     registerAuditLogPage(web, ctx);
     registerPasswordPage(web, ctx);
   });

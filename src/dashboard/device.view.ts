@@ -1,4 +1,5 @@
 import { renderChart } from './charts.view.js';
+import { renderSource } from './device-source.view.js';
 import { exactTime, humanizeEnum } from './format.js';
 import { html } from './html.js';
 import type { SafeHtml } from './html.js';
@@ -177,7 +178,8 @@ function memory(device: DeviceDetail['device']): string {
  * counters, a PDU's outlets with its power and temperature charts, a
  * switch's MAC table (the page and search of `macQuery`), an access point's
  * channels with their utilization and its BSSIDs, a controller's DNS request
- * rate, its latest events.
+ * rate, its latest events; where its reports come from (a collector's
+ * latest poll, or the device itself).
  */
 export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
   const { network, device } = detail;
@@ -199,6 +201,7 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
   <div class="stat" data-stat="cpu"><div class="stat-value">${percent(device.cpuUsagePercent)}</div><div class="stat-label">CPU load at last report</div></div>
   <div class="stat" data-stat="memory"><div class="stat-value">${memory(device)}</div><div class="stat-label">Memory in use at last report</div></div>
   <div class="stat"><div class="stat-value">${device.phyInterfaces.filter((p) => p.lldpNeighbor !== null).length}</div><div class="stat-label">LLDP neighbours</div></div>
+  <div class="stat" data-stat="source"><div class="stat-source">${renderSource(device.source, now)}</div><div class="stat-label">Source</div></div>
 </div>`;
   const macTable =
     device.deviceType === 'SWITCH' || detail.macTable.length > 0

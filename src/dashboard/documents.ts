@@ -67,6 +67,10 @@ export const NETWORK_MONITORING = graphql(`
 export const EVENT = graphql(`
   fragment DashboardEvent on EventLogEvent { eventType: eventTypeName eventTypeAPIName generatedAt details }`);
 
+/** Where a device's reports come from: a collector's latest poll, or a sender of the report protocol. */
+export const DEVICE_SOURCE = graphql(`
+  fragment DashboardDeviceSource on DeviceSource { kind collectorName lastPollAt lastError pollDurationMs }`);
+
 /**
  * A device's page: the device with its ports, its 24-hour port counters, MAC table, a PDU's outlets and 4-hour power
  * and temperature, the network's radios, the wireless clients it reported in the last 15 minutes with their metrics
@@ -80,6 +84,7 @@ export const DEVICE_PAGE = graphql(
     device: virtualDevice(UUID: $device) {
       UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
       hardwareDevice { serialNumber macAddress isConnectedToBackend }
+      source { ...DashboardDeviceSource }
       phyInterfaces {
         UUID label portNumber portType isEnabled isConnected isTrunkPort isUplink isUplinkActive portSpeedMbps
         nativeVLAN { name vlanID }
@@ -113,7 +118,7 @@ export const DEVICE_PAGE = graphql(
       total events { ...DashboardEvent }
     }
   }`,
-  [EVENT],
+  [EVENT, DEVICE_SOURCE],
 );
 
 /** A page of a network's event log, filtered by type and device, and the types of its latest 100 events. */
@@ -148,7 +153,6 @@ export const SECURITY_PAGE = graphql(`
   }
   fragment DashboardDetection on IDSIPSEvent { observedAt srcIP dstIP protocol direction srcPort dstPort signature virtualDevice { UUID label } }`);
 
-/** The documents the dashboard runs, checked against the served schema at start. */
 /**
  * An access point's health scores over 24 hours in 15-minute buckets: its page runs it after DEVICE_PAGE, which
  * gives the serial number apHealthScores takes (a second statement, for access points only).
@@ -160,7 +164,31 @@ export const AP_HEALTH = graphql(`
     }
   }`);
 
-export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE] as const;
+/**
+ * Settings > Collectors, first: the company (its UUID names it to COLLECTOR_TARGETS) with its networks' devices, the
+ * hardware each reports as and where its reports come from.
+ */
+export const COLLECTOR_DEVICES = graphql(
+  `
+  query DashboardCollectorDevices($slug: String!) {
+    companyBySlug(slug: $slug) {
+      uuid
+      networks { UUID label virtualDevices { UUID label deviceType hardwareDevice { serialNumber } source { ...DashboardDeviceSource } } }
+    }
+  }`,
+  [DEVICE_SOURCE],
+);
+
+/** Settings > Collectors, then: the company's collector targets (never their credentials), by host. */
+export const COLLECTOR_TARGETS = graphql(`
+  query DashboardCollectorTargets($company: UUID!) {
+    targets: collectorTargetsForCompany(companyUUID: $company) {
+      UUID virtualDeviceUUID networkUUID host port snmpVersion snmpUser snmpLevel authProtocol privProtocol intervalSeconds uplinks uplinkProbes updatedAt
+    }
+  }`);
+
+/** The documents the dashboard runs, checked against the served schema at start. */
+export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE, COLLECTOR_DEVICES, COLLECTOR_TARGETS] as const;
 
 /** A result whose roots are all there: what a page shows once none of its roots answered null. */
 export type Present<T> = { readonly [K in keyof T]: NonNullable<T[K]> };
@@ -186,5 +214,11 @@ export type DeviceDetail = Present<ResultOf<typeof DEVICE_PAGE>> & {
 export type EventLog = Present<ResultOf<typeof EVENT_LOG>>;
 /** An event row: the device page's, or the event log's with its device. */
 export type EventRow = ResultOf<typeof EVENT> & { readonly virtualDevice?: EventLog['page']['events'][number]['virtualDevice'] };
+/** A device's source as the device page and Settings > Collectors show it. */
+export type DeviceSourceView = ResultOf<typeof DEVICE_SOURCE>;
+/** A network with its devices, as Settings > Collectors lists and offers them. */
+export type CollectorNetwork = NonNullable<ResultOf<typeof COLLECTOR_DEVICES>['companyBySlug']>['networks'][number];
+/** A collector target as Settings > Collectors lists it. */
+export type CollectorTargetItem = NonNullable<ResultOf<typeof COLLECTOR_TARGETS>['targets']>[number];
 /** Everything a network's security page shows. */
 export type SecurityDetail = Present<ResultOf<typeof SECURITY_PAGE>>;

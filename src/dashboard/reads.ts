@@ -9,8 +9,8 @@ import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../engine/read.service.js';
 import { DEVICE_CHART_WINDOW } from './device-charts.js';
 import { CHART_WINDOWS } from './network-charts.js';
-import { AP_HEALTH, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
-import type { DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
+import { AP_HEALTH, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
+import type { CollectorNetwork, CollectorTargetItem, DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
 
 /** The request's context (its RequestContext): the reads add the statements they ran, and respect its deadline. */
@@ -100,6 +100,14 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       const serial = detail.device.hardwareDevice?.serialNumber;
       const health = serial !== undefined && detail.device.deviceType === 'ACCESS_POINT' ? ((await run(AP_HEALTH, { serial }, caller, context)).health ?? []) : [];
       return { ...detail, bssids: detail.bssids.filter((b) => b.accessPointSerialNumber === serial), health };
+    },
+
+    /** Settings > Collectors: the company's networks with their devices and sources, and its collector targets (two statements). */
+    async collectors(caller: Caller, context: ReadContext): Promise<{ networks: readonly CollectorNetwork[]; targets: readonly CollectorTargetItem[] }> {
+      const company = (await run(COLLECTOR_DEVICES, { slug: caller.companySlug }, caller, context)).companyBySlug;
+      invariant(company !== null, 'dashboard-collectors-company-missing');
+      const { targets } = await run(COLLECTOR_TARGETS, { company: company.uuid }, caller, context);
+      return { networks: company.networks, targets: targets ?? [] };
     },
 
     /** A page of a network's events, filtered; undefined when the network is not the caller's or the filtering device not the network's. */
