@@ -81,7 +81,7 @@ function pager(detail: SecurityDetail, page: number): SafeHtml {
   return html`<nav class="pager" aria-label="Event pages">
   ${page > 1 ? html`<a class="btn btn-secondary btn-sm" href="${page === 2 ? base : `${base}?page=${page - 1}`}" rel="prev">Newer</a>` : ''}
   ${page < pages ? html`<a class="btn btn-secondary btn-sm" href="${base}?page=${page + 1}" rel="next">Older</a>` : ''}
-  <span class="field-help pager-status">page ${page} of ${pages}</span>
+  <span class="field-help pager-status">IDS and IPS events: page ${page} of ${pages}</span>
 </nav>`;
 }
 
