@@ -155,8 +155,11 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
       `query($id: UUID!) { networkClients(networkUUID: $id) { macAddress ip clientName isWireless signal connectedSSID { ssid } connectedVLAN { name vlanID } accessPoint { label } } }`,
       { id: HQ_ID },
     );
-    const expected = data.networkClients as JsonTree[];
-    expect(expected.length).toBeGreaterThan(0);
+    const connected = data.networkClients as JsonTree[];
+    expect(connected.length).toBeGreaterThan(0);
+    // the first page of 50, by MAC address as the API orders them
+    const expected = connected.slice(0, 50);
+    expect(await page.locator('#clients h2 .count').innerText()).toBe(String(connected.length));
     const rows = page.locator('#clients tbody tr');
     expect(await rows.count()).toBe(expected.length);
     const wireless = expected.findIndex((c) => c.isWireless && c.signal !== null);
@@ -175,6 +178,25 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect(await silent.locator('td').nth(3).innerText()).toMatch(/^Offline since (\d\d minutes ago|1 hour ago)$/);
     expect(await page.locator(`#devices tr[data-device="${deviceId('Switch 01')}"] td`).nth(3).innerText()).toBe('Online');
     await screenshot(page, 'network');
+
+    // the search box finds a client by part of its name, and by the start of its MAC address, on the server
+    const named = connected.find((c) => typeof c.clientName === 'string' && c.clientName.length > 4) as JsonTree;
+    const part = (named.clientName as string).slice(1, -1).toUpperCase();
+    await page.getByLabel('Find a client').fill(part);
+    await page.locator('#clients').getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=/);
+    const byName = connected.filter((c) => typeof c.clientName === 'string' && c.clientName.toLowerCase().includes(part.toLowerCase()));
+    expect(await page.locator('#clients tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-client')))).toEqual(
+      expect.arrayContaining(byName.map((c) => c.macAddress)),
+    );
+    expect(await page.locator('#clients tbody tr td:first-child .strong').allInnerTexts()).toContain(named.clientName);
+    await page.getByLabel('Find a client').fill((named.macAddress as string).slice(0, 14).toUpperCase().replaceAll(':', '-'));
+    await page.locator('#clients').getByRole('button', { name: 'Search' }).click();
+    await page.locator('#clients tbody tr').first().waitFor();
+    expect(await page.locator('#clients tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-client')))).toContain(named.macAddress);
+    await page.locator('#clients').getByRole('link', { name: 'Clear' }).click();
+    await page.waitForURL((url) => !url.search.includes('q='));
+    expect(await page.locator('#clients tbody tr').count()).toBe(expected.length);
     expect(problems).toEqual([]);
   });
 
@@ -320,11 +342,11 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     const wanted = table[table.length - 1]!;
     await page.getByLabel('Find').fill(wanted.macAddress.toUpperCase());
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForURL(/mac=/);
+    await page.waitForURL(/q=/);
     expect(await rows.count()).toBe(1);
     expect(await rows.first().locator('td').allInnerTexts()).toEqual([wanted.macAddress, String(wanted.vlanID ?? '—'), String(wanted.portNumber), expect.any(String), expect.any(String)]);
     await page.getByRole('link', { name: 'Clear' }).click();
-    await page.waitForURL((url) => !url.search.includes('mac='));
+    await page.waitForURL((url) => !url.search.includes('q='));
     await screenshot(page, 'device-mac-table', '#mac-table');
     expect(problems).toEqual([]);
   });
@@ -348,6 +370,8 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     await page.locator('#chart-temperature[data-drawn="true"] canvas').waitFor();
     expect((await hoverValues(page, 'temperature'))[1]).toMatch(/^\d+\.\d °C$/);
     expect((await hoverValues(page, 'outlet-power')).slice(1).some((v) => /^\d+(\.\d)? W$/.test(v))).toBe(true);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'pdu');
     await screenshot(page, 'device-pdu-outlets', '#outlets');
     await screenshot(page, 'device-pdu-charts', '#pdu-charts');
     expect(problems).toEqual([]);
@@ -380,6 +404,97 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/device=/);
     expect(new Set(await page.locator('#events tbody tr td:nth-child(3)').allInnerTexts())).toEqual(new Set(['AP 03']));
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the network's security page as the API has it: rogue access points, honeypots, IDS and IPS events a page at a time, firewall rules", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}`);
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor();
+    const day = '{ timeFilter: { durationSeconds: 86400, stepSeconds: 300 } }';
+    const data = await api(
+      `query($id: UUID!) {
+        network(UUID: $id) { idsIPSConfig { mode } }
+        rogues: rogueAccessPointsObservedOnNetwork(networkUUIDs: [$id], filter: ${day}, limit: 50) { BSSID ssid wiredMACAddress wiredPortNumber observers { rssi virtualDevice { label } } }
+        honeypots: honeypotSSIDsObservedOnNetwork(networkUUIDs: [$id], filter: ${day}, limit: 50) { BSSID ssid }
+        ids: idsEvents(networkUUID: $id, limit: 25) { total events { srcIP srcPort dstIP dstPort signature } }
+        ips: ipsEvents(networkUUID: $id, limit: 25) { total }
+        rules: firewallRulesForNetwork(networkUUID: $id) { name action priority isEnabled } }`,
+      { id: HQ_ID },
+    );
+    const mode = (data.network as JsonTree).idsIPSConfig?.mode;
+    expect(await page.locator('.page-header').innerText()).toContain(mode === 'IPS' ? 'IDS/IPS: prevention (IPS)' : mode === 'IDS' ? 'IDS/IPS: detection only (IDS)' : 'IDS/IPS: not configured');
+    // the simulated day has rogue access points or honeypots, and IDS detections on more than one page
+    const rogues = data.rogues as JsonTree[];
+    const honeypots = data.honeypots as JsonTree[];
+    expect(rogues.length + honeypots.length).toBeGreaterThan(0);
+    expect(await page.locator('#rogues h2 .count').innerText()).toBe(String(rogues.length));
+    expect(await page.locator('#rogues tbody tr td:first-child code').allInnerTexts()).toEqual(rogues.map((r) => r.BSSID));
+    for (const [i, r] of rogues.entries()) {
+      const cells = await page.locator('#rogues tbody tr').nth(i).locator('td').allInnerTexts();
+      expect(cells[1]).toBe(`${r.wiredMACAddress} port ${r.wiredPortNumber}`);
+      for (const o of r.observers) expect(cells[3]).toContain(`${o.virtualDevice.label} ${o.rssi} dBm`);
+    }
+    expect(await page.locator('#honeypots tbody tr td:first-child').allInnerTexts()).toEqual(honeypots.map((h) => h.ssid));
+    const ids = data.ids as JsonTree;
+    expect(ids.total).toBeGreaterThan(25);
+    expect(await page.locator('#ids-events h2 .count').innerText()).toBe(String(ids.total));
+    expect(await page.locator('#ids-events tbody tr').count()).toBe(25);
+    const newest = ids.events[0] as JsonTree;
+    const cells = await page.locator('#ids-events tbody tr').first().locator('td').allInnerTexts();
+    expect(cells[1]).toBe(newest.signature);
+    expect(cells[2]).toBe(`${newest.srcIP}${newest.srcPort === null ? '' : `:${newest.srcPort}`} → ${newest.dstIP}${newest.dstPort === null ? '' : `:${newest.dstPort}`}`);
+    expect(await page.locator('#ips-events h2 .count').innerText()).toBe(String((data.ips as JsonTree).total));
+    const rules = data.rules as JsonTree[];
+    expect(rules.length).toBeGreaterThan(0);
+    expect(await page.locator('#firewall tbody tr td:nth-child(2)').allInnerTexts()).toEqual(rules.map((r) => r.name));
+    await screenshot(page, 'network-security');
+
+    await page.getByRole('link', { name: 'Older' }).click();
+    await page.locator('.pager-status', { hasText: 'page 2' }).waitFor();
+    expect(await page.locator('#ids-events tbody tr').count()).toBe(Math.min(25, (ids.total as number) - 25));
+    expect(problems).toEqual([]);
+  });
+
+  it("lists an access point's latest client connection events as the API has them", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    const data = await api(
+      `query($n: UUID!, $d: UUID!) { wirelessClientConnectionEventsPage(networkUUID: $n, limit: 20, apVirtualDeviceUUIDFilter: [$d]) { total events { eventType generatedAt macAddress reason } } }`,
+      { n: HQ_ID, d: deviceId('AP 01') },
+    );
+    const { total, events } = data.wirelessClientConnectionEventsPage as { total: number; events: JsonTree[] };
+    expect(events.length).toBeGreaterThan(0);
+    expect(await page.locator('#connection-events h2 .count').innerText()).toBe(String(total));
+    const rows = page.locator('#connection-events tbody tr');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-connection-event')))).toEqual(events.map((e) => e.eventType));
+    expect(await page.locator('#connection-events tbody tr td:nth-child(3)').allInnerTexts()).toEqual(events.map((e) => e.macAddress));
+    expect(await page.locator('#connection-events tbody tr td:nth-child(4)').allInnerTexts()).toEqual(events.map((e) => e.reason ?? '—'));
+    expect(await page.locator('#connection-events tbody time').first().getAttribute('datetime')).toBe(events[0]?.generatedAt);
+    if (total > events.length) expect(await page.locator('#connection-events .table-note').innerText()).toBe(`The latest ${events.length} of ${total}.`);
+    // the whole page in the viewport, so the section needs no scroll under the sticky top bar
+    await page.setViewportSize({ width: 1280, height: Math.ceil(await page.evaluate('document.body.scrollHeight')) + 100 });
+    await page.evaluate('window.scrollTo(0, 0)');
+    await screenshot(page, 'ap-connection-events', '#connection-events');
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a controller's DNS request rate and its network's firewall rules in priority order", async () => {
+    const { page, problems } = await openSignedIn();
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('Controller 01')}`);
+    await page.getByRole('heading', { name: 'Controller 01' }).waitFor();
+    const data = await api(`query($id: UUID!) { firewallRulesForNetwork(networkUUID: $id) { name action srcPrefix dstPrefix priority isEnabled } }`, { id: HQ_ID });
+    const rules = data.firewallRulesForNetwork as JsonTree[];
+    expect(rules.length).toBeGreaterThan(0);
+    expect(await page.locator('#firewall h2 .count').innerText()).toBe(String(rules.length));
+    const rows = await page.locator('#firewall tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+    expect(rows).toEqual(rules.map((r) => [String(r.priority), r.name, `${r.action}${r.isEnabled ? '' : ' disabled'}`, r.srcPrefix ?? 'any', r.dstPrefix ?? 'any']));
+    await page.locator('#chart-dns-requests[data-drawn="true"] canvas').waitFor();
+    await screenshot(page, 'controller');
+    // an access point's page has no firewall section
+    await page.goto(`${app.url}/networks/${HQ_ID}/devices/${deviceId('AP 01')}`);
+    expect(await page.locator('#firewall').count()).toBe(0);
     expect(problems).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import type { WebContext } from './context.js';
 import { renderDevice } from './device.view.js';
 import { EVENT_PAGE_SIZE, renderEventLog } from './events.view.js';
 import { DETECTION_PAGE_SIZE, renderSecurity } from './security.view.js';
-import type { MacTableQuery } from './mac-table.view.js';
+import { listQueryOf } from './search.view.js';
 import type { EventQuery } from './reads.js';
 
 /** Page numbers beyond this are refused: the event log keeps far fewer pages. */
@@ -21,11 +21,13 @@ const EVENT_TYPE = /^[A-Z][A-Z0-9_]{0,63}$/;
 export function registerDevicePages(web: FastifyInstance, ctx: WebContext): void {
   web.get('/networks/:id/devices/:deviceId', async (request, reply) => {
     const { id, deviceId } = request.params as { id: string; deviceId: string };
-    const macQuery = macTableQuery(request.query as Record<string, string | undefined>);
-    const detail = macQuery && (await ctx.reads.device(callerOf(ctx, request), id, deviceId, request.netgraph));
+    // the MAC table's search is `q=`; `mac=` is what links of earlier versions have
+    const macQuery = listQueryOf(request.query as Record<string, string | undefined>, ['q', 'mac'], 'page');
+    const detail = macQuery && (await ctx.reads.device(callerOf(ctx, request), id, deviceId, request.netgraph, macQuery.query));
     if (!macQuery || !detail) throw new AppError('NOT_FOUND', 'There is no device at this address in your company.');
     const session = sessionOf(request);
-    return sendPage(ctx, reply, 200, { title: detail.device.label, session, section: 'networks', charts: true, body: renderDevice(detail, new Date(), macQuery) });
+    const body = renderDevice(detail, new Date(), macQuery);
+    return sendPage(ctx, reply, macQuery.problem ? 400 : 200, { title: detail.device.label, session, section: 'networks', charts: true, body });
   });
 
   web.get('/networks/:id/security', async (request, reply) => {
@@ -48,13 +50,6 @@ export function registerDevicePages(web: FastifyInstance, ctx: WebContext): void
     const session = sessionOf(request);
     return sendPage(ctx, reply, 200, { title: `Event log · ${log.network.label}`, session, section: 'networks', body: renderEventLog(log, query, new Date()) });
   });
-}
-
-/** The MAC table's search and page of `?mac=&page=`; undefined for a malformed page number (a 404, as a page that is not there). */
-function macTableQuery(params: Record<string, string | undefined>): MacTableQuery | undefined {
-  const page = params.page === undefined ? 1 : Number(params.page);
-  if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) return undefined;
-  return { search: (params.mac ?? '').slice(0, 64), page };
 }
 
 /** The filters and page of `?type=&device=&page=`; empty values mean no filter; undefined for a malformed one (a 404, as a page that is not there). */

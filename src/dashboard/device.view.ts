@@ -7,7 +7,8 @@ import { badge, emptyState, pageHeader } from './layout.js';
 import { bandName, renderChannels, renderDnsRate } from './device-charts.js';
 import { renderEvents } from './events.view.js';
 import { renderMacTable } from './mac-table.view.js';
-import type { MacTableQuery } from './mac-table.view.js';
+import type { ParsedListQuery } from './search.view.js';
+import { renderFirewallRules } from './security.view.js';
 import { section, timeAgo } from './network.view.js';
 import { renderPdu, showsPdu } from './pdu.view.js';
 import { renderApHealth } from './ap-health.view.js';
@@ -163,7 +164,9 @@ function renderConnectionEvents(detail: DeviceDetail, now: Date): SafeHtml {
   <td>${e.reason ?? none}</td>
 </tr>`,
   );
-  return html`<table class="table connection-events-table"><thead><tr><th>When</th><th>Event</th><th>Client</th><th>Reason</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const { total } = detail.connectionEvents;
+  const note = total > events.length ? html`<p class="table-note">The latest ${events.length} of ${total}.</p>` : '';
+  return html`${note}<table class="table connection-events-table"><thead><tr><th>When</th><th>Event</th><th>Client</th><th>Reason</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** "1.2 GB of 4.0 GB (30%)", or — when not reported. */
@@ -178,10 +181,10 @@ function memory(device: DeviceDetail['device']): string {
  * counters, a PDU's outlets with its power and temperature charts, a
  * switch's MAC table (the page and search of `macQuery`), an access point's
  * channels with their utilization and its BSSIDs, a controller's DNS request
- * rate, its latest events; where its reports come from (a collector's
- * latest poll, or the device itself).
+ * rate and its network's firewall rules, its latest events; where its reports
+ * come from (a collector's latest poll, or the device itself).
  */
-export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTableQuery = { search: '', page: 1 }): SafeHtml {
+export function renderDevice(detail: DeviceDetail, now: Date, macQuery: ParsedListQuery = { query: { search: '', page: 1 }, typed: '' }): SafeHtml {
   const { network, device } = detail;
   const hardware = device.hardwareDevice;
   const base = `/networks/${network.UUID}`;
@@ -204,8 +207,8 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
   <div class="stat" data-stat="source"><div class="stat-source">${renderSource(device.source, now)}</div><div class="stat-label">Source</div></div>
 </div>`;
   const macTable =
-    device.deviceType === 'SWITCH' || detail.macTable.length > 0
-      ? section('MAC table', detail.macTable.length, renderMacTable(detail.macTable, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
+    device.deviceType === 'SWITCH' || detail.macTableSize.total > 0
+      ? section('MAC table', detail.macTableSize.total, renderMacTable(detail, device.phyInterfaces, macQuery, `${base}/devices/${device.UUID}`, now), 'mac-table')
       : '';
   const accessPoint = device.deviceType === 'ACCESS_POINT';
   const channels = accessPoint || detail.channels.length > 0 ? section('Channels', detail.channels.length, renderChannels(detail, now), 'channels') : '';
@@ -220,12 +223,18 @@ export function renderDevice(detail: DeviceDetail, now: Date, macQuery: MacTable
       ? section('Client connection events', detail.connectionEvents.total, renderConnectionEvents(detail, now), 'connection-events')
       : '';
   const dns = device.deviceType === 'CONTROLLER' || detail.dns.values.length > 0 ? section('DNS requests', null, renderDnsRate(detail, now), 'dns') : '';
+  // a controller enforces its network's firewall rules: they are on its page, as on the network's security page
+  const firewall =
+    device.deviceType === 'CONTROLLER'
+      ? section('Firewall rules', detail.rules.length, renderFirewallRules(detail.rules), 'firewall')
+      : '';
   const outlets = showsPdu(detail) ? renderPdu(detail.pdu, now) : '';
   return html`${header}${facts}
 ${outlets}
 ${health}
 ${channels}
 ${dns}
+${firewall}
 ${section('Ports', device.phyInterfaces.length, renderPorts(detail), 'ports')}
 ${macTable}
 ${radios}

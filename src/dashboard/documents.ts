@@ -31,17 +31,21 @@ export const NETWORK_CLIENT = graphql(`
     connectedVLAN { name vlanID } connectedSSID { ssid } accessPoint { UUID label }
   }`);
 
-/** A network's page (and each of its form posts): the network with its devices, VLANs and SSIDs, and its connected clients. */
+/**
+ * A network's page (and each of its form posts): the network with its devices, VLANs and SSIDs, how many clients
+ * are connected, and the page of them (`limit` from `offset`) that `search` finds.
+ */
 export const NETWORK_PAGE = graphql(
   `
-  query DashboardNetwork($network: UUID!) {
+  query DashboardNetwork($network: UUID!, $search: String, $limit: Int!, $offset: Int!) {
     network(UUID: $network) {
       UUID label slug isActive mailingAddress { line1 line2 city subdivisionCode postalCode }
       vlans { UUID name vlanID isEnabled isDefault description }
       ssids { UUID ssid isEnabled isGuest isHidden encryptionProtocol vlan { vlanID } }
       virtualDevices { ...DashboardNetworkDevice }
     }
-    clients: networkClients(networkUUID: $network) { ...DashboardNetworkClient }
+    connected: networkClientsPage(networkUUID: $network, limit: 1) { total }
+    clients: networkClientsPage(networkUUID: $network, search: $search, limit: $limit, offset: $offset) { total clients { ...DashboardNetworkClient } }
   }`,
   [NETWORK_DEVICE, NETWORK_CLIENT],
 );
@@ -72,14 +76,15 @@ export const DEVICE_SOURCE = graphql(`
   fragment DashboardDeviceSource on DeviceSource { kind collectorName lastPollAt lastError pollDurationMs }`);
 
 /**
- * A device's page: the device with its ports, its 24-hour port counters, MAC table, a PDU's outlets and 4-hour power
+ * A device's page: the device with its ports, its 24-hour port counters, the size of its MAC table and the page of
+ * it (`macLimit` from `macOffset`) that `macSearch` finds, its network's firewall rules, a PDU's outlets and 4-hour power
  * and temperature, the network's radios, the wireless clients it reported in the last 15 minutes with their metrics
  * and its clients' signal over 24 hours, its clients' latest connection events, its channels' utilization and DNS
  * request rate over `window`, and its latest events.
  */
 export const DEVICE_PAGE = graphql(
   `
-  query DashboardDevice($network: UUID!, $device: UUID!, $window: MetricsFilterInput!) {
+  query DashboardDevice($network: UUID!, $device: UUID!, $window: MetricsFilterInput!, $macSearch: String, $macLimit: Int!, $macOffset: Int!) {
     network(UUID: $network) { UUID label }
     device: virtualDevice(UUID: $device) {
       UUID label deviceType deviceModel isOnline networkUUID uptime cpuUsagePercent memoryUsedBytes memoryTotalBytes
@@ -91,7 +96,11 @@ export const DEVICE_PAGE = graphql(
         lldpNeighbor { chassisID portID systemName remoteDevice { UUID label } }
       }
     }
-    macTable: switchMACTable(virtualDeviceUUID: $device) { macAddress vlanID portNumber updatedAt }
+    macTableSize: switchMACTablePage(virtualDeviceUUID: $device, limit: 1) { total }
+    macTable: switchMACTablePage(virtualDeviceUUID: $device, search: $macSearch, limit: $macLimit, offset: $macOffset) {
+      total entries { macAddress vlanID portNumber updatedAt }
+    }
+    rules: firewallRulesForNetwork(networkUUID: $network) { UUID name action isEnabled srcPrefix dstPrefix priority }
     pdu: pduMetrics(virtualDeviceUUID: $device, filter: { durationSeconds: 14400, stepSeconds: 300 }) {
       outlets { outletNumber label isOn currentAmps powerWatts voltageVolts energyKWh updatedAt }
       powerWatts { values { timestamp value outletNumber label } } temperatureCelsius { values { timestamp value } }

@@ -11,6 +11,14 @@ import type { ItemsState } from './network-items.view.js';
 import type { NETWORK_CLIENT, NETWORK_DEVICE, NetworkDetail, NetworkListItem, NetworkMonitoring } from './documents.js';
 import type { ResultOf } from './graphql.js';
 import { renderTopology } from './topology.view.js';
+import { renderListPager, renderSearchForm } from './search.view.js';
+import type { ListPlace, ParsedListQuery } from './search.view.js';
+
+/** Connected clients per page of a network's page. */
+export const CLIENT_PAGE_SIZE = 50;
+
+/** Where a network page's client list is and how it is asked for: `?q=&page=`. */
+export const clientsPlace = (networkId: string): ListPlace => ({ base: `/networks/${networkId}`, anchor: 'clients', searchName: 'q', pageName: 'page' });
 
 type DeviceView = ResultOf<typeof NETWORK_DEVICE>;
 type ClientView = ResultOf<typeof NETWORK_CLIENT>;
@@ -21,6 +29,8 @@ export interface NetworkPage {
   readonly monitoring: NetworkMonitoring;
   readonly window: ChartWindow;
   readonly state: ItemsState | undefined;
+  /** The client list's search and page, as the address asked for them. */
+  readonly clients: ParsedListQuery;
   readonly now: Date;
 }
 
@@ -44,7 +54,7 @@ export function section(title: string, count: number | null, content: SafeHtml, 
 export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHtml {
   const { detail, state, now } = page;
   const admin = session.user.role === 'admin';
-  const { network, clients } = detail;
+  const { network, connected } = detail;
   const { virtualDevices: devices, vlans, ssids } = network;
   const online = devices.filter((d) => d.isOnline).length;
   const where = place(network);
@@ -57,7 +67,7 @@ export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHt
   const stats = html`<div class="stats">
   ${stat('Devices', String(devices.length))}
   ${stat('Online', devices.length ? `${online} of ${devices.length}` : '—')}
-  ${stat('Clients connected', String(clients.length))}
+  ${stat('Clients connected', String(connected.total))}
   ${stat('VLANs', String(vlans.length))}
   ${stat('SSIDs', String(ssids.length))}
 </div>`;
@@ -65,7 +75,7 @@ export function renderNetwork(page: NetworkPage, session: ActiveSession): SafeHt
 ${renderCharts(page)}
 ${section('Topology', null, renderTopology(network.UUID, page.monitoring.topology), 'topology')}
 ${section('Virtual devices', devices.length, renderDevices(network.UUID, devices, offlineSince(page.monitoring), now), 'devices')}
-${section('Connected clients', clients.length, renderClients(detail, now), 'clients')}
+${section('Connected clients', connected.total, renderClients(detail, page.clients, now), 'clients')}
 <div class="grid-2">
   ${section('VLANs', vlans.length, admin ? renderVlansForAdmin(detail, session, state) : renderVlans(vlans), 'vlans')}
   ${section('SSIDs', ssids.length, admin ? renderSsidsForAdmin(detail, session, state) : renderSsids(ssids), 'ssids')}
@@ -134,12 +144,14 @@ function connection(client: ClientView, ports: ReadonlyMap<string, string>): Saf
   return port ? html`${port}` : html`<span class="muted">Wired</span>`;
 }
 
-function renderClients(detail: NetworkDetail, now: Date): SafeHtml {
-  const { clients } = detail;
-  if (clients.length === 0) return emptyState('No clients connected', 'Clients appear here while they are connected to this network.');
+/** The page of the connected clients that the server found for the search, with its search form and pager. */
+function renderClients(detail: NetworkDetail, parsed: ParsedListQuery, now: Date): SafeHtml {
+  const { clients, total } = detail.clients;
+  if (detail.connected.total === 0) return emptyState('No clients connected', 'Clients appear here while they are connected to this network.');
+  const place = clientsPlace(detail.network.UUID);
   const ports = wiredPorts(detail.network.virtualDevices);
   const rows = clients.map(
-    (c) => html`<tr>
+    (c) => html`<tr data-client="${c.macAddress}">
   <td>${c.clientName ? html`<span class="strong">${c.clientName}</span>` : html`<span class="muted">Unnamed</span>`}<br><code class="muted">${c.macAddress}</code></td>
   <td>${c.ip ? html`<code>${c.ip}</code>` : html`<span class="muted">No address yet</span>`}</td>
   <td>${connection(c, ports)}</td>
@@ -149,7 +161,14 @@ function renderClients(detail: NetworkDetail, now: Date): SafeHtml {
   <td>${timeAgo(c.lastSeen, now)}</td>
 </tr>`,
   );
-  return html`<table class="table clients-table"><thead><tr><th>Client</th><th>IP address</th><th>SSID or port</th><th>VLAN</th><th class="num">Signal</th><th>Access point</th><th>Last seen</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const table =
+    total === 0
+      ? emptyState('No client matches', html`No connected client has a MAC address, IP address or name matching <code>${parsed.query.search}</code>.`)
+      : rows.length === 0
+        ? emptyState('No clients on this page', 'The list has fewer pages: go back to its last page.')
+        : html`<table class="table clients-table"><thead><tr><th>Client</th><th>IP address</th><th>SSID or port</th><th>VLAN</th><th class="num">Signal</th><th>Access point</th><th>Last seen</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const form = renderSearchForm(place, parsed, 'Find a client', 'MAC, IP address or name');
+  return html`${form}${table}${renderListPager(place, parsed.query, CLIENT_PAGE_SIZE, rows.length, total, detail.connected.total, 'Client pages')}`;
 }
 
 function renderVlans(vlans: NetworkDetail['network']['vlans']): SafeHtml {

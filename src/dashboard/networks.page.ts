@@ -10,6 +10,8 @@ import { CHART_WINDOWS, chartWindowOf } from './network-charts.js';
 import { openEditState } from './network-items.view.js';
 import type { ItemsState } from './network-items.view.js';
 import { place, renderNetwork } from './network.view.js';
+import { listQueryOf } from './search.view.js';
+import type { ParsedListQuery } from './search.view.js';
 import type { NetworkDetail, NetworkListItem } from './documents.js';
 
 /** The networks list and one network's page, read through the API's executor for the session's company. */
@@ -22,12 +24,13 @@ export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): voi
 
   web.get('/networks/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    const detail = await ctx.reads.network(callerOf(ctx, request), id, request.netgraph);
-    // another company's network and a missing one look the same, as on the API
-    if (!detail) throw NETWORK_NOT_FOUND.create();
-    const { edit } = request.query as Record<string, string | undefined>;
-    const state = edit === undefined || sessionOf(request).user.role !== 'admin' ? undefined : openEditState(detail, edit);
-    return sendNetworkPage(ctx, request, reply, 200, detail, state);
+    const params = request.query as Record<string, string | undefined>;
+    const clients = listQueryOf(params, ['q'], 'page');
+    const detail = clients && (await ctx.reads.network(callerOf(ctx, request), id, request.netgraph, clients.query));
+    // another company's network and a missing one look the same, as on the API; so does a page number that is none
+    if (!clients || !detail) throw NETWORK_NOT_FOUND.create();
+    const state = params.edit === undefined || sessionOf(request).user.role !== 'admin' ? undefined : openEditState(detail, params.edit);
+    return sendNetworkPage(ctx, request, reply, clients.problem ? 400 : 200, detail, state, clients);
   });
 }
 
@@ -35,6 +38,7 @@ export function registerNetworkPages(web: FastifyInstance, ctx: WebContext): voi
  * A network's page; for admins with its VLAN and SSID forms, `state` naming
  * the open one. Its charts and offline times are a second read (the
  * metrics roots of the public schema, for the `?window=` asked for).
+ * `clients` is the search and page the client list shows (read with `detail`).
  */
 export async function sendNetworkPage(
   ctx: WebContext,
@@ -43,6 +47,7 @@ export async function sendNetworkPage(
   status: number,
   detail: NetworkDetail,
   state?: ItemsState,
+  clients: ParsedListQuery = { query: { search: '', page: 1 }, typed: '' },
 ): Promise<FastifyReply> {
   const session = sessionOf(request);
   const window = chartWindowOf((request.query as Record<string, unknown> | undefined)?.window);
@@ -50,7 +55,7 @@ export async function sendNetworkPage(
   const monitoring = await ctx.reads.networkMonitoring(callerOf(ctx, request), detail.network.UUID, { durationSeconds, stepSeconds }, request.netgraph);
   // the network was just read for this caller: it cannot be another company's now, only deleted in between
   if (!monitoring) throw NETWORK_NOT_FOUND.create();
-  const body = renderNetwork({ detail, monitoring, window, state, now: new Date() }, session);
+  const body = renderNetwork({ detail, monitoring, window, state, clients, now: new Date() }, session);
   return sendPage(ctx, reply, status, { title: detail.network.label, session, section: 'networks', charts: true, body });
 }
 

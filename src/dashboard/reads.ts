@@ -12,6 +12,15 @@ import { CHART_WINDOWS } from './network-charts.js';
 import { AP_HEALTH, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
 import type { CollectorNetwork, CollectorTargetItem, DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
+import type { ListQuery } from './search.view.js';
+import { MAC_TABLE_PAGE_SIZE } from './mac-table.view.js';
+import { CLIENT_PAGE_SIZE } from './network.view.js';
+
+/** The first page without a search: what a page shows when the address asks for nothing else. */
+const FIRST_PAGE: ListQuery = { search: '', page: 1 };
+
+/** A list query as a root's search, limit and offset. */
+const pageOf = (query: ListQuery, size: number) => ({ search: query.search === '' ? null : query.search, limit: size, offset: (query.page - 1) * size });
 
 /** The request's context (its RequestContext): the reads add the statements they ran, and respect its deadline. */
 export interface ReadContext {
@@ -75,10 +84,13 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       return data.companyBySlug?.networks ?? [];
     },
 
-    /** One network of the caller's company with its connected clients; undefined for a malformed id, another company's network or none. */
-    async network(caller: Caller, id: string, context: ReadContext): Promise<NetworkDetail | undefined> {
+    /**
+     * One network of the caller's company with the page of its connected clients that `clients` asks for;
+     * undefined for a malformed id, another company's network or none.
+     */
+    async network(caller: Caller, id: string, context: ReadContext, clients: ListQuery = FIRST_PAGE): Promise<NetworkDetail | undefined> {
       if (!isUuid(id)) return undefined;
-      return present(await run(NETWORK_PAGE, { network: id }, caller, context));
+      return present(await run(NETWORK_PAGE, { network: id, ...pageOf(clients, CLIENT_PAGE_SIZE) }, caller, context));
     },
 
     /** A network's series over `window` and its devices' latest DEVICE_OFFLINE events; undefined when the network is not the caller's. */
@@ -88,14 +100,16 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
     },
 
     /**
-     * A device of a network with its ports, the radios it reported and its
-     * latest events; undefined when either is not the caller's, or the
+     * A device of a network with its ports, the page of its MAC table that
+     * `macTable` asks for, the radios it reported and its latest events; undefined when either is not the caller's, or the
      * device is not on that network.
      */
-    async device(caller: Caller, networkId: string, deviceId: string, context: ReadContext): Promise<DeviceDetail | undefined> {
+    async device(caller: Caller, networkId: string, deviceId: string, context: ReadContext, macTable: ListQuery = FIRST_PAGE): Promise<DeviceDetail | undefined> {
       if (!isUuid(networkId) || !isUuid(deviceId)) return undefined;
       const { durationSeconds, stepSeconds } = CHART_WINDOWS[DEVICE_CHART_WINDOW];
-      const detail = present(await run(DEVICE_PAGE, { network: networkId, device: deviceId, window: { durationSeconds, stepSeconds } }, caller, context));
+      const { search, limit, offset } = pageOf(macTable, MAC_TABLE_PAGE_SIZE);
+      const variables = { network: networkId, device: deviceId, window: { durationSeconds, stepSeconds }, macSearch: search, macLimit: limit, macOffset: offset };
+      const detail = present(await run(DEVICE_PAGE, variables, caller, context));
       if (!detail || detail.device.networkUUID !== networkId) return undefined;
       const serial = detail.device.hardwareDevice?.serialNumber;
       const health = serial !== undefined && detail.device.deviceType === 'ACCESS_POINT' ? ((await run(AP_HEALTH, { serial }, caller, context)).health ?? []) : [];

@@ -10,6 +10,7 @@ export const DETECTION_PAGE_SIZE = 25;
 
 type Detection = SecurityDetail['ids']['events'][number];
 type Observer = SecurityDetail['rogues'][number]['observers'][number];
+type FirewallRuleView = SecurityDetail['rules'][number];
 
 const dash = html`<span class="muted">—</span>`;
 
@@ -64,9 +65,10 @@ function honeypots(detail: SecurityDetail, now: Date): SafeHtml {
   return html`<table class="table"><thead><tr><th>Imitated SSID</th><th>BSSID</th><th>Last heard</th><th>Heard by</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function firewall(detail: SecurityDetail): SafeHtml {
-  if (detail.rules.length === 0) return emptyState('No firewall rules', 'Rules written through the API (createFirewallRule) appear here in priority order.');
-  const rows = detail.rules.map(
+/** A network's firewall rules in priority order, as firewallRulesForNetwork lists them. */
+export function renderFirewallRules(rules: readonly FirewallRuleView[]): SafeHtml {
+  if (rules.length === 0) return emptyState('No firewall rules', 'Rules written through the API (createFirewallRule) or an import appear here in priority order.');
+  const rows = rules.map(
     (r) => html`<tr><td>${r.priority}</td><td>${r.name}</td><td><span class="strong">${r.action}</span>${r.isEnabled ? '' : html` <span class="muted small">disabled</span>`}</td><td><code>${r.srcPrefix ?? 'any'}</code></td><td><code>${r.dstPrefix ?? 'any'}</code></td></tr>`,
   );
   return html`<table class="table"><thead><tr><th>Priority</th><th>Name</th><th>Action</th><th>Source</th><th>Destination</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -79,7 +81,7 @@ function pager(detail: SecurityDetail, page: number): SafeHtml {
   return html`<nav class="pager" aria-label="Event pages">
   ${page > 1 ? html`<a class="btn btn-secondary btn-sm" href="${page === 2 ? base : `${base}?page=${page - 1}`}" rel="prev">Newer</a>` : ''}
   ${page < pages ? html`<a class="btn btn-secondary btn-sm" href="${base}?page=${page + 1}" rel="next">Older</a>` : ''}
-  <span class="field-help pager-status">page ${page} of ${pages}</span>
+  <span class="field-help pager-status">IDS and IPS events: page ${page} of ${pages}</span>
 </nav>`;
 }
 
@@ -98,5 +100,5 @@ ${section('Honeypot SSIDs', detail.honeypots.length, honeypots(detail, now), 'ho
 ${section('IDS events', detail.ids.total, detections(network.UUID, detail.ids.events, now, 'IDS'), 'ids-events')}
 ${section('IPS events', detail.ips.total, detections(network.UUID, detail.ips.events, now, 'IPS'), 'ips-events')}
 ${pager(detail, page)}
-${section('Firewall rules', detail.rules.length, firewall(detail), 'firewall')}`;
+${section('Firewall rules', detail.rules.length, renderFirewallRules(detail.rules), 'firewall')}`;
 }

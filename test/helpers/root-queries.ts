@@ -14,6 +14,7 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   networksForCompany: '{ networksForCompany(companySlug: "$SLUG") { UUID label slug } }',
   virtualDevicesForNetwork: '{ virtualDevicesForNetwork(networkUUID: "$NETWORK") { UUID label deviceType deviceModel isOnline } }',
   networkClients: '{ networkClients(networkUUID: "$NETWORK") { macAddress ip lastSeen } }',
+  networkClientsPage: '{ networkClientsPage(networkUUID: "$NETWORK", search: "a", limit: 50) { total clients { macAddress ip clientName lastSeen } } }',
   companyBySlug: NESTED_COMPANY_QUERY,
   network: '{ network(UUID: "$NETWORK") { UUID label slug companySlug isActive idsIPSConfig { UUID networkUUID mode } } }',
   networkBySlug: '{ networkBySlug(companySlug: "$SLUG", networkSlug: "$NETSLUG") { UUID label } }',
@@ -59,6 +60,7 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   apHealthScores:
     '{ apHealthScores(serialNumber: "$SERIAL", filter: { durationSeconds: 86400, stepSeconds: 3600 }) { timestamp overallScore performanceScore rfScore systemScore cpuPercent memoryPercent } }',
   switchMACTable: '{ switchMACTable(virtualDeviceUUID: "$DEVICE") { virtualDeviceUUID macAddress vlanID portNumber updatedAt } }',
+  switchMACTablePage: '{ switchMACTablePage(virtualDeviceUUID: "$DEVICE", search: "12", limit: 50, offset: 50) { total entries { macAddress vlanID portNumber updatedAt } } }',
   pduMetrics:
     '{ pduMetrics(virtualDeviceUUID: "$DEVICE", filter: { durationSeconds: 14400, stepSeconds: 300 }) { virtualDeviceUUID temperatureCelsius { metadata { minValue maxValue } values { timestamp value } } powerWatts { values { timestamp value outletNumber label } } outlets { outletNumber label isOn powerWatts } } }',
   pdusMetrics:

@@ -12,6 +12,7 @@ import {
 import type { FieldMapping, GraphQLFeature, ListMapping, SqlContext } from '../../engine/read.model.js';
 import { vlanByNumber } from '../vlan/vlan.graphql.js';
 import { CLIENTS_FILTER_ARGUMENT, checkClientsFilter, clientsSelected } from './client.filter.js';
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_PAGE, SEARCH_PAGE_ARGUMENTS, checkSearchPage, clientSearch, searchPageSize } from './client.search.js';
 
 /**
  * True while the client aliased `cl` counts as connected: marked connected,
@@ -27,6 +28,22 @@ const CLIENTS_OF_NETWORK: ListMapping = {
   table: 'network_clients',
   join: (cl, n, context) => `${cl}.network_id = ${n}.id AND ${clientsSelected(cl, context, () => isConnected(cl, context))}`,
   orderBy: (cl) => `${cl}.mac_address`,
+};
+
+/** The connected clients of the network row `n` that the search of networkClientsPage finds (client.search.ts), as the row `cl`. */
+const searchedClients = (c: SqlContext, n: string, cl: string): string =>
+  `${cl}.network_id = ${n}.id AND ${isConnected(cl, c)} AND ${clientSearch(c, cl)}`;
+
+/** A page of a network's connected clients that the search finds: `total`, and `clients` by MAC address. */
+const CLIENTS_PAGE: Record<string, FieldMapping> = {
+  total: { kind: 'computed', type: 'integer', sql: (n, c) => `(SELECT count(*) FROM network_clients tc WHERE ${searchedClients(c, n, 'tc')})` },
+  clients: {
+    kind: 'list',
+    table: (c, n) =>
+      `(SELECT pc.* FROM network_clients pc WHERE ${searchedClients(c, n, 'pc')} ORDER BY pc.mac_address LIMIT ${c.arg('limit')} OFFSET ${c.arg('offset')})`,
+    join: (cl) => `${cl}.id IS NOT NULL`,
+    orderBy: (cl) => `${cl}.mac_address`,
+  },
 };
 
 /** The clients the filter selects of every network of the list argument networkUUIDs (of the caller's company), by MAC address, then network. */
@@ -116,6 +133,14 @@ input NetworkClientsFilter {
   vlanID: Int
 }
 
+"""One page of a network's connected clients that a search finds, and how many it finds in all."""
+type NetworkClientsPage {
+  """Every connected client the search finds, on all pages."""
+  total: Int!
+  """This page's clients, by MAC address."""
+  clients: [NetworkClient!]!
+}
+
 extend type Query {
   """
   The clients currently connected to the network, ordered by MAC address:
@@ -130,6 +155,23 @@ extend type Query {
     "Which clients to list instead of the connected ones."
     filter: NetworkClientsFilter
   ): [NetworkClient!]
+
+  """
+  A page of the clients currently connected to the network (as
+  networkClients), by MAC address, that a search finds, with how many it
+  finds in all: the dashboard's client list. Null with UNAUTHORIZED for a
+  network that is not the key's company's.
+  """
+  networkClientsPage(
+    "The network's UUID."
+    networkUUID: UUID!
+    "Up to ${MAX_SEARCH_LENGTH} characters, any case: clients whose MAC address holds its hex digits (with colons, hyphens, dots or nothing between them), whose IP address starts with it, or whose host name holds it. Absent or blank: every connected client."
+    search: String
+    "The most clients on the page, 1 to ${MAX_SEARCH_PAGE}."
+    limit: Int!
+    "How many of the clients found to skip (by MAC address), 0 or more."
+    offset: Int = 0
+  ): NetworkClientsPage
 
   """
   The clients currently connected to the networks (as networkClients), or
@@ -147,6 +189,7 @@ extend type Query {
 }
 `,
   readModel: {
+    NetworkClientsPage: CLIENTS_PAGE,
     NetworkClient: {
       macAddress: text('mac_address'),
       ip: text('ip', true),
@@ -171,6 +214,12 @@ extend type Query {
       where: inCompany('uuid', 'networkUUID'),
       list: CLIENTS_OF_NETWORK,
     },
+    networkClientsPage: {
+      table: 'networks',
+      arguments: [{ name: 'networkUUID', type: 'uuid' }, ...SEARCH_PAGE_ARGUMENTS],
+      check: checkSearchPage,
+      where: inCompany('uuid', 'networkUUID'),
+    },
     networksClients: {
       kind: 'value',
       arguments: [{ name: 'companyUUID', type: 'uuid' }, { name: 'networkUUIDs', type: 'uuidList' }, CLIENTS_FILTER_ARGUMENT],
@@ -182,4 +231,7 @@ extend type Query {
   },
   internalRoots: {},
   mutations: {},
+  listSizes: {
+    'NetworkClientsPage.clients': searchPageSize,
+  },
 } satisfies GraphQLFeature;
