@@ -301,7 +301,7 @@ async function main() {
     console.log(USAGE);
     return 0;
   }
-  if (!fs.existsSync(path.join(REPO_DIR, 'dist', 'demo', 'dataset.js'))) {
+  if (!fs.existsSync(path.join(REPO_DIR, 'dist', 'tools', 'demo', 'dataset.js'))) {
     console.error('bench: dist/ is missing; run "npm run build" first (npm run bench does).');
     return 2;
   }

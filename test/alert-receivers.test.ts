@@ -253,6 +253,7 @@ describe.each(storeKinds())('alert receivers on %s', (kind) => {
     expect(body.data).toEqual({
       device_name: 'AP 1', device_type: 'access_point', serial_number: SERIALS.acmeLabAp, virtual_device_uuid: IDS.acmeLabAp, network_uuid: IDS.acmeLab,
       event_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      change_cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
     });
 
     // (b) the email: refused once with 451, accepted on the retry
@@ -319,7 +320,7 @@ describe.each(storeKinds())('alert receivers on %s', (kind) => {
     const entry = JSON.parse(audit?.body ?? '{}') as JsonTree;
     expect(entry.metadata).toEqual({ alert_name: 'Audit log', network_name: null, timestamp: expect.any(String) });
     expect(entry.data).toMatchObject({ action: 'webhook.create', object_type: 'webhook', object_id: endpoint.UUID, actor: { type: 'api_key', label: 'writer' } });
-    expect(Object.keys(entry.data).sort()).toEqual(['action', 'actor', 'after', 'audit_entry_uuid', 'before', 'object_id', 'object_type']);
+    expect(Object.keys(entry.data).sort()).toEqual(['action', 'actor', 'after', 'audit_entry_uuid', 'before', 'change_cursor', 'object_id', 'object_type']);
 
     const rotated = await app.graphql(`mutation { rotateWebhookSecret(input: { endpointUUID: "${endpoint.UUID}", graceSeconds: 600 }) { secret } }`, { key: writeKey });
     const fresh = rotated.body.data.rotateWebhookSecret.secret as string;

@@ -235,6 +235,21 @@ describe('the typed client and the limits', () => {
     expect(waits.length).toBeGreaterThan(0);
     expect(waits.every((w) => w.reason === 'pace')).toBe(true);
   });
+
+  it("waits only until the budget holds one point, as the server admits, not for a document's whole cost, and sees no 429", async () => {
+    const watched = watchedFetch();
+    const waits: WaitEvent[] = [];
+    const client = createClient({ url: app.url, apiKey: await app.createKey('acme'), fetch: watched.fetch, onWait: (w) => waits.push(w) });
+    for (let i = 0; i < 6; i++) expect((await client.request(SEVEN_DEVICES, { uuid: IDS.acmeAp })).status).toBe(200);
+    expect(watched.statuses).toEqual(Array(6).fill(200));
+    expect(waits.every((w) => w.reason === 'pace')).toBe(true);
+    // 6 operations of 28 points from a full budget of 40 at 20 points a second: the server admits the sixth once five
+    // were taken and it holds one point again, after (5 × 28 - 39) / 20 = 5.05 s of refill (less the refill during the
+    // requests themselves). Waiting for each document's whole 28 points instead would wait (5 × 28 - 40 + 28) / 20 = 6.4 s.
+    const paced = waits.reduce((sum, w) => sum + w.ms, 0);
+    expect(paced).toBeLessThanOrEqual(5_050 + 50);
+    expect(paced).toBeGreaterThan(0);
+  });
 });
 
 describe('the typed client and failures between it and the server', () => {

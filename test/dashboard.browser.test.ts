@@ -178,6 +178,12 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     expect(await requests.nth(1).locator('td').nth(4).innerText()).toBe('companyBySlug');
     await page.locator('#chart-key-requests[data-drawn="true"]').waitFor();
     expect(await page.locator('#chart-key-requests .u-legend').innerText()).toMatch(/401[\s\S]*200/);
+    // each status in its class's colour: 200 green, 401 (a refused key) pink
+    const markers = await page.locator('#chart-key-requests .u-legend .u-series').evaluateAll((rows) =>
+      // in the page: its window's getComputedStyle (this file is typed without the DOM's lib)
+      rows.map((row) => [row.querySelector('.u-label')?.textContent, (globalThis as unknown as { getComputedStyle(element: unknown): { backgroundColor: string } }).getComputedStyle(row.querySelector('.u-marker')).backgroundColor]),
+    );
+    expect(markers).toEqual(expect.arrayContaining([['401', 'rgb(219, 39, 119)'], ['200', 'rgb(22, 163, 74)']]));
     await page.getByLabel('Status').selectOption('4xx');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('link', { name: 'Clear filters' }).waitFor();

@@ -227,7 +227,8 @@ describe.each(storeKinds())('a key\'s page in the dashboard on %s', (kind) => {
     expect(page.text.match(/<tr data-request-id=/g)).toHaveLength(4);
     expect(page.text).toContain('<code>BAD_USER_INPUT</code>');
     const chart = JSON.parse(/<script type="application\/json" class="chart-data">(.*?)<\/script>/.exec(page.text)?.[1] ?? 'null');
-    expect(chart).toMatchObject({ unit: 'requests', kind: 'stacked-bars', labels: ['200', '400'] });
+    // 200 green and 400 amber: palette indices 1 and 2 of web/charts.js, by status class
+    expect(chart).toMatchObject({ unit: 'requests', kind: 'stacked-bars', labels: ['200', '400'], styles: [{ color: 1 }, { color: 2 }] });
     expect(chart.data[1].reduce((a: number, b: number | null) => a + (b ?? 0), 0)).toBe(3);
     expect(chart.data[2].reduce((a: number, b: number | null) => a + (b ?? 0), 0)).toBe(1);
 

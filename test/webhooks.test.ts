@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../src/kernel/caller.js';
@@ -8,6 +9,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, createScopedKey, postReports, report } from './helpers/reports.js';
+import { settled } from './helpers/changes.js';
 import { storeKinds } from './helpers/stores.js';
 import { startWebhookReceiver } from './helpers/webhook-receiver.js';
 import type { ReceivedWebhook, WebhookReceiver } from './helpers/webhook-receiver.js';
@@ -17,6 +19,12 @@ const OFFLINE_AFTER_SECONDS = 60;
 const DEVICE_ALERTS = ['DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP'];
 
 const alertOf = (delivery: ReceivedWebhook) => (JSON.parse(delivery.body) as { metadata: { alert_name: string } }).metadata.alert_name;
+const FEED_PAGE = /* GraphQL */ `
+  query ($after: String) { changes(after: $after, limit: 1000) { changes { cursor objectType objectUUID kind } endCursor hasMore } }
+`;
+type FeedChange = { cursor: string; objectType: string; objectUUID: string; kind: string };
+type Body = { metadata: Record<string, unknown>; data: Record<string, unknown> };
+
 const wired = (macAddress: string) => ({ macAddress, ip: null, hostname: null, isWireless: false, signal: null, vlanID: 10, ssid: null, portNumber: 3 });
 
 describe.each(storeKinds())('webhooks on %s', (kind) => {
@@ -159,6 +167,97 @@ describe.each(storeKinds())('webhooks on %s', (kind) => {
     expect(update?.data).toMatchObject({ objectType: 'network', objectId: IDS.acmeEmpty, actor: { type: 'cli' }, after: { label: 'Annex 2' } });
     expect((await bodies()).filter((b) => b.data.action === 'webhook.create' && b.data.objectId === created.id)).toHaveLength(1);
     expect(JSON.stringify(hook.received)).not.toContain('whsec_');
+    await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
+  });
+
+  it("carries the change feed's cursor in AUDIT_LOG, DEVICE_ONLINE and DEVICE_OFFLINE: the receiver finds its change there and resumes from it", async () => {
+    const standard = await receiver();
+    const meter = await receiver();
+    const rules = [{ alert: 'AUDIT_LOG' }, { alert: 'DEVICE_ONLINE' }, { alert: 'DEVICE_OFFLINE' }];
+    const first = await services().webhooks.createEndpoint(acme, { label: 'standard', url: standard.url, rules });
+    const second = await services().webhooks.createEndpoint(acme, { label: 'meter', url: meter.url, rules, payloadFormat: 'METER' });
+    const apiKey = await app.createKey('acme', 'sync');
+    const feed = async (after: string | null): Promise<{ changes: FeedChange[]; endCursor: string | null }> => {
+      await settled(app);
+      const res = await app.graphql(FEED_PAGE, { key: apiKey, variables: { after } });
+      const page = (res.body as { data: { changes: { changes: FeedChange[]; endCursor: string | null; hasMore: boolean } } }).data.changes;
+      expect(page.hasMore).toBe(false);
+      return page;
+    };
+    const bodies = (hook: WebhookReceiver) => hook.received.map((d) => JSON.parse(d.body) as Body);
+    /** The body of the first delivery to `hook` after its first `skip` that `match` picks, once it came. */
+    const delivered = async (hook: WebhookReceiver, match: (body: Body) => boolean, skip = 0): Promise<Body> => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const found = bodies(hook).slice(skip).find(match);
+        if (found !== undefined) return found;
+        if (Date.now() > deadline) throw new Error(`never delivered: ${JSON.stringify(bodies(hook).map((b) => [b.metadata.alert_name, b.data.action, b.data.serialNumber, b.data.changeCursor]))}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await post([report(SERIALS.acmeSwitch, now())]);
+    // the receiver's copy is up to date here
+    const before = (await feed(null)).endCursor;
+
+    await services().networks.update(acme, { networkUUID: IDS.acmeEmpty, label: 'Annex 3' });
+    const update = await delivered(standard, (b) => b.data.action === 'network.update' && (b.data.after as { label?: string }).label === 'Annex 3');
+    const cursor = update.data.changeCursor as string;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    // the feed from where the receiver was has the same change at that cursor, and it is the last one
+    const caughtUp = await feed(before);
+    expect(caughtUp.changes.find((c) => c.cursor === cursor)).toEqual({ cursor, objectType: 'Network', objectUUID: IDS.acmeEmpty, kind: 'UPDATED' });
+    expect(caughtUp.endCursor).toBe(cursor);
+    const meterUpdate = await delivered(meter, (b) => b.data.action === 'network.update' && (b.data.after as { label?: string }).label === 'Annex 3');
+    expect(meterUpdate.data.change_cursor).toBe(cursor);
+
+    // the receiver misses what follows; from the delivered cursor the feed has all of it, and only it
+    const seen = standard.received.length;
+    clock.advance(200_000);
+    await services().reports.checkOffline();
+    await post([report(SERIALS.acmeSwitch, now())]);
+    await services().vlans.update(acme, { vlanUUID: IDS.acmeVlan, name: 'Resumed' });
+    const online = await delivered(standard, (b) => b.metadata.alert_name === 'ALERT_DEVICE_ONLINE' && b.data.serialNumber === SERIALS.acmeSwitch, seen);
+    const rename = await delivered(standard, (b) => b.data.action === 'vlan.update' && (b.data.after as { name?: string }).name === 'Resumed');
+    const resumed = await feed(cursor);
+    expect(resumed.changes.map((c) => c.cursor)).not.toContain(cursor);
+    expect(resumed.changes.find((c) => c.cursor === online.data.changeCursor)).toMatchObject({ objectType: 'HardwareDevice', objectUUID: SERIALS.acmeSwitch, kind: 'ONLINE' });
+    expect(resumed.changes.at(-1)).toMatchObject({ cursor: rename.data.changeCursor, objectType: 'VLAN', objectUUID: IDS.acmeVlan, kind: 'UPDATED' });
+    // every change after the cursor came with a delivery carrying its cursor, in both bodies, each an OFFLINE, the ONLINE or the rename
+    const standardCursors = new Set(bodies(standard).map((b) => b.data.changeCursor));
+    const meterCursors = new Set(bodies(meter).map((b) => b.data.change_cursor));
+    for (const change of resumed.changes) {
+      expect(standardCursors.has(change.cursor)).toBe(true);
+      expect(meterCursors.has(change.cursor)).toBe(true);
+    }
+    expect(resumed.changes.filter((c) => c.kind !== 'OFFLINE').map((c) => c.kind)).toEqual(['ONLINE', 'UPDATED']);
+    expect(resumed.changes.filter((c) => c.kind === 'OFFLINE').length).toBeGreaterThan(0);
+    // an entry the feed does not list (a key made) carries null
+    const keyMade = await delivered(standard, (b) => b.data.action === 'api_key.create');
+    expect(keyMade.data).toHaveProperty('changeCursor', null);
+    await services().webhooks.deleteEndpoint(acme, { endpointId: first.endpoint.id });
+    await services().webhooks.deleteEndpoint(acme, { endpointId: second.endpoint.id });
+  });
+
+  it.runIf(kind === 'postgres')('holds back a delivery with a cursor while an older transaction runs, as the feed does, so its cursor is never ahead of a change', async () => {
+    const hook = await receiver();
+    const { endpoint: created } = await endpoint(hook.url, [{ alert: 'AUDIT_LOG' }]);
+    const older = new pg.Client({ connectionString: app.database.url });
+    await older.connect();
+    try {
+      // a transaction with an id below the write's, still running when the write commits
+      await older.query('BEGIN');
+      await older.query('SELECT pg_current_xact_id()');
+      await services().networks.update(acme, { networkUUID: IDS.acmeEmpty, label: 'Held' });
+      const held = () => hook.received.some((d) => d.body.includes('"label":"Held"'));
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(held()).toBe(false);
+      await older.query('COMMIT');
+      const deadline = Date.now() + 10_000;
+      while (!held() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(held()).toBe(true);
+    } finally {
+      await older.end();
+    }
     await services().webhooks.deleteEndpoint(acme, { endpointId: created.id });
   });
 

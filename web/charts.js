@@ -5,6 +5,7 @@
 'use strict';
 
 (() => {
+  // the order of PALETTE in src/dashboard/charts.view.ts: blue, green, amber, purple, red, cyan, gray, pink
   const COLORS = ['#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626', '#0891b2', '#4b5563', '#db2777'];
   const HEIGHT = 220;
 

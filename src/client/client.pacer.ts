@@ -4,8 +4,12 @@
  * would refuse instead of after the 429:
  * - the request window: `X-RateLimit-Remaining` requests until `X-RateLimit-Reset`;
  * - the complexity budget: `X-Complexity-Remaining` points of `X-Complexity-Limit`,
- *   refilled continuously at the rate `RateLimit-Policy` gives (q points per w seconds),
- *   and each document's requested cost, which every answer reports (`extensions.cost`).
+ *   refilled continuously at the rate `RateLimit-Policy` gives (q points per w seconds).
+ *   The server admits an operation while the budget holds BUDGET_ADMITS_AT (one)
+ *   point, whatever its cost, and may take it below zero, which it reports as
+ *   0 points with `X-Complexity-Reset` the time it is back at one point; so the
+ *   pacer waits until one point, counting the requested cost of the requests
+ *   in flight (each answer reports a document's, `extensions.cost`).
  * Times are on this machine's clock: a server time is moved by the answer's
  * `Date` header, which is truncated to the second, so a wait is never early.
  */
@@ -36,12 +40,34 @@ export interface AnswerFacts {
 /** The document costs the pacer remembers at most (the largest seen per document text). */
 const MAX_KNOWN_COSTS = 1000;
 
+/**
+ * The points at which the server admits an operation, whatever its cost:
+ * the server's BUDGET_ADMITS_AT (src/platform/limits/limits.arithmetic.ts),
+ * repeated because the client imports nothing of the server's.
+ */
+export const BUDGET_ADMITS_AT = 1;
+
+/**
+ * How much earlier than `X-Complexity-Reset` (local) the budget may truly be
+ * back at one point: the reset is rounded up to the second, and the `Date`
+ * header that moves it to this clock is truncated to the second.
+ */
+const RESET_ROUNDING_MS = 2000;
+
+/** A budget as the pacer models it: `level` points at `at` (local ms), possibly below zero. */
+interface BudgetModel {
+  readonly level: number;
+  readonly at: number;
+  readonly capacity: number;
+  readonly perMs: number;
+}
+
 /** Creates the pacer of one client; `now` is the local clock. */
 export function createPacer(now: () => number): Pacer {
   // the request window: requests left at the last answer, and its end (local ms)
   let requests: { remaining: number; resetAt: number } | undefined;
-  // the budget: whole points at `at` (local ms), its capacity and refill per ms
-  let budget: { level: number; at: number; capacity: number; perMs: number } | undefined;
+  // the budget: points at `at` (local ms), possibly below zero, its capacity and refill per ms
+  let budget: BudgetModel | undefined;
   const costs = new Map<string, number>();
   const inFlight = { requests: 0, points: 0 };
   const reserved = new Map<string, number[]>();
@@ -51,7 +77,7 @@ export function createPacer(now: () => number): Pacer {
   return {
     admit(key, force = false) {
       const cost = costs.get(key) ?? 0;
-      const wait = force ? 0 : waitFor(cost, now());
+      const wait = force ? 0 : waitFor(now());
       if (wait > 0) return wait;
       inFlight.requests += 1;
       inFlight.points += cost;
@@ -68,23 +94,44 @@ export function createPacer(now: () => number): Pacer {
       if (answer.requestedCost !== undefined) rememberCost(key, answer.requestedCost);
       const facts = readLimitHeaders(answer.headers, answer.receivedAt);
       if (facts.requests) requests = facts.requests;
-      if (facts.budget) budget = facts.budget;
+      if (facts.budget) budget = belowZero(facts.budget, answer, cost);
     },
     blockRequestsUntil(retryAt) {
       requests = { remaining: 0, resetAt: Math.max(retryAt, requests?.resetAt ?? 0) };
     },
     learnThrottled(key, cost, remaining) {
       if (cost !== undefined) rememberCost(key, cost);
-      if (budget && remaining !== undefined) budget = { ...budget, level: remaining, at: now() };
+      // the refusal's headers (settle) already said when the budget is back at one point; only a level above that is news
+      if (budget && remaining !== undefined && remaining >= BUDGET_ADMITS_AT) budget = { ...budget, level: remaining, at: now() };
     },
   };
 
-  /** How long until the window and the budget both allow a request of `cost` points, counting those in flight. */
-  function waitFor(cost: number, t: number): number {
+  /**
+   * The budget after an answer. At 0 points the headers say only that it is
+   * below one point until `X-Complexity-Reset` (`facts.level` is already
+   * derived from it, rounded late): the pacer's own account, the level before
+   * plus refill minus what the request cost (`X-Complexity-Cost`, else the
+   * reserved cost), is used instead when it lies within the reset's rounding,
+   * so a loop of expensive operations waits until one point and no longer.
+   */
+  function belowZero(facts: BudgetModel, answer: AnswerFacts, reservedCost: number): BudgetModel {
+    if (facts.level >= BUDGET_ADMITS_AT || !budget || facts.perMs <= 0) return facts;
+    const charged = integer(answer.headers.get('x-complexity-cost')) ?? reservedCost;
+    const account = budgetNow(answer.receivedAt) - charged;
+    const latest = facts.level + RESET_ROUNDING_MS * facts.perMs;
+    return { ...facts, level: Math.max(facts.level, Math.min(account, latest)) };
+  }
+
+  /**
+   * How long until the window allows a request and the budget holds one
+   * point beyond the costs of the requests in flight (whatever this one's
+   * cost: the server admits it at one point and takes the budget below zero).
+   */
+  function waitFor(t: number): number {
     if (requests && t < requests.resetAt && requests.remaining - inFlight.requests <= 0) return requests.resetAt - t;
-    if (!budget || budget.perMs <= 0 || cost <= 0 || cost > budget.capacity) return 0;
+    if (!budget || budget.perMs <= 0) return 0;
     const available = budgetNow(t) - inFlight.points;
-    return available < cost ? Math.ceil((cost - available) / budget.perMs) : 0;
+    return available < BUDGET_ADMITS_AT ? Math.ceil((BUDGET_ADMITS_AT - available) / budget.perMs) : 0;
   }
 
   function rememberCost(key: string, cost: number): void {
@@ -93,22 +140,26 @@ export function createPacer(now: () => number): Pacer {
   }
 }
 
-/** The limits an answer's headers report, on the local clock; a part is absent when its headers are. */
-export function readLimitHeaders(
-  headers: Headers,
-  receivedAt: number,
-): { requests?: { remaining: number; resetAt: number }; budget?: { level: number; at: number; capacity: number; perMs: number } } {
+/**
+ * The limits an answer's headers report, on the local clock; a part is
+ * absent when its headers are. At 0 points the budget may be below zero: its
+ * level is then the one from which it refills to one point by
+ * `X-Complexity-Reset` (rounded up, so never early).
+ */
+export function readLimitHeaders(headers: Headers, receivedAt: number): { requests?: { remaining: number; resetAt: number }; budget?: BudgetModel } {
   const skew = clockSkew(headers, receivedAt);
   const remaining = integer(headers.get('x-ratelimit-remaining'));
   const reset = Date.parse(headers.get('x-ratelimit-reset') ?? '');
   const level = integer(headers.get('x-complexity-remaining'));
   const capacity = integer(headers.get('x-complexity-limit'));
   const window = /"complexity";q=(\d+);w=(\d+(?:\.\d+)?)/.exec(headers.get('ratelimit-policy') ?? '');
+  const perMs = window ? Number(window[1]) / (Number(window[2]) * 1000) : 0;
+  const backAt = Date.parse(headers.get('x-complexity-reset') ?? '') - skew;
+  // below one point until backAt: the level from which it refills to one point then
+  const below = level === 0 && perMs > 0 && !Number.isNaN(backAt) ? BUDGET_ADMITS_AT - Math.max(0, backAt - receivedAt) * perMs : level;
   return {
     ...(remaining !== undefined && !Number.isNaN(reset) ? { requests: { remaining, resetAt: reset - skew } } : {}),
-    ...(level !== undefined && capacity !== undefined
-      ? { budget: { level, at: receivedAt, capacity, perMs: window ? Number(window[1]) / (Number(window[2]) * 1000) : 0 } }
-      : {}),
+    ...(below !== undefined && capacity !== undefined ? { budget: { level: below, at: receivedAt, capacity, perMs } } : {}),
   };
 }
 

@@ -42,30 +42,58 @@ describe('the client', () => {
     });
   });
 
-  it('paces: no request past the window, and none the budget cannot hold, until it can', () => {
+  it('reads a budget below zero from X-Complexity-Reset: the level it refills to one point from by then', () => {
+    const headers = new Headers({
+      date: new Date(1000).toUTCString(),
+      'x-complexity-remaining': '0',
+      'x-complexity-limit': '750',
+      'x-complexity-reset': new Date(5000).toUTCString(),
+      'ratelimit-policy': '"requests";q=500;w=60, "complexity";q=750;w=15',
+    });
+    // back at one point 4 s after the answer, at 50 points a second: 1 - 200 points now
+    expect(readLimitHeaders(headers, 1000).budget).toEqual({ level: -199, at: 1000, capacity: 750, perMs: 0.05 });
+  });
+
+  it("paces: no request past the window, and none until the budget holds one point, whatever the document's cost", () => {
     let t = 0;
     const pacer = createPacer(() => t);
-    const headers = (requests: number, points: number) =>
+    const headers = (requests: number, points: number, extra: Record<string, string> = {}) =>
       new Headers({
         'x-ratelimit-remaining': String(requests),
         'x-ratelimit-reset': new Date(60_000).toUTCString(),
         'x-complexity-remaining': String(points),
         'x-complexity-limit': '750',
         'ratelimit-policy': '"requests";q=500;w=60, "complexity";q=750;w=15',
+        ...extra,
       });
     expect(pacer.admit('q')).toBe(0);
     pacer.settle('q', { headers: headers(5, 40), requestedCost: 100, receivedAt: t });
-    // 40 points, 100 needed, 50 a second: 1.2 s
-    expect(pacer.admit('q')).toBe(1200);
-    t = 1200;
+    // 40 points: the server admits a document of 100 at one point, so the pacer does too
     expect(pacer.admit('q')).toBe(0);
-    // an unknown document is not held back by the budget, and the reserved 100 points count
-    expect(pacer.admit('other')).toBe(0);
+    // the 100 points in flight take the budget to -60: one point is 61 points away, 1.22 s at 50 a second
+    expect(pacer.admit('other')).toBe(1220);
+    // the answer: 0 points, back at one point at the reset (rounded up to 3 s); its own account (40 - 100) is within that
+    pacer.settle('q', { headers: headers(4, 0, { 'x-complexity-cost': '100', 'x-complexity-reset': new Date(3000).toUTCString() }), requestedCost: 100, receivedAt: t });
+    expect(pacer.admit('q')).toBe(1220);
+    t = 1220;
+    expect(pacer.admit('q')).toBe(0);
     pacer.settle('q', { headers: headers(0, 700), requestedCost: 100, receivedAt: t });
-    pacer.settle('other', undefined);
-    expect(pacer.admit('q')).toBe(60_000 - 1200);
+    expect(pacer.admit('q')).toBe(60_000 - 1220);
     t = 60_000;
     expect(pacer.admit('q')).toBe(0);
+  });
+
+  it('paces from X-Complexity-Reset when its own account of the budget is off by more than the reset\'s rounding', () => {
+    const t = 0;
+    const pacer = createPacer(() => t);
+    const complexity = { 'x-complexity-limit': '750', 'ratelimit-policy': '"requests";q=500;w=60, "complexity";q=750;w=15' };
+    expect(pacer.admit('q')).toBe(0);
+    pacer.settle('q', { headers: new Headers({ ...complexity, 'x-complexity-remaining': '750' }), requestedCost: 10, receivedAt: t });
+    expect(pacer.admit('q')).toBe(0);
+    // another program spent the key's budget: 0 points until 10 s, though this client's account says 740
+    pacer.settle('q', { headers: new Headers({ ...complexity, 'x-complexity-remaining': '0', 'x-complexity-cost': '10', 'x-complexity-reset': new Date(10_000).toUTCString() }), requestedCost: 10, receivedAt: t });
+    // trusted up to 2 s of rounding before the reset: the wait ends at 8 s at the earliest
+    expect(pacer.admit('q')).toBe(8_000);
   });
 
   it('backs off with full jitter under a doubling ceiling', () => {

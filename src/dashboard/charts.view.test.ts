@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { alignSeries, renderChart } from './charts.view.js';
 import type { ChartSpec } from './charts.view.js';
 import { formatBytes, formatUptime } from './device.view.js';
+import { statusColor } from './key-requests.view.js';
 
 const spec = (series: ChartSpec['series']): ChartSpec => ({ id: 'q', title: 'Uplink quality', unit: '%', window: [0, 600], stepSeconds: 120, series });
 
@@ -31,5 +32,13 @@ describe('charts', () => {
   it('formats counters and uptimes as an administrator reads them', () => {
     expect([0, 1023, 1536, 5 * 1024 ** 3, 300 * 1024 ** 2].map(formatBytes)).toEqual(['0 B', '1023 B', '1.5 KB', '5.0 GB', '300 MB']);
     expect([59, 3600, 3900, 93_784, 10 * 86_400].map(formatUptime)).toEqual(['0 min', '1 h', '1 h 5 min', '1 d 2 h', '10 d']);
+  });
+
+  it("colours a request status by its class, whatever other series the chart has", () => {
+    const statuses = [200, 204, 304, 400, 401, 403, 404, 413, 429, 500, 503];
+    expect(statuses.map(statusColor)).toEqual(['green', 'green', 'gray', 'amber', 'pink', 'pink', 'amber', 'amber', 'purple', 'red', 'red']);
+    // a fixed colour is the palette's index (web/charts.js), not the series' position
+    const aligned = alignSeries(spec([{ label: '503', points: [[0, 1]], color: 'red' }, { label: '200', points: [[0, 9]], color: 'green' }, { label: 'x', points: [[0, 2]] }]));
+    expect(aligned.styles).toEqual([{ color: 4, dashed: false }, { color: 1, dashed: false }, { color: 2, dashed: false }]);
   });
 });

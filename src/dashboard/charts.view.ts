@@ -4,12 +4,19 @@ import type { SafeHtml } from './html.js';
 /** The units a chart's values are shown in (web/charts.js formats axis ticks and hover values with them). */
 export type ChartUnit = 'ms' | '%' | 'Mbit/s' | 'clients' | 'dBm' | 'dB' | 'req/s' | 'W' | '°C' | 'score' | 'requests';
 
+/** The colours of web/charts.js's palette, in its order (COLORS there). */
+const PALETTE = ['blue', 'green', 'amber', 'purple', 'red', 'cyan', 'gray', 'pink'] as const;
+/** A colour of the charts' palette, for a series whose colour means something (a status class). */
+export type ChartColor = (typeof PALETTE)[number];
+
 /** One line of a chart: its legend label and its points (bucket start as Unix seconds, value in the chart's unit). */
 export interface ChartSeries {
   readonly label: string;
   readonly points: readonly (readonly [number, number])[];
   /** Series of one group share a colour (a port's download and upload); by default each has its own. */
   readonly group?: number;
+  /** A fixed colour, whatever other series the chart has (before `group`). */
+  readonly color?: ChartColor;
   /** Drawn dashed: the second series of a group. */
   readonly dashed?: boolean;
 }
@@ -65,7 +72,7 @@ export function alignSeries(spec: ChartSpec): ChartData {
     for (const [t, value] of s.points) column[index.get(t) as number] = value;
     return column;
   });
-  const styles = spec.series.map((s, i) => ({ color: s.group ?? i, dashed: s.dashed === true }));
+  const styles = spec.series.map((s, i) => ({ color: s.color !== undefined ? PALETTE.indexOf(s.color) : (s.group ?? i), dashed: s.dashed === true }));
   return { unit: spec.unit, window: spec.window, step: spec.stepSeconds, kind: spec.kind ?? 'lines', labels: spec.series.map((s) => s.label), styles, data: [times, ...columns] };
 }
 

@@ -1,6 +1,6 @@
 import type { KeyRequests } from '../features/request-log/request-log.service.js';
 import { renderChart } from './charts.view.js';
-import type { ChartSeries } from './charts.view.js';
+import type { ChartColor, ChartSeries } from './charts.view.js';
 import { exactTime } from './format.js';
 import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
@@ -31,7 +31,8 @@ function pageUrl(keyId: string, query: KeyRequestQuery, change: Partial<KeyReque
 }
 
 function statusBadge(status: number): SafeHtml {
-  return badge(status >= 500 ? 'danger' : status >= 400 ? 'warning' : 'success', String(status));
+  // a refused key (401, 403) is red-ish as in the chart (statusColor)
+  return badge(status >= 500 || status === 401 || status === 403 ? 'danger' : status >= 400 ? 'warning' : 'success', String(status));
 }
 
 function filters(keyId: string, query: KeyRequestQuery): SafeHtml {
@@ -45,7 +46,24 @@ function filters(keyId: string, query: KeyRequestQuery): SafeHtml {
 </form>`;
 }
 
-/** The chart: requests per hour, one stacked bar per status. */
+/**
+ * A status's colour in the chart, by its class and the same whatever other
+ * statuses the window has (docs/operations.md, "Request log"): 2xx green,
+ * 401 and 403 (a key refused: revoked, expired, from a disallowed address,
+ * without the scope) pink, red-ish as they want a look but apart from the
+ * server's failures, 429 (a limit) purple, other 4xx (the caller's mistakes)
+ * amber, 5xx red, anything else gray.
+ */
+export function statusColor(status: number): ChartColor {
+  if (status >= 200 && status < 300) return 'green';
+  if (status === 401 || status === 403) return 'pink';
+  if (status === 429) return 'purple';
+  if (status >= 400 && status < 500) return 'amber';
+  if (status >= 500 && status < 600) return 'red';
+  return 'gray';
+}
+
+/** The chart: requests per hour, one stacked bar per status, coloured by its class. */
 function hourlyChart(log: KeyRequests, windowMs: number, now: Date): SafeHtml {
   const byStatus = new Map<number, [number, number][]>();
   for (const { hour, status, count } of log.hourly) {
@@ -53,7 +71,7 @@ function hourlyChart(log: KeyRequests, windowMs: number, now: Date): SafeHtml {
     points.push([Date.parse(hour) / 1000, count]);
     byStatus.set(status, points);
   }
-  const series: ChartSeries[] = [...byStatus].sort(([a], [b]) => a - b).map(([status, points]) => ({ label: String(status), points }));
+  const series: ChartSeries[] = [...byStatus].sort(([a], [b]) => a - b).map(([status, points]) => ({ label: String(status), points, color: statusColor(status) }));
   const end = Math.ceil(now.getTime() / 3_600_000) * 3600;
   return renderChart({ id: 'key-requests', title: 'Requests per hour by status', unit: 'requests', kind: 'stacked-bars', window: [end - windowMs / 1000, end], stepSeconds: 3600, series });
 }

@@ -673,6 +673,8 @@ export interface ChangeTable {
   changed_at: string;
   /** JSON text of the object's fields after the change; null for DELETED. */
   fields: string | null;
+  /** The UUID of the audit entry or event that wrote it (migration 0026); null before that. */
+  source_uuid: string | null;
 }
 
 /** A webhook endpoint of a company; auth_value is encrypted (webhook.cipher.ts). */

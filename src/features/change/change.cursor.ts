@@ -2,8 +2,13 @@
  * The change feed's cursors (docs/changes.md): base64url of
  * `<txid>.<id>`, the change's transaction id (0 on SQLite) and row id, the
  * feed's order. The compiled read builds them in SQL (dialect.base64url);
- * this reads them back.
+ * the webhook dispatcher with encodeCursor; decodeCursor reads them back.
  */
+
+/** The cursor of the change at (`txid`, `id`): what the feed's `cursor` answers for it, and webhook deliveries carry. */
+export function encodeCursor(txid: number, id: number): string {
+  return Buffer.from(`${txid}.${id}`, 'latin1').toString('base64url');
+}
 
 /** The position a cursor names; undefined when it is no cursor of the feed (also for null and non-text values). */
 export function decodeCursor(value: unknown): { txid: number; id: number } | undefined {

@@ -1,7 +1,9 @@
 import type { SqlDialect } from '../../db/dialect.js';
+import { sql } from 'kysely';
 import { sqlWithValue } from '../../db/sql-text.js';
 import type { SqlContext } from '../../db/store.js';
 import { onlineSql } from '../../kernel/online.js';
+import { encodeCursor } from '../change/change.cursor.js';
 import type { DispatchAuditEntry, DispatchEvent } from './webhook.alerts.js';
 import type { PayloadFormat } from './webhook.meter.js';
 
@@ -34,10 +36,33 @@ export interface NetworkClientCount {
 /**
  * SQL of the dispatcher: events and audit entries not yet turned into
  * messages (claimed with FOR UPDATE SKIP LOCKED on PostgreSQL, so two
- * processes never take the same row), the rules they match, and the
- * connected-client counts of CLIENT_COUNT_ABOVE.
+ * processes never take the same row), with the change feed's cursor of what
+ * they wrote, the rules they match, and the connected-client counts of
+ * CLIENT_COUNT_ABOVE.
  */
 export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect) {
+  /**
+   * True for a row (of `uuid`, a column) whose changes the feed serves now:
+   * none of them is of a transaction the feed still holds back. A delivery
+   * carrying their cursor is then never ahead of a change the feed has yet
+   * to serve below it, so a receiver can resume from that cursor.
+   */
+  const changesServed = (uuid: string) =>
+    sql<boolean>`NOT EXISTS (SELECT 1 FROM changes cs WHERE cs.source_uuid = ${sql.ref(uuid)} AND NOT (${sql.raw(dialect.finishedTransaction('cs.txid'))}))`;
+
+  /** The cursor of each source's last change, by source UUID; sources without changes are absent. */
+  async function changeCursors(sourceUuids: readonly string[]): Promise<Map<string, string>> {
+    if (sourceUuids.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('changes')
+      .select((eb) => ['source_uuid', eb.fn.max('txid').as('txid'), eb.fn.max('id').as('id')])
+      .where('source_uuid', 'in', sourceUuids)
+      .groupBy('source_uuid')
+      .execute();
+    // one source's changes are of one transaction: the largest id is its last change
+    return new Map(rows.map((row) => [row.source_uuid as string, encodeCursor(Number(row.txid), Number(row.id))]));
+  }
+
   return {
     /** True when some event or audit entry waits for dispatch: a plain read, so an idle process takes no write lock. */
     async hasUndispatched(table: 'events' | 'audit_log'): Promise<boolean> {
@@ -55,11 +80,16 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
           'v.uuid as virtualDeviceUuid', 'v.label as deviceLabel', 'v.device_type as deviceType', 'h.serial_number as serialNumber', 'ev.type', 'ev.observed_at as observedAt', 'ev.details',
         ])
         .where('ev.dispatched_at', 'is', null)
+        .where(changesServed('ev.uuid'))
         .orderBy('ev.id')
         .limit(limit);
       if (dialect.rowLocks) query = query.forUpdate('ev').skipLocked();
       const rows = await query.execute();
-      return rows.map((row) => ({ ...row, id: Number(row.id), companyId: Number(row.companyId), networkId: row.networkId === null ? null : Number(row.networkId) }));
+      const cursors = await changeCursors(rows.map((row) => row.uuid));
+      return rows.map((row) => ({
+        ...row, id: Number(row.id), companyId: Number(row.companyId), networkId: row.networkId === null ? null : Number(row.networkId),
+        changeCursor: cursors.get(row.uuid) ?? null,
+      }));
     },
 
     async markEventsDispatched(ids: readonly number[], at: string): Promise<void> {
@@ -74,10 +104,13 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
           'actor_label as actorLabel', 'action', 'object_type as objectType', 'object_id as objectId', 'before', 'after',
         ])
         .where('dispatched_at', 'is', null)
+        .where(changesServed('audit_log.uuid'))
         .orderBy('id')
         .limit(limit);
       if (dialect.rowLocks) query = query.forUpdate().skipLocked();
-      return (await query.execute()).map((row) => ({ ...row, id: Number(row.id), companyId: Number(row.companyId) }));
+      const rows = await query.execute();
+      const cursors = await changeCursors(rows.map((row) => row.uuid));
+      return rows.map((row) => ({ ...row, id: Number(row.id), companyId: Number(row.companyId), changeCursor: cursors.get(row.uuid) ?? null }));
     },
 
     async markAuditDispatched(ids: readonly number[], at: string): Promise<void> {

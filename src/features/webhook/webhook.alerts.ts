@@ -35,11 +35,23 @@ export interface DispatchEvent {
   readonly observedAt: string;
   /** JSON text or null. */
   readonly details: string | null;
+  /** The change feed's cursor of the changes the event wrote (DEVICE_ONLINE, DEVICE_OFFLINE); null when it wrote none. */
+  readonly changeCursor: string | null;
 }
 
 /** An entry of the audit log as the dispatcher takes it. */
 export interface DispatchAuditEntry extends NewAuditRow {
   readonly id: number;
+  /** The change feed's cursor of the entry's last change; null when the feed lists none of it (docs/changes.md). */
+  readonly changeCursor: string | null;
+}
+
+/** The alerts whose deliveries carry the change feed's cursor: the events and entries that write changes. */
+const FEED_ALERTS: ReadonlySet<string> = new Set(['DEVICE_ONLINE', 'DEVICE_OFFLINE', 'AUDIT_LOG']);
+
+/** `{ [name]: cursor }` for an alert that writes changes, `{}` for the others: the member a delivery of it carries. */
+export function cursorMember(alertType: string, name: 'changeCursor' | 'change_cursor', cursor: string | null): Record<string, string | null> {
+  return FEED_ALERTS.has(alertType) ? { [name]: cursor } : {};
 }
 
 function alertName(type: string): string {
@@ -56,6 +68,7 @@ export function eventPayload(event: DispatchEvent): Payload {
       virtualDeviceUUID: event.virtualDeviceUuid,
       serialNumber: event.serialNumber,
       details: event.details === null ? null : (JSON.parse(event.details) as unknown),
+      ...cursorMember(event.type, 'changeCursor', event.changeCursor),
     },
   };
 }
@@ -72,6 +85,7 @@ export function auditPayload(entry: DispatchAuditEntry): Payload {
       actor: { type: entry.actorType, id: entry.actorId, label: entry.actorLabel },
       before: entry.before === null ? null : (JSON.parse(entry.before) as unknown),
       after: entry.after === null ? null : (JSON.parse(entry.after) as unknown),
+      changeCursor: entry.changeCursor,
     },
   };
 }

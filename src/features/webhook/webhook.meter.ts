@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AlertType, DispatchAuditEntry, DispatchEvent, Payload } from './webhook.alerts.js';
-import { TEST_ALERT } from './webhook.alerts.js';
+import { TEST_ALERT, cursorMember } from './webhook.alerts.js';
 
 /** The bodies an endpoint can choose: `standard` (netgraph's) or `meter` (Meter's names and snake_case data, X-Meter-Signature). */
 export const PAYLOAD_FORMATS = ['standard', 'meter'] as const;
@@ -55,6 +55,7 @@ export function meterEventPayload(event: DispatchEvent): Payload {
     virtual_device_uuid: event.virtualDeviceUuid,
     network_uuid: event.networkUuid,
     event_uuid: event.uuid,
+    ...cursorMember(event.type, 'change_cursor', event.changeCursor),
   };
   const details = event.details === null ? {} : snakeKeys(JSON.parse(event.details) as unknown);
   return { metadata: metadata(event.type as AlertType, event.networkLabel, event.observedAt), data: { ...details, ...fixed } };
@@ -72,6 +73,7 @@ export function meterAuditPayload(entry: DispatchAuditEntry): Payload {
       actor: { type: entry.actorType, id: entry.actorId, label: entry.actorLabel },
       before: entry.before === null ? null : (JSON.parse(entry.before) as unknown),
       after: entry.after === null ? null : (JSON.parse(entry.after) as unknown),
+      change_cursor: entry.changeCursor,
     },
   };
 }

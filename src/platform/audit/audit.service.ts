@@ -76,8 +76,9 @@ export function createAuditService(store: Store, companies: CompanyLookup, now: 
     const repository = createAuditRepository(tx);
     const occurredAt = now().toISOString();
     for (const { companyId, change } of entries) {
+      const uuid = randomUUID();
       await repository.insert({
-        uuid: randomUUID(),
+        uuid,
         companyId,
         occurredAt,
         actorType: actor.type,
@@ -90,7 +91,7 @@ export function createAuditService(store: Store, companies: CompanyLookup, now: 
         after: change.after === null || change.after === undefined ? null : JSON.stringify(change.after),
       });
       // the change feed's rows of the same change, in the same transaction (docs/changes.md)
-      await recordFeedChanges(tx, companyId, change, occurredAt);
+      await recordFeedChanges(tx, companyId, change, occurredAt, uuid);
     }
   }
 

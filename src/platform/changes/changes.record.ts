@@ -77,15 +77,19 @@ const RULES: Readonly<Record<string, Rule>> = {
   'collector_target.delete': 'none',
 };
 
-/** Writes the feed's changes of one audited change, in its transaction `tx`, stamped `changedAt`. */
-export async function recordFeedChanges(tx: SqlContext, companyId: number, change: AuditedChange, changedAt: string): Promise<void> {
+/**
+ * Writes the feed's changes of one audited change, in its transaction `tx`,
+ * stamped `changedAt` and with the audit entry's UUID `entryUuid` as their
+ * source (a webhook delivery of the entry carries their cursor).
+ */
+export async function recordFeedChanges(tx: SqlContext, companyId: number, change: AuditedChange, changedAt: string, entryUuid: string): Promise<void> {
   const rule = RULES[change.action];
   invariant(rule !== undefined, 'changes-unmapped-action');
   const rows = await rowsOf(tx, rule, change, companyId);
-  await createChangesRepository(tx).insert(rows.map((row) => ({ ...row, companyId, changedAt })));
+  await createChangesRepository(tx).insert(rows.map((row) => ({ ...row, companyId, changedAt, sourceUuid: entryUuid })));
 }
 
-type Row = Omit<NewChangeRow, 'companyId' | 'changedAt'>;
+type Row = Omit<NewChangeRow, 'companyId' | 'changedAt' | 'sourceUuid'>;
 
 async function rowsOf(tx: SqlContext, rule: Rule, change: AuditedChange, companyId: number): Promise<Row[]> {
   if (rule === 'none') return [];
@@ -152,6 +156,8 @@ async function companyImported(tx: SqlContext, change: AuditedChange, companyId:
 
 /** An event row of ingest, as far as the feed reads it. */
 export interface TransitionEvent {
+  /** The event's UUID: the changes' source, so its webhook delivery carries their cursor. */
+  readonly uuid: string;
   readonly company_id: number;
   readonly hardware_device_id?: number | null;
   readonly type: string;
@@ -182,6 +188,7 @@ export async function recordDeviceTransitions(tx: SqlContext, events: readonly T
           kind: online ? 'ONLINE' : 'OFFLINE',
           changedAt: e.observed_at,
           fields: { serialNumber, isConnectedToBackend: online },
+          sourceUuid: e.uuid,
         },
       ];
     }),

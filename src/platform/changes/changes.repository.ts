@@ -11,6 +11,8 @@ export interface NewChangeRow {
   readonly changedAt: string;
   /** The object's fields after the change; null for DELETED. */
   readonly fields: unknown;
+  /** The UUID of the audit entry or event that wrote it: a webhook delivery of that entry or event carries its cursor. */
+  readonly sourceUuid: string;
 }
 
 /** What happened to the object: the kinds of docs/changes.md. */
@@ -41,6 +43,7 @@ export function createChangesRepository({ db }: SqlContext) {
             kind: row.kind,
             changed_at: row.changedAt,
             fields: row.fields === null ? null : JSON.stringify(row.fields),
+            source_uuid: row.sourceUuid,
           })),
         )
         .execute();
@@ -57,7 +60,7 @@ export function createChangesRepository({ db }: SqlContext) {
      * the fields the writes' audit snapshots have: networks, then their
      * VLANs, SSIDs and virtual devices, then the hardware.
      */
-    async importedObjects(companyId: number): Promise<Omit<NewChangeRow, 'companyId' | 'changedAt'>[]> {
+    async importedObjects(companyId: number): Promise<Omit<NewChangeRow, 'companyId' | 'changedAt' | 'sourceUuid'>[]> {
       const networks = await db.selectFrom('networks').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
       const networkUuid = new Map(networks.map((n) => [Number(n.id), n.uuid]));
       const ids = [...networkUuid.keys()];
