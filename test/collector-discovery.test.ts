@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { JsonTree, TestApp } from './helpers/app.js';
+import { settled } from './helpers/changes.js';
 import { runNetgraph, startNetgraph, stopNetgraph } from './helpers/cli.js';
 import { IDS, createFixture } from './helpers/fixture.js';
 import { TEST_V3_USER, buildSweepNetwork, canBuildNetworks, startAgent } from './helpers/netns.js';
@@ -166,6 +167,7 @@ describe.skipIf(!AVAILABLE)('discovery: a collector sweeps a range for SNMP agen
       ]);
       expect(JSON.stringify(audit)).not.toContain('"public"');
       // the change feed gets the virtual device and the hardware it made
+      await settled(app);
       const feed = await app.graphql('{ changes(limit: 100) { changes { objectType objectUUID kind } } }', { key: readKey });
       const kinds = (feed.body.data.changes.changes as JsonTree[]).map((c) => `${c.objectType} ${c.objectUUID} ${c.kind}`);
       expect(kinds).toEqual(expect.arrayContaining([`VirtualDevice ${deviceUuid} CREATED`, `HardwareDevice ${first?.serialNumber} CREATED`]));
