@@ -45,7 +45,7 @@ export async function collector(context: CommandContext): Promise<number> {
 }
 
 /** The settings: the --config file's, or the server and key of --server and --key-file with every default. */
-async function readConfig(context: CommandContext) {
+export async function readConfig(context: CommandContext) {
   const { config: file, server, 'key-file': keyFile, spool } = context.values;
   const read = (path: string) =>
     fs.readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {

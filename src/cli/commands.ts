@@ -19,6 +19,7 @@ import { helpCommands } from './help.js';
 import { webhookCommands } from './webhooks.command.js';
 import { keyCommands } from './keys.command.js';
 import { collectorTargetCommands } from './collector-targets.command.js';
+import { COLLECTOR_DISCOVER_COMMAND } from './collector-discover.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
 async function withServices<T>(config: Config, fn: (services: Services, store: Store) => Promise<T>): Promise<T> {
@@ -229,6 +230,7 @@ export const COMMANDS: readonly Command[] = [
   },
   // before `collector`, which would otherwise take `collector targets ...` as its own
   ...collectorTargetCommands(withServices),
+  COLLECTOR_DISCOVER_COMMAND,
   {
     path: ['collector'],
     summary: 'polls SNMP devices (netgraph\'s targets for its key, and a configuration file\'s) and posts their reports until SIGTERM (docs/collector.md)',

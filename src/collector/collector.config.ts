@@ -2,6 +2,8 @@ import { AppError } from '../kernel/errors.js';
 import { parseJsonText } from '../kernel/json-input.js';
 import { INTERVAL_SECONDS, createChecks, readSettings } from '../kernel/snmp-target.js';
 import type { Checks, TargetSettings } from '../kernel/snmp-target.js';
+import { readDiscovery } from './collector.discovery.js';
+import type { DiscoveryConfig } from './collector.discovery.js';
 
 /** One device a collector polls, and the hardware it reports as. */
 export interface CollectedDevice extends TargetSettings {
@@ -41,6 +43,8 @@ export interface CollectorConfig {
   /** Whether to poll the targets configured in netgraph too (docs/collector.md#targets-in-netgraph), and how often to fetch them. */
   readonly targets: boolean;
   readonly targetsRefreshSeconds: number;
+  /** What to sweep for SNMP agents, and how (docs/collector.md#discovery); null: no discovery. */
+  readonly discovery: DiscoveryConfig | null;
 }
 
 /**
@@ -72,6 +76,7 @@ export function parseCollectorConfig(text: string, source: string): CollectorCon
     traps: root.traps === undefined || root.traps === null ? null : readTraps(check, root.traps, '$.traps'),
     targets: check.boolean(root.targets ?? true, '$.targets'),
     targetsRefreshSeconds: check.integer(root.targetsRefreshSeconds ?? 60, '$.targetsRefreshSeconds', 1, 86_400),
+    discovery: root.discovery === undefined || root.discovery === null ? null : readDiscovery(check, root.discovery, '$.discovery'),
   };
   if (problems.length > 0) throw new AppError('BAD_USER_INPUT', `${source} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n  ${problems.join('\n  ')}`);
   return config;

@@ -14,6 +14,8 @@ import { openSnmpClient } from './snmp.client.js';
 import { probeTcp } from './collector.probes.js';
 import type { ProbeResult } from './collector.probes.js';
 import { startTrapReceiver } from './collector.traps.js';
+import { postDiscovered, sweep } from './collector.discovery.js';
+import type { DiscoveryConfig } from './collector.discovery.js';
 import type { TrapEvent } from './collector.traps.js';
 
 /** What polling one device came to: its report, or why there is none. */
@@ -162,6 +164,8 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
           endWait?.();
         }
       }
+      // discovery sweeps on its own schedule, beside the polls
+      const discovering = config.discovery === null ? Promise.resolve() : discoverEvery(config.discovery, config, log, signal);
       // when each device is next due (performance.now() ms), by deviceKey; a device new to the list is due at once
       const nextDue = new Map<string, number>();
       try {
@@ -193,9 +197,33 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
       } finally {
         await receiver?.close();
         await delivering;
+        await discovering;
       }
     },
   };
+}
+
+/**
+ * Sweeps the discovery ranges every `intervalSeconds` (the first at once)
+ * and posts what each sweep found, until `signal` aborts. A sweep or post
+ * that fails is logged and tried again at the next interval: what an agent
+ * says of itself is found again, so nothing is spooled.
+ */
+async function discoverEvery(discovery: DiscoveryConfig, config: CollectorConfig, log: CollectorLog, signal: AbortSignal): Promise<void> {
+  while (!signal.aborted) {
+    const started = performance.now();
+    try {
+      const result = await sweep(discovery, signal);
+      const posted = result.found.length === 0 || signal.aborted ? { stored: 0, new: 0 } : await postDiscovered(config.server, config.apiKey, result.found, signal);
+      log.info(
+        { ranges: result.ranges, addresses: result.addresses, found: result.found.length, new: posted.new, noAnswer: result.noAnswer, refused: result.refused.length, durationMs: elapsed(started) },
+        'discovery sweep',
+      );
+    } catch (error) {
+      if (!signal.aborted) log.warn({ ranges: discovery.ranges }, `discovery sweep not delivered: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await sleep(discovery.intervalSeconds * 1000 - (performance.now() - started), signal);
+  }
 }
 
 /** What identifies a device across target refreshes: where it is and what it reports as. */

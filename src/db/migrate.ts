@@ -25,6 +25,7 @@ import * as securityObservations from './migrations/0021-security-observations.j
 import * as collectorTargets from './migrations/0022-collector-targets.js';
 import * as clientConnectionEvents from './migrations/0024-client-connection-events.js';
 import * as changeSources from './migrations/0026-change-sources.js';
+import * as discoveredDevices from './migrations/0027-discovered-devices.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -62,6 +63,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0022-collector-targets': collectorTargets,
   '0024-client-connection-events': clientConnectionEvents,
   '0026-change-sources': changeSources,
+  '0027-discovered-devices': discoveredDevices,
 };
 
 /**

@@ -63,6 +63,7 @@ export interface Database {
   alert_receiver_targets: AlertReceiverTargetTable;
   alert_receiver_rules: AlertReceiverRuleTable;
   collector_targets: CollectorTargetTable;
+  discovered_devices: DiscoveredDeviceTable;
 }
 
 /** A boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
@@ -850,4 +851,24 @@ export interface CollectorTargetTable {
   uplink_probes: string;
   created_at: string;
   updated_at: string;
+}
+
+/** An SNMP agent a company's collectors found in a sweep (migration 0027); one per company and address. */
+export interface DiscoveredDeviceTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  address: string;
+  sys_name: string | null;
+  sys_descr: string | null;
+  sys_object_id: string | null;
+  vendor: string | null;
+  model: string | null;
+  serial_number: string | null;
+  snmp_version: string;
+  /** NEW, ADOPTED or IGNORED. */
+  state: string;
+  virtual_device_id: number | null;
+  first_seen_at: string;
+  last_seen_at: string;
 }

@@ -75,6 +75,7 @@ describe('assembling the features', () => {
       'alertReceiversForCompany',
       'collectorTarget',
       'collectorTargetsForCompany',
+      'discoveredDevicesForCompany',
       'changes',
     ]);
     const compiled = compileDocument(schema, FEATURES, getDialect('sqlite'), '{ networkClients(networkUUID: "11111111-1111-4111-8111-111111111111") { ip } }');

@@ -116,7 +116,8 @@ function readProbe(check: Checks, value: unknown, at: string, uplinks: readonly 
   return { uplink, target: target ?? check.fail(`${at}.target`, 'must be host:port of a TCP service, e.g. 198.51.100.1:443 or [2001:db8::1]:443', { host: '', port: 0 }) };
 }
 
-function readCredentials(check: Checks, value: unknown, at: string): SnmpCredentials {
+/** SNMP credentials (v2c community, or v3 USM with defaults authPriv, sha256, aes), each problem at its path below `at`. */
+export function readCredentials(check: Checks, value: unknown, at: string): SnmpCredentials {
   const snmp = check.object(value, at) ?? {};
   const version = check.oneOf(snmp.version ?? '2c', `${at}.version`, ['2c', '3'] as const);
   if (version === '2c') return { version, community: check.text(snmp.community, `${at}.community`, 255) };

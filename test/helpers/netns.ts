@@ -180,16 +180,16 @@ export const TEST_V3_USER = { user: 'ngtest', authKey: 'auth-secret-1', privKey:
 
 /**
  * Starts net-snmp's agent inside `namespace` on `address`:161, with community
- * `public` and the v3 user (and `extraConfig`, lines of snmpd.conf); resolves once it answers.
+ * `public` and the v3 user (and `extraConfig`, lines of snmpd.conf) and `sysName`; resolves once it answers.
  */
-export async function startAgent(namespace: string, address: string, extraConfig: readonly string[] = []): Promise<TestAgent> {
+export async function startAgent(namespace: string, address: string, extraConfig: readonly string[] = [], sysName = 'netgraph-test-switch'): Promise<TestAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-snmpd-'));
   const conf = path.join(dir, 'snmpd.conf');
   fs.writeFileSync(
     conf,
     [
       'rocommunity public default',
-      'sysName netgraph-test-switch',
+      `sysName ${sysName}`,
       `createUser ${TEST_V3_USER.user} SHA-256 ${TEST_V3_USER.authKey} AES ${TEST_V3_USER.privKey}`,
       `rouser ${TEST_V3_USER.user} priv`,
       ...extraConfig,
@@ -324,4 +324,48 @@ export function buildBridgeNetwork(): BridgeNetwork {
     fdb,
     destroy,
   };
+}
+
+/**
+ * Two device namespaces for a discovery sweep, each reached over its own
+ * veth pair from this namespace, in one /29 of 198.18.N.0/24: this
+ * namespace is 198.18.N.1, the devices .2 and .3 (each its own MACs, so its
+ * own serial number); .4 to .6 answer nothing.
+ */
+export interface SweepNetwork {
+  readonly devices: readonly string[];
+  readonly addresses: readonly string[];
+  /** 198.18.N.0/29. */
+  readonly range: string;
+  destroy(): void;
+}
+
+/** Builds the sweep's two device namespaces on a subnet of their own. */
+export function buildSweepNetwork(): SweepNetwork {
+  const subnet = claimSubnet();
+  const { n } = subnet;
+  const tag = `${process.pid % 100000}`;
+  const devices = [`ngsa${tag}`, `ngsb${tag}`];
+  const here = [`ngsa${tag}h`, `ngsb${tag}h`];
+  const addresses = [`198.18.${n}.2`, `198.18.${n}.3`];
+  const remove = () => devices.forEach((device, i) => removeNetwork([device], here[i] as string));
+  const destroy = () => {
+    remove();
+    subnet.release();
+  };
+  remove();
+  devices.forEach((device, i) => {
+    const local = here[i] as string;
+    ip('netns', 'add', device);
+    ip('link', 'add', local, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', device);
+    // this end holds .1 once; each device is a host route on its own veth
+    if (i === 0) ip('addr', 'add', `198.18.${n}.1/32`, 'dev', local);
+    ip('link', 'set', local, 'up');
+    ip('route', 'add', `${addresses[i]}/32`, 'dev', local, 'src', `198.18.${n}.1`);
+    ip('-n', device, 'addr', 'add', `${addresses[i]}/32`, 'dev', 'eth0');
+    for (const link of ['eth0', 'lo']) ip('-n', device, 'link', 'set', link, 'up');
+    ip('-n', device, 'route', 'add', `198.18.${n}.1/32`, 'dev', 'eth0');
+    ip('-n', device, 'route', 'add', 'default', 'via', `198.18.${n}.1`, 'dev', 'eth0');
+  });
+  return { devices, addresses, range: `198.18.${n}.0/29`, destroy };
 }

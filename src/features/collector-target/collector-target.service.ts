@@ -176,7 +176,7 @@ async function rowOf(targets: CollectorTargetRepository, caller: Caller, uuid: s
 }
 
 /** Checks settings by the collector's own rules (one set of rules for a file's device and a target); BAD_USER_INPUT naming every problem. */
-function checkSettings(input: TargetSettingsInput): TargetSettings {
+export function checkSettings(input: TargetSettingsInput): TargetSettings {
   const given: Record<string, unknown> = Object.fromEntries(SETTINGS.filter((name) => input[name] !== undefined && input[name] !== null).map((name) => [name, input[name]]));
   if (Array.isArray(given.uplinkProbes)) given.uplinkProbes = (given.uplinkProbes as unknown[]).map(probeObject);
   const { settings, problems } = readTargetSettings(given, '');
@@ -188,7 +188,7 @@ function checkSettings(input: TargetSettingsInput): TargetSettings {
 }
 
 /** The columns of checked settings, the secrets sealed for this target. */
-function toValues(settings: TargetSettings, box: SecretBox, uuid: string): TargetValues {
+export function toValues(settings: TargetSettings, box: SecretBox, uuid: string): TargetValues {
   const snmp = settings.snmp;
   const secrets = snmp.version === '2c' ? { community: snmp.community } : { authKey: snmp.authKey, ...(snmp.privKey === undefined ? {} : { privKey: snmp.privKey }) };
   const v3 = snmp.version === '3' ? snmp : undefined;
@@ -231,7 +231,8 @@ function settingsOf(row: TargetRow, box: SecretBox) {
   };
 }
 
-function infoOf(row: TargetRow): TargetInfo {
+/** A stored target as the API and the audit log show it: no secret. */
+export function infoOf(row: TargetRow): TargetInfo {
   return {
     UUID: row.uuid,
     virtualDeviceUUID: row.virtualDeviceUuid,

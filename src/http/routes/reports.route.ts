@@ -21,6 +21,8 @@ import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
 import type { IngestFigures, ReportService } from '../../ingest/report.service.js';
 import type { CollectorTargetService } from '../../features/collector-target/collector-target.service.js';
 import { registerCollectorTargetsRoute } from './collector-targets.route.js';
+import { registerCollectorDiscoveredRoute } from './collector-discovered.route.js';
+import type { DiscoveredDeviceService } from '../../features/discovered-device/discovered-device.service.js';
 
 export const REPORTS_PATH = '/api/v1/reports';
 /** The largest body, after decompression. */
@@ -34,6 +36,8 @@ export interface ReportRouteDeps {
   readonly reports: ReportService;
   /** The collectors' targets, answered on the reports' admission (collector-targets.route.ts). */
   readonly collectorTargets: CollectorTargetService;
+  /** What collectors' discovery sweeps found, posted on the reports' admission (collector-discovered.route.ts). */
+  readonly discoveredDevices: DiscoveredDeviceService;
   /** The per-key report limit: one unit per report. */
   readonly limits: LimitsService;
   readonly classifyError: (error: unknown) => unknown;
@@ -53,7 +57,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
     limits: deps.limits,
     unit: 'reports',
     refuseScope: (scope) =>
-      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports and collector targets need a key created with --scope ingest.`),
+      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports, collector targets and discovered devices need a key created with --scope ingest.`),
     // ingest runs no statement that checks the key: a cached key is confirmed at once
     confirmCachedKey: true,
     ...(deps.onLimited ? { onLimited: deps.onLimited } : {}),
@@ -63,6 +67,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
     useJsonParser(scope, parseJsonBodyText);
     registerRoutes(scope, deps, admission);
     registerCollectorTargetsRoute(scope, admission, deps.collectorTargets);
+    registerCollectorDiscoveredRoute(scope, admission, deps.discoveredDevices, deps.classifyError);
   });
 }
 

@@ -22,7 +22,7 @@ export interface AuditedChange {
 }
 
 type Plain = Record<string, unknown>;
-type Rule = { readonly type: string; readonly kind: ChangeKind | 'SET' } | 'network.create' | 'network.delete' | 'virtual_device.delete' | 'company.import' | 'none';
+type Rule = { readonly type: string; readonly kind: ChangeKind | 'SET' } | 'network.create' | 'network.delete' | 'virtual_device.delete' | 'company.import' | 'discovered_device.adopt' | 'none';
 
 const RULES: Readonly<Record<string, Rule>> = {
   'company.create': { type: 'Company', kind: 'CREATED' },
@@ -75,6 +75,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   'collector_target.create': 'none',
   'collector_target.update': 'none',
   'collector_target.delete': 'none',
+  // adopting makes a virtual device and its hardware (the feed's); the discovered device itself is netgraph's own
+  'discovered_device.adopt': 'discovered_device.adopt',
+  'discovered_device.ignore': 'none',
 };
 
 /**
@@ -103,6 +106,13 @@ async function rowsOf(tx: SqlContext, rule: Rule, change: AuditedChange, company
     ];
   }
   if (rule === 'network.delete') return networkDeleted(tx, change);
+  if (rule === 'discovered_device.adopt') {
+    const { virtualDevice, hardwareDevice } = change.after as { virtualDevice: Plain; hardwareDevice: Plain };
+    return [
+      { objectType: 'VirtualDevice', objectId: virtualDevice.UUID as string, kind: 'CREATED', fields: fieldsOf('VirtualDevice', virtualDevice) },
+      { objectType: 'HardwareDevice', objectId: hardwareDevice.serialNumber as string, kind: 'CREATED', fields: hardwareDevice },
+    ];
+  }
   if (rule === 'virtual_device.delete') {
     const serial = (change.before as Plain).hardwareSerialNumber as string | null;
     return [

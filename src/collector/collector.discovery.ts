@@ -1,0 +1,201 @@
+import { isIPv4 } from 'node:net';
+import { AppError } from '../kernel/errors.js';
+import { identifyAgent } from '../kernel/snmp-vendors.js';
+import type { SnmpCredentials } from '../kernel/snmp-target.js';
+import type { Checks } from '../kernel/snmp-target.js';
+import { readCredentials } from '../kernel/snmp-target.js';
+import { MAX_DISCOVERED_PER_REQUEST, MAX_SYS_DESCR, MAX_SYS_NAME } from '../ingest/discovered.protocol.js';
+import type { FoundAgent } from '../ingest/discovered.protocol.js';
+import { SYSTEM, pollChassisSerial, pollDevice } from './collector.mibs.js';
+import { serialOfDevice } from './collector.report.js';
+import { SnmpError, openSnmpClient } from './snmp.client.js';
+
+/** Where a collector posts what its sweeps found (src/http/routes/collector-discovered.route.ts). */
+export const DISCOVERED_PATH = '/api/v1/collector/discovered';
+
+/** The largest range one sweep takes: a /16 (65,536 addresses). */
+export const MIN_PREFIX = 16;
+
+/** How a collector sweeps for SNMP agents (docs/collector.md#discovery). */
+export interface DiscoveryConfig {
+  /** IPv4 CIDR ranges, each at most a /16. */
+  readonly ranges: readonly string[];
+  /** Tried in order at each address; the first that answers is the agent's. */
+  readonly snmp: readonly SnmpCredentials[];
+  readonly port: number;
+  /** Addresses probed at once. */
+  readonly concurrency: number;
+  /** Addresses started per second, at most. */
+  readonly ratePerSecond: number;
+  /** Per request, and retries per address and credentials. */
+  readonly timeoutMs: number;
+  readonly retries: number;
+  /** Seconds from the start of one sweep to the next, when the collector runs. */
+  readonly intervalSeconds: number;
+}
+
+/** An agent a sweep found: what it says of itself, and the vendor and model its sysObjectID names. */
+export interface DiscoveredAgent extends FoundAgent {
+  readonly vendor: string | null;
+  readonly model: string | null;
+}
+
+/** What one sweep came to. */
+export interface SweepResult {
+  readonly ranges: readonly string[];
+  /** Addresses probed. */
+  readonly addresses: number;
+  readonly found: readonly DiscoveredAgent[];
+  /** Addresses where no credentials got an answer (nothing there, no agent, or a v2c community it does not know). */
+  readonly noAnswer: number;
+  /** Addresses whose agent refused every SNMPv3 credential (wrong user or keys), each with why. */
+  readonly refused: readonly { address: string; error: string }[];
+}
+
+/** The `discovery` section of a configuration file, or --range and --snmp of `collector discover`: every problem recorded at its path. */
+export function readDiscovery(check: Checks, value: unknown, at: string): DiscoveryConfig {
+  const section = check.object(value, at) ?? {};
+  const ranges = check.list(section.ranges ?? [], `${at}.ranges`).map((r, i) => {
+    const range = check.text(r, `${at}.ranges[${i}]`, 50);
+    const problem = range === '' ? null : rangeProblem(range);
+    return problem === null ? range : check.fail(`${at}.ranges[${i}]`, problem, '');
+  });
+  if (ranges.length === 0) check.fail(`${at}.ranges`, 'must list at least one range, e.g. ["10.0.0.0/24"]', null);
+  const snmp = check.list(section.snmp ?? [], `${at}.snmp`).map((c, i) => readCredentials(check, c, `${at}.snmp[${i}]`));
+  if (snmp.length === 0) check.fail(`${at}.snmp`, 'must list at least one set of credentials, e.g. [{"version": "2c", "community": "public"}]', null);
+  return {
+    ranges,
+    snmp,
+    port: check.integer(section.port ?? 161, `${at}.port`, 1, 65_535),
+    concurrency: check.integer(section.concurrency ?? 32, `${at}.concurrency`, 1, 1024),
+    ratePerSecond: check.integer(section.ratePerSecond ?? 100, `${at}.ratePerSecond`, 1, 10_000),
+    timeoutMs: check.integer(section.timeoutMs ?? 1000, `${at}.timeoutMs`, 100, 60_000),
+    retries: check.integer(section.retries ?? 0, `${at}.retries`, 0, 10),
+    intervalSeconds: check.integer(section.intervalSeconds ?? 3600, `${at}.intervalSeconds`, 60, 604_800),
+  };
+}
+
+/** Why `range` is no range a sweep takes; null when it is one. */
+export function rangeProblem(range: string): string | null {
+  try {
+    rangeAddresses(range);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/**
+ * The addresses of an IPv4 CIDR range (a bare address is a /32), without
+ * the network and broadcast addresses of a /30 or larger. BAD_USER_INPUT
+ * for anything else, for host bits set, or a range larger than a /16.
+ */
+export function rangeAddresses(range: string): string[] {
+  const [address = '', prefixText, ...rest] = range.trim().split('/');
+  const prefix = prefixText === undefined ? 32 : Number(prefixText);
+  if (rest.length > 0 || !isIPv4(address) || !/^\d{1,2}$/.test(prefixText ?? '32') || prefix > 32) {
+    throw new AppError('BAD_USER_INPUT', `${range} is no IPv4 range: write it as address/prefix, e.g. 10.0.0.0/24`);
+  }
+  if (prefix < MIN_PREFIX) {
+    throw new AppError('BAD_USER_INPUT', `${range} holds ${(2 ** (32 - prefix)).toLocaleString('en')} addresses: sweep at most a /${MIN_PREFIX} (65,536) at a time, e.g. split it into /${MIN_PREFIX} ranges`);
+  }
+  const base = address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  const size = 2 ** (32 - prefix);
+  if (base % size !== 0) {
+    const network = base - (base % size);
+    throw new AppError('BAD_USER_INPUT', `${range} has host bits set: its network is ${dotted(network)}/${prefix}`);
+  }
+  const [first, last] = prefix <= 30 ? [base + 1, base + size - 2] : [base, base + size - 1];
+  return Array.from({ length: last - first + 1 }, (_, i) => dotted(first + i));
+}
+
+function dotted(n: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+}
+
+/** What probing one address came to. */
+type Probe = { kind: 'found'; agent: DiscoveredAgent } | { kind: 'no-answer' } | { kind: 'refused'; error: string };
+
+/**
+ * Sweeps the ranges for SNMP agents: at most `concurrency` addresses at
+ * once, started at most `ratePerSecond` a second, each asked for its system
+ * group with every set of credentials in turn until one answers. An agent
+ * that answers is read further, once, for its serial number (ENTITY-MIB's
+ * chassis serial, else its first MAC address: what the collector reports it
+ * as when polled without one). Stops early when `signal` aborts.
+ */
+export async function sweep(config: DiscoveryConfig, signal?: AbortSignal): Promise<SweepResult> {
+  const addresses = config.ranges.flatMap(rangeAddresses);
+  const probes = new Array<Probe>(addresses.length);
+  const gapMs = 1000 / config.ratePerSecond;
+  let next = 0;
+  let nextStartAt = performance.now();
+  const worker = async () => {
+    while (next < addresses.length && signal?.aborted !== true) {
+      const index = next++;
+      const wait = nextStartAt - performance.now();
+      nextStartAt = Math.max(nextStartAt, performance.now()) + gapMs;
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      probes[index] = await probe(config, addresses[index] as string);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(config.concurrency, addresses.length) }, worker));
+  const done = probes.filter((p) => p !== undefined);
+  return {
+    ranges: config.ranges,
+    addresses: done.length,
+    found: done.flatMap((p) => (p.kind === 'found' ? [p.agent] : [])),
+    noAnswer: done.filter((p) => p.kind === 'no-answer').length,
+    refused: done.flatMap((p, i) => (p.kind === 'refused' ? [{ address: addresses[i] as string, error: p.error }] : [])),
+  };
+}
+
+async function probe(config: DiscoveryConfig, address: string): Promise<Probe> {
+  let refusal: string | null = null;
+  for (const credentials of config.snmp) {
+    const client = openSnmpClient({ host: address, port: config.port, credentials, timeoutMs: config.timeoutMs, retries: config.retries });
+    try {
+      // the system group alone first: most addresses of a range have no agent, and cost one request each
+      await client.get([SYSTEM.sysName]);
+      const [poll, chassisSerial] = await Promise.all([pollDevice(client), pollChassisSerial(client)]);
+      const found: FoundAgent = {
+        address,
+        snmpVersion: credentials.version,
+        sysName: poll.sysName?.slice(0, MAX_SYS_NAME) ?? null,
+        sysDescr: poll.sysDescr?.slice(0, MAX_SYS_DESCR) ?? null,
+        sysObjectID: poll.sysObjectID,
+        serialNumber: serialOfDevice(chassisSerial, poll),
+      };
+      return { kind: 'found', agent: { ...found, ...identifyAgent(found.sysObjectID) } };
+    } catch (error) {
+      // a v2c community the agent does not know gets no answer at all; a v3 agent says why it refuses
+      if (error instanceof SnmpError && error.kind === 'authentication') refusal = error.message;
+    } finally {
+      client.close();
+    }
+  }
+  return refusal === null ? { kind: 'no-answer' } : { kind: 'refused', error: refusal };
+}
+
+/** Posts what a sweep found to the server, in requests of at most MAX_DISCOVERED_PER_REQUEST; how many it stored and how many were new. */
+export async function postDiscovered(server: string, apiKey: string, agents: readonly DiscoveredAgent[], signal?: AbortSignal): Promise<{ stored: number; new: number }> {
+  const total = { stored: 0, new: 0 };
+  for (let i = 0; i < agents.length; i += MAX_DISCOVERED_PER_REQUEST) {
+    const devices = agents.slice(i, i + MAX_DISCOVERED_PER_REQUEST).map(({ vendor: _vendor, model: _model, ...found }) => found);
+    const response = await fetch(`${server}${DISCOVERED_PATH}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ devices }),
+      ...(signal ? { signal } : {}),
+    });
+    if (response.status !== 200) {
+      const body = (await response.json().catch(() => null)) as { errors?: { message?: string }[] } | null;
+      const message = body?.errors?.[0]?.message ?? `HTTP ${response.status}`;
+      throw new AppError(response.status === 401 || response.status === 403 ? 'FORBIDDEN' : 'SERVICE_UNAVAILABLE', `the server did not take the discovered devices: ${message}`);
+    }
+    const answer = (await response.json()) as { stored: number; new: number };
+    total.stored += answer.stored;
+    total.new += answer.new;
+  }
+  return total;
+}
