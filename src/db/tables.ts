@@ -27,6 +27,9 @@ export interface Database {
   port_counters: PortCounterTable;
   client_observations: ClientObservationTable;
   uplink_rollups: UplinkRollupTable;
+  /** The hourly and daily tiers of uplink_rollups (migration 0030): its columns, buckets a multiple of 3600 or 86400, network_id never null. */
+  uplink_rollups_hourly: UplinkRollupTable;
+  uplink_rollups_daily: UplinkRollupTable;
   client_presence_rollups: ClientPresenceRollupTable;
   port_counter_rollups: PortCounterRollupTable;
   client_metric_rollups: ClientMetricRollupTable;

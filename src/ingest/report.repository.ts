@@ -29,6 +29,17 @@ const bool = (value: unknown): boolean => value === true || value === 1;
 
 /** The SQL of device reports: the write side of ingest, the offline checker and retention. */
 export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) {
+  /** The SET of an uplink rollup upsert into `table`: counts and sums add up, min and max widen. */
+  const uplinkSums = (table: string) =>
+    sql.raw(
+      UPLINK_METRICS.flatMap((m) => [
+        `${m}_count = ${table}.${m}_count + excluded.${m}_count`,
+        `${m}_sum = ${table}.${m}_sum + excluded.${m}_sum`,
+        `${m}_min = ${dialect.least(`${table}.${m}_min`, `excluded.${m}_min`)}`,
+        `${m}_max = ${dialect.greatest(`${table}.${m}_max`, `excluded.${m}_max`)}`,
+      ]).join(', '),
+    );
+
   const rows = createRowWriter(db, dialect);
   return {
     ...createReportClientRepository(db, dialect),
@@ -99,16 +110,21 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[], tail);
     },
 
-    /** Adds samples to their 5-minute rollups: counts and sums add up, min and max widen. */
-    async upsertUplinkRollups(values: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
-      const set = UPLINK_METRICS.flatMap((m) => [
-        `${m}_count = uplink_rollups.${m}_count + excluded.${m}_count`,
-        `${m}_sum = uplink_rollups.${m}_sum + excluded.${m}_sum`,
-        `${m}_min = ${dialect.least(`uplink_rollups.${m}_min`, `excluded.${m}_min`)}`,
-        `${m}_max = ${dialect.greatest(`uplink_rollups.${m}_max`, `excluded.${m}_max`)}`,
-      ]);
-      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
-      await rows.insert('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
+    /**
+     * Adds samples to their 5-minute rollups: counts and sums add up, min and
+     * max widen. Returns each row's key with the network its stored row holds
+     * (that of the bucket's first sample), which the tiers fold under.
+     */
+    async upsertUplinkRollups(values: readonly Insertable<Database['uplink_rollups']>[]): Promise<StoredUplinkRollup[]> {
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${uplinkSums('uplink_rollups')}
+        RETURNING network_id, hardware_device_id, port_number, bucket`;
+      return rows.insert<StoredUplinkRollup>('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Adds 5-minute rollups folded by foldUplinkTier to the rows of their hourly or daily tier (migration 0030), as upsertUplinkRollups does. */
+    async upsertUplinkTier(table: 'uplink_rollups_hourly' | 'uplink_rollups_daily', values: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket, network_id) DO UPDATE SET ${uplinkSums(table)}`;
+      await rows.insert(table, UPLINK_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /**
@@ -243,6 +259,14 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       return Number(result.numAffectedRows ?? 0);
     },
   };
+}
+
+/** The stored network of a 5-minute uplink rollup row, as its upsert returns it: the network of the row's first sample. */
+export interface StoredUplinkRollup {
+  readonly network_id: number | string | null;
+  readonly hardware_device_id: number | string;
+  readonly port_number: number;
+  readonly bucket: number | string;
 }
 
 /** The advisory lock key of the offline checker: any fixed number no other code uses. */

@@ -8,6 +8,8 @@ import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT as FILTER_ARGUMENT, M
 export const MAX_SERIES_NETWORKS = 50;
 
 const checkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings);
+/** The uplink series read the tiers (docs/metrics.md, "Tiers"): a step of whole hours or days reaches back as far as its tier is kept. */
+const checkUplinkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings, 'filter', true);
 
 /** A series' values (bucket, port, value) below the series row, ordered by time, then port. */
 const seriesValues = (series: (c: SqlContext, p: string) => string, extraOrder = ''): ListMapping => ({
@@ -78,7 +80,7 @@ const namedSeries = (series: (c: SqlContext, p: string) => string) => ({
     if (namedNetworks(args).length > MAX_SERIES_NETWORKS) {
       return { argument: 'networkUUIDs', message: `names ${namedNetworks(args).length} networks; at most ${MAX_SERIES_NETWORKS}: ask in several requests.` };
     }
-    return checkSeries(args, settings);
+    return checkUplinkSeries(args, settings);
   },
   json: (c: SqlContext, selection: Parameters<SqlContext['object']>[0]) => {
     const p = c.alias();
@@ -295,7 +297,7 @@ ${NAMED_SERIES_ARGUMENTS}
       check: (args, settings) =>
         (args.networkUUIDs as readonly string[]).length > MAX_SERIES_NETWORKS
           ? { argument: 'networkUUIDs', message: `names ${(args.networkUUIDs as readonly string[]).length} networks; at most ${MAX_SERIES_NETWORKS}: ask in several requests.` }
-          : checkSeries(args, settings),
+          : checkUplinkSeries(args, settings),
       json: (c, selection) => {
         const callers = namedNetworksAreCallers(c, undefined, 'networkUUIDs');
         const p = c.alias();
