@@ -23,6 +23,28 @@ const SAMPLES = Array.from({ length: 21 }, (_, k) => {
   return { seconds, lossPercent: Math.floor(seconds / HOUR) + (k % 2) * 2, rx: 1000 * k, tx: 10 * k };
 });
 
+/** The wireless clients the report at `seconds` lists: one of four that take turns, and one that changes every 70 minutes. */
+const clientsOf = (seconds: number): string[] => {
+  const k = SAMPLES.findIndex((s) => s.seconds === seconds);
+  return [`3c:22:fb:00:00:0${k % 4}`, `3c:22:fb:00:01:0${Math.floor(k / 7)}`];
+};
+
+/** activeClients as the 5-minute rollups and raw samples answer it: per step bucket with a report in [start, end), the distinct clients listed. */
+function expectedClients(startSeconds: number, endSeconds: number, step: number): { wired: unknown[]; wireless: unknown[] } {
+  const sets = new Map<number, Set<string>>();
+  for (const s of SAMPLES) {
+    if (s.seconds < startSeconds || s.seconds >= endSeconds) continue;
+    const epoch = REPORT_EPOCH / 1000 + s.seconds;
+    const bucket = epoch - (epoch % step) - REPORT_EPOCH / 1000;
+    sets.set(bucket, new Set([...(sets.get(bucket) ?? []), ...clientsOf(s.seconds)]));
+  }
+  const buckets = [...sets].sort(([a], [b]) => a - b);
+  return {
+    wired: buckets.map(([bucket]) => ({ timestamp: at(bucket), value: 0 })),
+    wireless: buckets.map(([bucket, macs]) => ({ timestamp: at(bucket), value: macs.size })),
+  };
+}
+
 /**
  * The answer the 5-minute rollups and raw samples give (docs/metrics.md): per step bucket
  * (multiples of the step since the epoch) of the samples inside [start, end), the average
@@ -51,6 +73,9 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
   const throughput = async (start: number, end: number, step: number) =>
     ((await query(`query ($f: MetricsFilterInput!) { networkUplinkThroughput(networkUUID: "${IDS.acmeHq}", filter: $f) { values { timestamp value direction } } }`, { f: filterOf(start, end, step) }))
       .data.networkUplinkThroughput.values as unknown[]);
+  const active = async (start: number, end: number, step: number) =>
+    (await query(`query ($f: MetricsFilterInput!) { activeClients(networkUUID: "${IDS.acmeHq}", filter: $f) { wired { timestamp value } wireless { timestamp value } } }`, { f: filterOf(start, end, step) }))
+      .data.activeClients;
   const expectedQuality = (start: number, end: number, step: number) =>
     expected(start, end, step, (s) => s.lossPercent).map(({ bucket, value }) => ({ timestamp: at(bucket), value: 1 - value / 100 }));
   const expectedThroughput = (start: number, end: number, step: number) => {
@@ -79,6 +104,7 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
       report(SERIALS.acmeAp, at(seconds), {
         interfaces: [uplinkPort],
         uplinkSamples: [{ portNumber: 1, observedAt: at(seconds), latencyMs: 10, jitterMs: 1, lossPercent, rxBitsPerSecond: rx, txBitsPerSecond: tx }],
+        clients: clientsOf(seconds).map((mac) => ({ macAddress: mac, ip: null, hostname: null, isWireless: true, signal: -60, vlanID: null, ssid: null, portNumber: null })),
       }),
     );
     // in two requests, out of time order: a tier row grows across batches and late reports
@@ -108,6 +134,13 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
     }
   });
 
+  it('counts distinct clients per bucket of whole hours or days from the presence tiers exactly as from the 5-minute rows', async () => {
+    // by hand: the first hour (k = 0 to 5) lists 4 turning clients and 3:22:fb:00:01:00 -> 5; the day all 4 and 01:00 to 01:02 -> 7
+    expect((await active(0, HOUR, HOUR)).wireless).toEqual([{ timestamp: at(0), value: 5 }]);
+    expect((await active(DAY_START, DAY_START + DAY, DAY)).wireless).toEqual([{ timestamp: at(DAY_START), value: 7 }]);
+    for (const [start, end, step] of WINDOWS) expect(await active(start, end, step), `activeClients ${start} ${end} ${step}`).toEqual(expectedClients(start, end, step));
+  });
+
   it('keeps in each tier exactly the sums of the 5-minute rows of its buckets', async () => {
     const db = app.server.store.db;
     for (const [table, seconds] of [['uplink_rollups_hourly', HOUR], ['uplink_rollups_daily', DAY]] as const) {
@@ -122,18 +155,22 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
   });
 
   it('migration 0030 folds the 5-minute rows a database already holds into the tiers', async () => {
-    const before = await Promise.all(WINDOWS.map(([start, end, step]) => throughput(start, end, step)));
+    const answers = () => Promise.all(WINDOWS.flatMap(([start, end, step]) => [throughput(start, end, step), active(start, end, step)]));
+    const before = await answers();
     // the layout before 0030: 5-minute rows, no tiers
-    await sql`DROP TABLE uplink_rollups_hourly`.execute(app.server.store.db);
-    await sql`DROP TABLE uplink_rollups_daily`.execute(app.server.store.db);
+    for (const tier of ['uplink_rollups', 'client_presence_rollups', 'report_rollups']) {
+      await sql`DROP TABLE ${sql.table(`${tier}_hourly`)}`.execute(app.server.store.db);
+      await sql`DROP TABLE ${sql.table(`${tier}_daily`)}`.execute(app.server.store.db);
+    }
     await sql`DELETE FROM netgraph_migration WHERE name = '0030-rollup-tiers'`.execute(app.server.store.db);
     expect((await migrateToLatest(app.server.store)).map((r) => `${r.migrationName} ${r.status}`)).toEqual(['0030-rollup-tiers Success']);
-    expect(await Promise.all(WINDOWS.map(([start, end, step]) => throughput(start, end, step)))).toEqual(before);
+    expect(await answers()).toEqual(before);
   });
 
   it('answers whole hours and days unchanged once the 5-minute rows and raw samples are past their retention', async () => {
     const hours = await quality(0, 4 * HOUR, HOUR);
     const day = await throughput(DAY_START, DAY_START + DAY, DAY);
+    const clients = [await active(0, 4 * HOUR, HOUR), await active(DAY_START, DAY_START + DAY, DAY)];
     // TELEMETRY_ROLLUP_RETENTION_DAYS=1; raw samples are kept 48 hours
     clock.advance(3 * DAY * 1000);
     await app.server.services.reports.expire();
@@ -141,6 +178,9 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
     expect([await count('uplink_rollups'), await count('uplink_samples'), await count('uplink_rollups_hourly'), await count('uplink_rollups_daily')]).toEqual([0, 0, 4, 1]);
     expect(await quality(0, 4 * HOUR, HOUR)).toEqual(hours);
     expect(await throughput(DAY_START, DAY_START + DAY, DAY)).toEqual(day);
+    expect([await active(0, 4 * HOUR, HOUR), await active(DAY_START, DAY_START + DAY, DAY)]).toEqual(clients);
+    expect(clients[0].wireless).toHaveLength(4);
+    expect([await count('client_presence_rollups'), await count('report_rollups'), await count('report_rollups_hourly')]).toEqual([0, 0, 4]);
     // a step of 5 minutes finds nothing left
     expect(await quality(0, 4 * HOUR, 300)).toEqual([]);
   });

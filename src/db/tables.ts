@@ -34,6 +34,11 @@ export interface Database {
   port_counter_rollups: PortCounterRollupTable;
   client_metric_rollups: ClientMetricRollupTable;
   report_rollups: ReportRollupTable;
+  /** The hourly and daily tiers of client_presence_rollups and report_rollups (migration 0030): their columns, coarser buckets. */
+  client_presence_rollups_hourly: ClientPresenceRollupTable;
+  client_presence_rollups_daily: ClientPresenceRollupTable;
+  report_rollups_hourly: ReportRollupTable;
+  report_rollups_daily: ReportRollupTable;
   radio_samples: RadioSampleTable;
   radio_rollups: RadioRollupTable;
   dns_counters: DnsCounterTable;

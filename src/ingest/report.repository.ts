@@ -210,9 +210,17 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /** Adds to the networks' report counts per bucket. */
-    async upsertReportRollups(values: readonly { network_id: number; bucket: number; report_count: number }[]): Promise<void> {
-      const tail = sql`ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = report_rollups.report_count + excluded.report_count`;
-      await rows.insert('report_rollups', REPORT_ROLLUPS, values, tail);
+    async upsertReportRollups(
+      values: readonly { network_id: number; bucket: number; report_count: number }[],
+      table: 'report_rollups' | 'report_rollups_hourly' | 'report_rollups_daily' = 'report_rollups',
+    ): Promise<void> {
+      const tail = sql`ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = ${sql.raw(table)}.report_count + excluded.report_count`;
+      await rows.insert(table, REPORT_ROLLUPS, values, tail);
+    },
+
+    /** Adds client presence rows of an hourly or daily tier (migration 0030); a client already counted in its bucket adds nothing. */
+    async insertPresenceTier(table: 'client_presence_rollups_hourly' | 'client_presence_rollups_daily', values: readonly Insertable<Database['client_presence_rollups']>[]): Promise<void> {
+      await rows.insert(table, BULK_COLUMNS.client_presence_rollups, values as readonly RowValues[], sql`ON CONFLICT DO NOTHING`);
     },
 
     /**

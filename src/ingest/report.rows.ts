@@ -432,3 +432,25 @@ function widen(a: unknown, b: unknown, pick: (x: number, y: number) => number): 
   if (typeof a !== 'number') return typeof b === 'number' ? b : null;
   return typeof b === 'number' ? pick(a, b) : a;
 }
+
+/** A batch's client presence rows in the buckets of a coarser tier (`seconds` wide), each once. */
+export function coarsenPresence(values: readonly Insertable<Database['client_presence_rollups']>[], seconds: number): Insertable<Database['client_presence_rollups']>[] {
+  const tier = new Map<string, Insertable<Database['client_presence_rollups']>>();
+  for (const row of values) {
+    const bucket = row.bucket - (row.bucket % seconds);
+    tier.set(`${row.network_id}/${bucket}/${row.mac_address}/${String(row.is_wireless)}`, { ...row, bucket });
+  }
+  return [...tier.values()];
+}
+
+/** A batch's report counts per network in the buckets of a coarser tier (`seconds` wide): the counts add up. */
+export function coarsenReportCounts(values: readonly { network_id: number; bucket: number; report_count: number }[], seconds: number) {
+  const tier = new Map<string, { network_id: number; bucket: number; report_count: number }>();
+  for (const row of values) {
+    const bucket = row.bucket - (row.bucket % seconds);
+    const held = tier.get(`${row.network_id}/${bucket}`) ?? { network_id: row.network_id, bucket, report_count: 0 };
+    held.report_count += row.report_count;
+    tier.set(`${row.network_id}/${bucket}`, held);
+  }
+  return [...tier.values()];
+}

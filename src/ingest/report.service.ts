@@ -8,7 +8,7 @@ import type { Caller } from '../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
-import { buildSeriesRows, eventRow, foldUplinkTier } from './report.rows.js';
+import { buildSeriesRows, coarsenPresence, coarsenReportCounts, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
 import type { FreshReport } from './report.rows.js';
 import { isRejection, parseReport } from './report.parse.js';
@@ -165,6 +165,10 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['uplink_rollups_hourly', 'bucket', hourly],
         ['uplink_rollups_daily', 'bucket', daily],
         ['client_presence_rollups', 'bucket', rollup],
+        ['client_presence_rollups_hourly', 'bucket', hourly],
+        ['client_presence_rollups_daily', 'bucket', daily],
+        ['report_rollups_hourly', 'bucket', hourly],
+        ['report_rollups_daily', 'bucket', daily],
         ['port_counter_rollups', 'bucket', rollup],
         ['client_metric_rollups', 'bucket', rollup],
         ['radio_rollups', 'bucket', rollup],
@@ -252,6 +256,11 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertCounterRollups(rows.counterRollups);
   await repository.upsertClientMetricRollups(rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
+  // activeClients' tiers: distinct clients per hour and day, and the buckets with reports
+  await repository.insertPresenceTier('client_presence_rollups_hourly', coarsenPresence(rows.clientPresence, HOURLY_SECONDS));
+  await repository.insertPresenceTier('client_presence_rollups_daily', coarsenPresence(rows.clientPresence, DAILY_SECONDS));
+  await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, HOURLY_SECONDS), 'report_rollups_hourly');
+  await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, DAILY_SECONDS), 'report_rollups_daily');
   await repository.insertMany('radio_samples', rows.radioSamples);
   await repository.upsertRadioRollups(rows.radioRollups);
   await repository.insertMany('dns_counters', rows.dnsCounters);

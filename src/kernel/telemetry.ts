@@ -67,6 +67,20 @@ export const UPLINK_TIERS = [
   { seconds: ROLLUP_SECONDS, table: 'uplink_rollups' },
 ] as const satisfies readonly RollupTier[];
 
+/** activeClients' tiers (migration 0030): distinct clients per network, bucket and kind. */
+export const PRESENCE_TIERS = [
+  { seconds: DAILY_SECONDS, table: 'client_presence_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'client_presence_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'client_presence_rollups' },
+] as const satisfies readonly RollupTier[];
+
+/** activeClients' tiers of the report counts per network and bucket (migration 0030). */
+export const REPORT_COUNT_TIERS = [
+  { seconds: DAILY_SECONDS, table: 'report_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'report_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'report_rollups' },
+] as const satisfies readonly RollupTier[];
+
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,
  * TELEMETRY_ROLLUP_RETENTION_DAYS, TELEMETRY_HOURLY_RETENTION_DAYS,

@@ -13,7 +13,7 @@ const TIERS = [
 
 /**
  * Tiered history (issue 31, goal 2): the hourly and daily tiers of the uplink
- * rollups, with the columns and indexes of uplink_rollups (migration 0004),
+ * rollups and of activeClients' presence and report counts (below); the uplink ones with the columns and indexes of uplink_rollups (migration 0004),
  * each row the sums, counts, minimum and maximum of the 5-minute rows of its
  * bucket and network. The network is part of the key (a 5-minute row keeps
  * the network of its first sample, and a device that moves mid-hour has rows
@@ -27,6 +27,50 @@ const TIERS = [
  * "Upgrading").
  */
 export async function up(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
+  await createUplinkTiers(db, dialect);
+  await createClientTiers(db, dialect);
+}
+
+/**
+ * The tiers of activeClients: a distinct count does not add up from counts,
+ * so the hourly and daily tiers keep what the 5-minute ones keep, coarser:
+ * one presence row per network, bucket, client and kind, and the number of
+ * reports per network and bucket (the buckets that count, with 0 clients too).
+ */
+async function createClientTiers(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
+  const t = dialect.types;
+  const big = (dialect.name === 'postgres' ? 'bigint' : 'integer') as ColumnDataType;
+  for (const [suffix, seconds] of [['hourly', 3_600], ['daily', 86_400]] as const) {
+    const presence = `client_presence_rollups_${suffix}`;
+    await db.schema
+      .createTable(presence)
+      .addColumn('network_id', t.id, (c) => c.notNull().references('networks.id').onDelete('cascade'))
+      .addColumn('bucket', big, (c) => c.notNull())
+      .addColumn('mac_address', t.text, (c) => c.notNull())
+      .addColumn('is_wireless', t.boolean, (c) => c.notNull())
+      .addUniqueConstraint(`${presence}_key`, ['network_id', 'bucket', 'mac_address', 'is_wireless'])
+      .execute();
+    await db.schema.createIndex(`${presence}_bucket_idx`).on(presence).column('bucket').execute();
+    await sql
+      .raw(`INSERT INTO ${presence} (network_id, bucket, mac_address, is_wireless) SELECT DISTINCT network_id, bucket - bucket % ${seconds}, mac_address, is_wireless FROM client_presence_rollups`)
+      .execute(db);
+    const reports = `report_rollups_${suffix}`;
+    await db.schema
+      .createTable(reports)
+      .addColumn('network_id', t.id, (c) => c.notNull().references('networks.id').onDelete('cascade'))
+      .addColumn('bucket', big, (c) => c.notNull())
+      .addColumn('report_count', t.integer, (c) => c.notNull())
+      .addUniqueConstraint(`${reports}_key`, ['network_id', 'bucket'])
+      .execute();
+    await db.schema.createIndex(`${reports}_bucket_idx`).on(reports).column('bucket').execute();
+    await sql
+      .raw(`INSERT INTO ${reports} (network_id, bucket, report_count) SELECT network_id, bucket - bucket % ${seconds}, sum(report_count) FROM report_rollups GROUP BY network_id, bucket - bucket % ${seconds}`)
+      .execute(db);
+  }
+}
+
+/** The uplink tiers (see up). */
+async function createUplinkTiers(db: Kysely<unknown>, dialect: SqlDialect): Promise<void> {
   const t = dialect.types;
   const big = (dialect.name === 'postgres' ? 'bigint' : 'integer') as ColumnDataType;
   const float = (dialect.name === 'postgres' ? 'double precision' : 'real') as ColumnDataType;

@@ -1,4 +1,4 @@
-import { UPLINK_TIERS } from '../../kernel/telemetry.js';
+import { PRESENCE_TIERS, REPORT_COUNT_TIERS, UPLINK_TIERS } from '../../kernel/telemetry.js';
 import type { RollupTier, UplinkMetric } from '../../kernel/telemetry.js';
 import type { ArgumentValues, SqlContext } from '../../engine/read.model.js';
 import { filterAt, seriesRanges, tieredRanges } from './metrics.window.js';
@@ -201,21 +201,32 @@ function meterHardwareCounted(c: SqlContext, cb: string): string {
  * company's hardware left out unless input.includeMeterHardware.
  */
 export function clientCounts(c: SqlContext, wireless: boolean): string {
-  const { rollup, raw } = sources(c);
   const kind = (t: string) => (wireless ? `${t}.is_wireless` : `NOT ${t}.is_wireless`);
   const reportsRaw = (s: Source) =>
     `SELECT ${s.bucket('rc.observed_at')} AS bucket FROM report_receipts rc WHERE rc.hardware_device_id IN ` +
     `(SELECT rh.id FROM hardware_devices rh JOIN virtual_devices rv ON rv.id = rh.virtual_device_id WHERE rv.network_id IN ${countedNetworks(c)}) ` +
     `AND rc.observed_at >= ${s.from()} AND rc.observed_at < ${s.to()}`;
-  const reports =
-    `SELECT ${rollup.bucket('rr.bucket')} AS bucket FROM report_rollups rr WHERE rr.network_id IN ${countedNetworks(c)} ` +
-    `AND rr.bucket >= ${rollup.from()} AND rr.bucket < ${rollup.to()} UNION ALL ${reportsRaw(raw[0])} UNION ALL ${reportsRaw(raw[1])}`;
+  // parameters in text order: the report tiers' sources are made and used before the presence tiers'
+  const reportTiers = tieredSources(c, REPORT_COUNT_TIERS);
+  const reportRollups = (table: string, s: Source) =>
+    `SELECT ${s.bucket('rr.bucket')} AS bucket FROM ${table} rr WHERE rr.network_id IN ${countedNetworks(c)} AND rr.bucket >= ${s.from()} AND rr.bucket < ${s.to()}`;
+  const reports = [
+    ...reportTiers.tiers.flatMap((t) => t.ranges.map((s) => reportRollups(t.table, s))),
+    reportsRaw(reportTiers.raw[0]),
+    reportsRaw(reportTiers.raw[1]),
+  ].join(' UNION ALL ');
   const clientsRaw = (s: Source) =>
     `SELECT ${s.bucket('co.observed_at')} AS bucket, co.mac_address FROM client_observations co WHERE co.network_id IN ${countedNetworks(c)} ` +
     `AND ${kind('co')} AND co.observed_at >= ${s.from()} AND co.observed_at < ${s.to()}`;
-  const clients =
-    `SELECT ${rollup.bucket('cp.bucket')} AS bucket, cp.mac_address FROM client_presence_rollups cp WHERE cp.network_id IN ${countedNetworks(c)} ` +
-    `AND ${kind('cp')} AND cp.bucket >= ${rollup.from()} AND cp.bucket < ${rollup.to()} UNION ALL ${clientsRaw(raw[0])} UNION ALL ${clientsRaw(raw[1])}`;
+  const presenceTiers = tieredSources(c, PRESENCE_TIERS);
+  const presence = (table: string, s: Source) =>
+    `SELECT ${s.bucket('cp.bucket')} AS bucket, cp.mac_address FROM ${table} cp WHERE cp.network_id IN ${countedNetworks(c)} ` +
+    `AND ${kind('cp')} AND cp.bucket >= ${s.from()} AND cp.bucket < ${s.to()}`;
+  const clients = [
+    ...presenceTiers.tiers.flatMap((t) => t.ranges.map((s) => presence(t.table, s))),
+    clientsRaw(presenceTiers.raw[0]),
+    clientsRaw(presenceTiers.raw[1]),
+  ].join(' UNION ALL ');
   return (
     `(SELECT b.bucket, coalesce(k.value, 0) AS value FROM (SELECT DISTINCT rb.bucket FROM (${reports}) rb) b ` +
     `LEFT JOIN (SELECT cb.bucket, count(DISTINCT cb.mac_address) AS value FROM (${clients}) cb WHERE ${meterHardwareCounted(c, 'cb')} ` +
