@@ -86,6 +86,10 @@ export interface IngestConfig {
   readonly rawRetentionHours: number;
   /** How long the 5-minute rollups are kept. */
   readonly rollupRetentionDays: number;
+  /** How long the hourly tier of the tiered rollups is kept. */
+  readonly hourlyRetentionDays: number;
+  /** How long the daily tier of the tiered rollups is kept. */
+  readonly dailyRetentionDays: number;
   /** How long events and client history are kept. */
   readonly eventRetentionDays: number;
 }
@@ -171,6 +175,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       rateLimitReports: read.integer('INGEST_RATE_LIMIT_REPORTS', 30_000, 1, 100_000_000),
       rawRetentionHours: read.integer('TELEMETRY_RAW_RETENTION_HOURS', RETENTION_DEFAULTS.rawRetentionHours, 1, 8_760),
       rollupRetentionDays: read.integer('TELEMETRY_ROLLUP_RETENTION_DAYS', RETENTION_DEFAULTS.rollupRetentionDays, 1, 3_650),
+      hourlyRetentionDays: read.integer('TELEMETRY_HOURLY_RETENTION_DAYS', RETENTION_DEFAULTS.hourlyRetentionDays, 1, 3_650),
+      dailyRetentionDays: read.integer('TELEMETRY_DAILY_RETENTION_DAYS', RETENTION_DEFAULTS.dailyRetentionDays, 1, 3_650),
       eventRetentionDays: read.integer('EVENT_RETENTION_DAYS', RETENTION_DEFAULTS.eventRetentionDays, 1, 3_650),
     },
     webhooks: readWebhooks(read, problems),

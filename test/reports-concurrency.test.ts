@@ -48,7 +48,7 @@ describe.each(storeKinds())('concurrent reports and checkers on %s', (kind) => {
 
   it('records DEVICE_OFFLINE once when two processes check at once', async () => {
     clock.advance(120_000);
-    const other = createServices(otherStore, { reports: { settings: { offlineAfterSeconds: 90, rawRetentionHours: 48, rollupRetentionDays: 90, eventRetentionDays: 90 }, now: () => new Date(clock.now()) } });
+    const other = createServices(otherStore, { reports: { settings: { offlineAfterSeconds: 90, rawRetentionHours: 48, rollupRetentionDays: 90, hourlyRetentionDays: 90, dailyRetentionDays: 400, eventRetentionDays: 90 }, now: () => new Date(clock.now()) } });
     const checks = [() => other.reports.checkOffline(), () => app.server.services.reports.checkOffline(), () => other.reports.checkOffline()];
     // two SQLite connections in one process cannot wait for each other (the driver blocks the event loop): there, one after another
     if (kind === 'postgres') await Promise.all(checks.map((check) => check()));

@@ -26,6 +26,7 @@ import * as collectorTargets from './migrations/0022-collector-targets.js';
 import * as clientConnectionEvents from './migrations/0024-client-connection-events.js';
 import * as changeSources from './migrations/0026-change-sources.js';
 import * as discoveredDevices from './migrations/0027-discovered-devices.js';
+import * as rollupTiers from './migrations/0030-rollup-tiers.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0024-client-connection-events': clientConnectionEvents,
   '0026-change-sources': changeSources,
   '0027-discovered-devices': discoveredDevices,
+  '0030-rollup-tiers': rollupTiers,
 };
 
 /**

@@ -27,10 +27,18 @@ export interface Database {
   port_counters: PortCounterTable;
   client_observations: ClientObservationTable;
   uplink_rollups: UplinkRollupTable;
+  /** The hourly and daily tiers of uplink_rollups (migration 0030): its columns, buckets a multiple of 3600 or 86400, network_id never null. */
+  uplink_rollups_hourly: UplinkRollupTable;
+  uplink_rollups_daily: UplinkRollupTable;
   client_presence_rollups: ClientPresenceRollupTable;
   port_counter_rollups: PortCounterRollupTable;
   client_metric_rollups: ClientMetricRollupTable;
   report_rollups: ReportRollupTable;
+  /** The hourly and daily tiers of client_presence_rollups and report_rollups (migration 0030): their columns, coarser buckets. */
+  client_presence_rollups_hourly: ClientPresenceRollupTable;
+  client_presence_rollups_daily: ClientPresenceRollupTable;
+  report_rollups_hourly: ReportRollupTable;
+  report_rollups_daily: ReportRollupTable;
   radio_samples: RadioSampleTable;
   radio_rollups: RadioRollupTable;
   dns_counters: DnsCounterTable;

@@ -159,6 +159,9 @@ export interface ArgumentProblem {
 export interface ReadSettings {
   readonly rawRetentionHours: number;
   readonly rollupRetentionDays: number;
+  /** The tiers of the tiered rollups (docs/metrics.md, "Tiers"). */
+  readonly hourlyRetentionDays: number;
+  readonly dailyRetentionDays: number;
 }
 
 /** What every root declares: its arguments, and a rule over them checked before the database (none: every well-formed value goes). */

@@ -64,7 +64,12 @@ export function namingArguments(root: RootDefinition): string {
 }
 
 /** The defaults of the TELEMETRY_* retention settings, for reads without a server config (the CLI, unit tests). */
-export const DEFAULT_READ_SETTINGS: ReadSettings = { rawRetentionHours: RETENTION_DEFAULTS.rawRetentionHours, rollupRetentionDays: RETENTION_DEFAULTS.rollupRetentionDays };
+export const DEFAULT_READ_SETTINGS: ReadSettings = {
+  rawRetentionHours: RETENTION_DEFAULTS.rawRetentionHours,
+  rollupRetentionDays: RETENTION_DEFAULTS.rollupRetentionDays,
+  hourlyRetentionDays: RETENTION_DEFAULTS.hourlyRetentionDays,
+  dailyRetentionDays: RETENTION_DEFAULTS.dailyRetentionDays,
+};
 
 /** How reads tell online from offline: the clock, and how long after its last report a device counts as offline. */
 export interface OnlineRule {

@@ -29,6 +29,17 @@ const bool = (value: unknown): boolean => value === true || value === 1;
 
 /** The SQL of device reports: the write side of ingest, the offline checker and retention. */
 export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) {
+  /** The SET of an uplink rollup upsert into `table`: counts and sums add up, min and max widen. */
+  const uplinkSums = (table: string) =>
+    sql.raw(
+      UPLINK_METRICS.flatMap((m) => [
+        `${m}_count = ${table}.${m}_count + excluded.${m}_count`,
+        `${m}_sum = ${table}.${m}_sum + excluded.${m}_sum`,
+        `${m}_min = ${dialect.least(`${table}.${m}_min`, `excluded.${m}_min`)}`,
+        `${m}_max = ${dialect.greatest(`${table}.${m}_max`, `excluded.${m}_max`)}`,
+      ]).join(', '),
+    );
+
   const rows = createRowWriter(db, dialect);
   return {
     ...createReportClientRepository(db, dialect),
@@ -99,16 +110,21 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[], tail);
     },
 
-    /** Adds samples to their 5-minute rollups: counts and sums add up, min and max widen. */
-    async upsertUplinkRollups(values: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
-      const set = UPLINK_METRICS.flatMap((m) => [
-        `${m}_count = uplink_rollups.${m}_count + excluded.${m}_count`,
-        `${m}_sum = uplink_rollups.${m}_sum + excluded.${m}_sum`,
-        `${m}_min = ${dialect.least(`uplink_rollups.${m}_min`, `excluded.${m}_min`)}`,
-        `${m}_max = ${dialect.greatest(`uplink_rollups.${m}_max`, `excluded.${m}_max`)}`,
-      ]);
-      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
-      await rows.insert('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
+    /**
+     * Adds samples to their 5-minute rollups: counts and sums add up, min and
+     * max widen. Returns each row's key with the network its stored row holds
+     * (that of the bucket's first sample), which the tiers fold under.
+     */
+    async upsertUplinkRollups(values: readonly Insertable<Database['uplink_rollups']>[]): Promise<StoredUplinkRollup[]> {
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${uplinkSums('uplink_rollups')}
+        RETURNING network_id, hardware_device_id, port_number, bucket`;
+      return rows.insert<StoredUplinkRollup>('uplink_rollups', UPLINK_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /** Adds 5-minute rollups folded by foldUplinkTier to the rows of their hourly or daily tier (migration 0030), as upsertUplinkRollups does. */
+    async upsertUplinkTier(table: 'uplink_rollups_hourly' | 'uplink_rollups_daily', values: readonly Insertable<Database['uplink_rollups']>[]): Promise<void> {
+      const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket, network_id) DO UPDATE SET ${uplinkSums(table)}`;
+      await rows.insert(table, UPLINK_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /**
@@ -194,9 +210,17 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /** Adds to the networks' report counts per bucket. */
-    async upsertReportRollups(values: readonly { network_id: number; bucket: number; report_count: number }[]): Promise<void> {
-      const tail = sql`ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = report_rollups.report_count + excluded.report_count`;
-      await rows.insert('report_rollups', REPORT_ROLLUPS, values, tail);
+    async upsertReportRollups(
+      values: readonly { network_id: number; bucket: number; report_count: number }[],
+      table: 'report_rollups' | 'report_rollups_hourly' | 'report_rollups_daily' = 'report_rollups',
+    ): Promise<void> {
+      const tail = sql`ON CONFLICT (network_id, bucket) DO UPDATE SET report_count = ${sql.raw(table)}.report_count + excluded.report_count`;
+      await rows.insert(table, REPORT_ROLLUPS, values, tail);
+    },
+
+    /** Adds client presence rows of an hourly or daily tier (migration 0030); a client already counted in its bucket adds nothing. */
+    async insertPresenceTier(table: 'client_presence_rollups_hourly' | 'client_presence_rollups_daily', values: readonly Insertable<Database['client_presence_rollups']>[]): Promise<void> {
+      await rows.insert(table, BULK_COLUMNS.client_presence_rollups, values as readonly RowValues[], sql`ON CONFLICT DO NOTHING`);
     },
 
     /**
@@ -243,6 +267,14 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       return Number(result.numAffectedRows ?? 0);
     },
   };
+}
+
+/** The stored network of a 5-minute uplink rollup row, as its upsert returns it: the network of the row's first sample. */
+export interface StoredUplinkRollup {
+  readonly network_id: number | string | null;
+  readonly hardware_device_id: number | string;
+  readonly port_number: number;
+  readonly bucket: number | string;
 }
 
 /** The advisory lock key of the offline checker: any fixed number no other code uses. */

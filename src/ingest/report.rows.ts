@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
-import type { DeviceRow, EventRow } from './report.repository.js';
+import type { DeviceRow, EventRow, StoredUplinkRollup } from './report.repository.js';
 import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
 import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
@@ -387,4 +387,70 @@ function addResourceSample(
     memory_percent_count: held.memory_percent_count + (memory === null ? 0 : 1),
     memory_percent_sum: held.memory_percent_sum + (memory ?? 0),
   });
+}
+
+/**
+ * Folds a batch's 5-minute uplink rollup rows into the rows of a coarser
+ * tier (`seconds` wide): per stored network, port and tier bucket, counts
+ * and sums add up and min and max widen, so the tier row grows exactly as
+ * the 5-minute rows of its bucket do. Each 5-minute row counts under the
+ * network its stored row holds (`stored`), which is what the 5-minute reads
+ * see; a row of no network (which no series reads) is left out.
+ */
+export function foldUplinkTier(
+  values: readonly Insertable<Database['uplink_rollups']>[],
+  stored: readonly StoredUplinkRollup[],
+  seconds: number,
+): Insertable<Database['uplink_rollups']>[] {
+  const key = (device: unknown, port: unknown, bucket: unknown) => `${String(device)}/${String(port)}/${String(bucket)}`;
+  const networks = new Map(stored.map((s) => [key(s.hardware_device_id, s.port_number, s.bucket), s.network_id]));
+  const tier = new Map<string, Record<string, unknown>>();
+  for (const row of values) {
+    const network = networks.get(key(row.hardware_device_id, row.port_number, row.bucket));
+    if (network === undefined || network === null) continue;
+    const bucket = row.bucket - (row.bucket % seconds);
+    const keys = { network_id: Number(network), hardware_device_id: row.hardware_device_id, port_number: row.port_number, bucket };
+    const tierKey = `${String(network)}/${key(row.hardware_device_id, row.port_number, bucket)}`;
+    const held = tier.get(tierKey);
+    if (held === undefined) {
+      tier.set(tierKey, { ...row, ...keys });
+      continue;
+    }
+    const source = row as Readonly<Record<string, unknown>>;
+    for (const metric of UPLINK_METRICS) {
+      held[`${metric}_count`] = (held[`${metric}_count`] as number) + (source[`${metric}_count`] as number);
+      held[`${metric}_sum`] = (held[`${metric}_sum`] as number) + (source[`${metric}_sum`] as number);
+      held[`${metric}_min`] = widen(held[`${metric}_min`], source[`${metric}_min`], Math.min);
+      held[`${metric}_max`] = widen(held[`${metric}_max`], source[`${metric}_max`], Math.max);
+    }
+  }
+  return [...tier.values()] as Insertable<Database['uplink_rollups']>[];
+}
+
+/** The extreme of two optional extremes (null: no sample). */
+function widen(a: unknown, b: unknown, pick: (x: number, y: number) => number): number | null {
+  if (typeof a !== 'number') return typeof b === 'number' ? b : null;
+  return typeof b === 'number' ? pick(a, b) : a;
+}
+
+/** A batch's client presence rows in the buckets of a coarser tier (`seconds` wide), each once. */
+export function coarsenPresence(values: readonly Insertable<Database['client_presence_rollups']>[], seconds: number): Insertable<Database['client_presence_rollups']>[] {
+  const tier = new Map<string, Insertable<Database['client_presence_rollups']>>();
+  for (const row of values) {
+    const bucket = row.bucket - (row.bucket % seconds);
+    tier.set(`${row.network_id}/${bucket}/${row.mac_address}/${String(row.is_wireless)}`, { ...row, bucket });
+  }
+  return [...tier.values()];
+}
+
+/** A batch's report counts per network in the buckets of a coarser tier (`seconds` wide): the counts add up. */
+export function coarsenReportCounts(values: readonly { network_id: number; bucket: number; report_count: number }[], seconds: number) {
+  const tier = new Map<string, { network_id: number; bucket: number; report_count: number }>();
+  for (const row of values) {
+    const bucket = row.bucket - (row.bucket % seconds);
+    const held = tier.get(`${row.network_id}/${bucket}`) ?? { network_id: row.network_id, bucket, report_count: 0 };
+    held.report_count += row.report_count;
+    tier.set(`${row.network_id}/${bucket}`, held);
+  }
+  return [...tier.values()];
 }

@@ -8,14 +8,14 @@ import type { Caller } from '../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
-import { buildSeriesRows, eventRow } from './report.rows.js';
+import { buildSeriesRows, coarsenPresence, coarsenReportCounts, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
 import type { FreshReport } from './report.rows.js';
 import { isRejection, parseReport } from './report.parse.js';
 import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
-import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
+import { DAILY_SECONDS, HOURLY_SECONDS, RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
 import { clientRounds, isFailedPoll, outletChanges, planSources, planState } from './report.state.js';
 import { recordDeviceTransitions } from '../platform/changes/changes.record.js';
 
@@ -36,7 +36,7 @@ export interface IngestFigures extends IngestResult {
 }
 
 /** What the report service needs of the configuration. */
-export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'eventRetentionDays'>;
+export type ReportSettings = Pick<IngestConfig, 'offlineAfterSeconds' | 'rawRetentionHours' | 'rollupRetentionDays' | 'hourlyRetentionDays' | 'dailyRetentionDays' | 'eventRetentionDays'>;
 
 /** The defaults of IngestConfig, for processes without a server config (the CLI, unit tests). */
 export const DEFAULT_REPORT_SETTINGS: ReportSettings = { offlineAfterSeconds: DEFAULT_OFFLINE_AFTER_SECONDS, ...RETENTION_DEFAULTS };
@@ -156,11 +156,19 @@ export function createReportService(store: Store, settings: ReportSettings, now:
       const raw = new Date(at - settings.rawRetentionHours * 3_600_000).toISOString();
       const rollup = Math.floor((at - settings.rollupRetentionDays * 86_400_000) / 1000);
       const history = new Date(at - settings.eventRetentionDays * 86_400_000).toISOString();
+      const hourly = Math.floor((at - settings.hourlyRetentionDays * 86_400_000) / 1000);
+      const daily = Math.floor((at - settings.dailyRetentionDays * 86_400_000) / 1000);
       const targets = [
         ...RAW_SERIES_TABLES.map((table) => [table, 'observed_at', raw] as const),
         ['report_receipts', 'observed_at', raw],
         ['uplink_rollups', 'bucket', rollup],
+        ['uplink_rollups_hourly', 'bucket', hourly],
+        ['uplink_rollups_daily', 'bucket', daily],
         ['client_presence_rollups', 'bucket', rollup],
+        ['client_presence_rollups_hourly', 'bucket', hourly],
+        ['client_presence_rollups_daily', 'bucket', daily],
+        ['report_rollups_hourly', 'bucket', hourly],
+        ['report_rollups_daily', 'bucket', daily],
         ['port_counter_rollups', 'bucket', rollup],
         ['client_metric_rollups', 'bucket', rollup],
         ['radio_rollups', 'bucket', rollup],
@@ -241,10 +249,18 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.insertMany('client_observations', rows.clientObservations);
   await repository.insertMany('client_presence_rollups', rows.clientPresence);
   await repository.insertMany('client_connection_events', rows.connectionEvents);
-  await repository.upsertUplinkRollups(rows.uplinkRollups);
+  const storedUplink = await repository.upsertUplinkRollups(rows.uplinkRollups);
+  // the tiers, folded here rather than by a periodic task: a report may arrive up to the raw retention late, and this costs two upserts of a few rows
+  await repository.upsertUplinkTier('uplink_rollups_hourly', foldUplinkTier(rows.uplinkRollups, storedUplink, HOURLY_SECONDS));
+  await repository.upsertUplinkTier('uplink_rollups_daily', foldUplinkTier(rows.uplinkRollups, storedUplink, DAILY_SECONDS));
   await repository.upsertCounterRollups(rows.counterRollups);
   await repository.upsertClientMetricRollups(rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
+  // activeClients' tiers: distinct clients per hour and day, and the buckets with reports
+  await repository.insertPresenceTier('client_presence_rollups_hourly', coarsenPresence(rows.clientPresence, HOURLY_SECONDS));
+  await repository.insertPresenceTier('client_presence_rollups_daily', coarsenPresence(rows.clientPresence, DAILY_SECONDS));
+  await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, HOURLY_SECONDS), 'report_rollups_hourly');
+  await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, DAILY_SECONDS), 'report_rollups_daily');
   await repository.insertMany('radio_samples', rows.radioSamples);
   await repository.upsertRadioRollups(rows.radioRollups);
   await repository.insertMany('dns_counters', rows.dnsCounters);

@@ -43,9 +43,50 @@ export const OUTLET_METRICS = ['current_amps', 'power_watts', 'voltage_volts', '
 /** One of OUTLET_METRICS. */
 export type OutletMetric = (typeof OUTLET_METRICS)[number];
 
+/** The width of an hourly tier bucket, in seconds (buckets start at multiples of it since the epoch). */
+export const HOURLY_SECONDS = 3_600;
+/** The width of a daily tier bucket, in seconds: UTC days. */
+export const DAILY_SECONDS = 86_400;
+
+/**
+ * The tiers of a tiered rollup, coarsest first: each tier's bucket width and
+ * table. The hourly and daily tables have the 5-minute table's columns, and
+ * each of their rows holds exactly the sums, counts, minimum and maximum of
+ * the 5-minute rows inside its bucket (folded at ingest, in the same
+ * transaction), so any tier answers a bucket it covers as the finer ones do.
+ */
+export interface RollupTier {
+  readonly seconds: number;
+  readonly table: string;
+}
+
+/** The uplink rollups' tiers (migration 0030): daily, hourly, 5-minute. */
+export const UPLINK_TIERS = [
+  { seconds: DAILY_SECONDS, table: 'uplink_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'uplink_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'uplink_rollups' },
+] as const satisfies readonly RollupTier[];
+
+/** activeClients' tiers (migration 0030): distinct clients per network, bucket and kind. */
+export const PRESENCE_TIERS = [
+  { seconds: DAILY_SECONDS, table: 'client_presence_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'client_presence_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'client_presence_rollups' },
+] as const satisfies readonly RollupTier[];
+
+/** activeClients' tiers of the report counts per network and bucket (migration 0030). */
+export const REPORT_COUNT_TIERS = [
+  { seconds: DAILY_SECONDS, table: 'report_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'report_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'report_rollups' },
+] as const satisfies readonly RollupTier[];
+
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,
- * TELEMETRY_ROLLUP_RETENTION_DAYS, EVENT_RETENTION_DAYS): raw samples, the
- * 5-minute rollups, and events with client history.
+ * TELEMETRY_ROLLUP_RETENTION_DAYS, TELEMETRY_HOURLY_RETENTION_DAYS,
+ * TELEMETRY_DAILY_RETENTION_DAYS, EVENT_RETENTION_DAYS): raw samples, the
+ * 5-minute rollups, the hourly and daily tiers, and events with client
+ * history. The 5-minute rollups stay 90 days while most series read only
+ * them (docs/metrics.md, "Tiers").
  */
-export const RETENTION_DEFAULTS = { rawRetentionHours: 48, rollupRetentionDays: 90, eventRetentionDays: 90 } as const;
+export const RETENTION_DEFAULTS = { rawRetentionHours: 48, rollupRetentionDays: 90, hourlyRetentionDays: 90, dailyRetentionDays: 400, eventRetentionDays: 90 } as const;

@@ -7,7 +7,8 @@ import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT as FILTER_ARGUMENT, M
 /** The most networks networksUplinkQualities takes (its complexity prices this many when they are variables). */
 export const MAX_SERIES_NETWORKS = 50;
 
-const checkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings);
+/** The uplink series and activeClients read the tiers (docs/metrics.md, "Tiers"): a step of whole hours or days reaches back as far as its tier is kept. */
+const checkTieredSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings, 'filter', true);
 
 /** A series' values (bucket, port, value) below the series row, ordered by time, then port. */
 const seriesValues = (series: (c: SqlContext, p: string) => string, extraOrder = ''): ListMapping => ({
@@ -78,7 +79,7 @@ const namedSeries = (series: (c: SqlContext, p: string) => string) => ({
     if (namedNetworks(args).length > MAX_SERIES_NETWORKS) {
       return { argument: 'networkUUIDs', message: `names ${namedNetworks(args).length} networks; at most ${MAX_SERIES_NETWORKS}: ask in several requests.` };
     }
-    return checkSeries(args, settings);
+    return checkTieredSeries(args, settings);
   },
   json: (c: SqlContext, selection: Parameters<SqlContext['object']>[0]) => {
     const p = c.alias();
@@ -280,7 +281,7 @@ ${NAMED_SERIES_ARGUMENTS}
         if (args.networkUUID == null && (list == null || list.length === 0)) {
           return { argument: 'networkUUID', message: 'give networkUUID or a non-empty networkUUIDs: the networks to count over.' };
         }
-        return checkSeries(args, settings);
+        return checkTieredSeries(args, settings);
       },
       json: (c, selection) => {
         const callers = namedNetworksAreCallers(c, 'networkUUID', 'networkUUIDs');
@@ -295,7 +296,7 @@ ${NAMED_SERIES_ARGUMENTS}
       check: (args, settings) =>
         (args.networkUUIDs as readonly string[]).length > MAX_SERIES_NETWORKS
           ? { argument: 'networkUUIDs', message: `names ${(args.networkUUIDs as readonly string[]).length} networks; at most ${MAX_SERIES_NETWORKS}: ask in several requests.` }
-          : checkSeries(args, settings),
+          : checkTieredSeries(args, settings),
       json: (c, selection) => {
         const callers = namedNetworksAreCallers(c, undefined, 'networkUUIDs');
         const p = c.alias();

@@ -1,6 +1,7 @@
-import type { UplinkMetric } from '../../kernel/telemetry.js';
+import { PRESENCE_TIERS, REPORT_COUNT_TIERS, UPLINK_TIERS } from '../../kernel/telemetry.js';
+import type { RollupTier, UplinkMetric } from '../../kernel/telemetry.js';
 import type { ArgumentValues, SqlContext } from '../../engine/read.model.js';
-import { filterAt, seriesRanges } from './metrics.window.js';
+import { filterAt, seriesRanges, tieredRanges } from './metrics.window.js';
 
 /**
  * The SQL of the metrics series, as derived tables for the read model. A
@@ -46,6 +47,35 @@ export function sources(c: SqlContext, path = 'filter'): { readonly rollup: Sour
   };
 }
 
+/** One tier of a tiered series: its table, and its two ranges of buckets as sources. */
+export interface TierSources {
+  readonly table: string;
+  readonly ranges: readonly [Source, Source];
+}
+
+/**
+ * The sources of a tiered series (see tieredRanges): for each of `tiers`
+ * (coarsest first) its table and two ranges of buckets, and the two raw
+ * ranges. A tier's bucket start is a multiple of its width, which divides the
+ * step whenever the tier's ranges are not empty.
+ */
+export function tieredSources(c: SqlContext, tiers: readonly RollupTier[], path = 'filter'): { readonly tiers: readonly TierSources[]; readonly raw: readonly [Source, Source] } {
+  const step = () => c.arg(`${path}.stepSeconds`);
+  const seconds = tiers.map((t) => t.seconds);
+  const ranges = (args: ArgumentValues, now: Date) => tieredRanges(filterAt(args, path), now, seconds);
+  const raw = (i: 0 | 1): Source => ({
+    bucket: (column) => c.dialect.epochBucket(column, step()),
+    from: () => c.value('timestamptz', (args, now) => ranges(args, now).raw[i][0]),
+    to: () => c.value('timestamptz', (args, now) => ranges(args, now).raw[i][1]),
+  });
+  const range = (tier: number, i: 0 | 1): Source => ({
+    bucket: (column) => `(${column} - ${column} % ${step()})`,
+    from: () => c.value('bigint', (args, now) => ranges(args, now).tiers[tier]?.[i][0] ?? 0),
+    to: () => c.value('bigint', (args, now) => ranges(args, now).tiers[tier]?.[i][1] ?? 0),
+  });
+  return { tiers: tiers.map((t, tier) => ({ table: t.table, ranges: [range(tier, 0), range(tier, 1)] as const })), raw: [raw(0), raw(1)] };
+}
+
 /** The UUIDs networkUUID and networkUUIDs name, distinct; empty when neither names one. */
 export const namedNetworks = (args: ArgumentValues): string[] => [
   ...new Set([...(args.networkUUID == null ? [] : [args.networkUUID as string]), ...((args.networkUUIDs as readonly string[] | null | undefined) ?? [])]),
@@ -84,7 +114,7 @@ export type SeriesMetric = Extract<UplinkMetric, 'loss_percent' | 'rx_bps' | 'tx
  * `p` (its network_id, and its port when phy_given).
  */
 function uplinkSums(c: SqlContext, p: string, metrics: readonly SeriesMetric[]): string {
-  const { rollup, raw } = sources(c);
+  const { tiers, raw } = tieredSources(c, UPLINK_TIERS);
   // the series row's port, and its device's ports, when given
   const port = (t: string) =>
     `(NOT ${p}.phy_given OR (${t}.hardware_device_id = ${p}.port_device AND ${t}.port_number = ${p}.port_number)) ` +
@@ -94,15 +124,16 @@ function uplinkSums(c: SqlContext, p: string, metrics: readonly SeriesMetric[]):
   type Networks = (t: string) => string;
   const ofRow: Networks = (t) => `${t}.network_id = ${p}.network_id`;
   const ofNames: Networks = (t) => `${p}.network_id IS NULL AND ${t}.network_id IN ${seriesNetworks(c)}`;
-  const fromRollups = (networks: Networks) =>
-    `SELECT r.network_id, r.hardware_device_id, r.port_number, ${rollup.bucket('r.bucket')} AS bucket, ` +
+  const fromRollups = (table: string, range: Source, networks: Networks) =>
+    `SELECT r.network_id, r.hardware_device_id, r.port_number, ${range.bucket('r.bucket')} AS bucket, ` +
     metrics.map((m) => `r.${m}_sum AS ${m}_s, r.${m}_count AS ${m}_n`).join(', ') +
-    ` FROM uplink_rollups r WHERE ${networks('r')} AND ${port('r')} AND r.bucket >= ${rollup.from()} AND r.bucket < ${rollup.to()}`;
+    ` FROM ${table} r WHERE ${networks('r')} AND ${port('r')} AND r.bucket >= ${range.from()} AND r.bucket < ${range.to()}`;
   const fromSamples = (source: Source, networks: Networks) =>
     `SELECT u.network_id, u.hardware_device_id, u.port_number, ${source.bucket('u.observed_at')} AS bucket, ` +
     metrics.map((m) => `coalesce(u.${m}, 0) AS ${m}_s, CASE WHEN u.${m} IS NULL THEN 0 ELSE 1 END AS ${m}_n`).join(', ') +
     ` FROM uplink_samples u WHERE ${networks('u')} AND ${port('u')} AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()}`;
-  const all = (networks: Networks) => `${fromRollups(networks)} UNION ALL ${fromSamples(raw[0], networks)} UNION ALL ${fromSamples(raw[1], networks)}`;
+  const all = (networks: Networks) =>
+    [...tiers.flatMap((t) => t.ranges.map((range) => fromRollups(t.table, range, networks))), fromSamples(raw[0], networks), fromSamples(raw[1], networks)].join(' UNION ALL ');
   const sums = metrics.map((m) => `sum(g.${m}_s) AS ${m}_s, sum(g.${m}_n) AS ${m}_n`).join(', ');
   return (
     `(SELECT g.network_id, g.hardware_device_id, g.port_number, g.bucket, ${sums} ` +
@@ -170,21 +201,32 @@ function meterHardwareCounted(c: SqlContext, cb: string): string {
  * company's hardware left out unless input.includeMeterHardware.
  */
 export function clientCounts(c: SqlContext, wireless: boolean): string {
-  const { rollup, raw } = sources(c);
   const kind = (t: string) => (wireless ? `${t}.is_wireless` : `NOT ${t}.is_wireless`);
   const reportsRaw = (s: Source) =>
     `SELECT ${s.bucket('rc.observed_at')} AS bucket FROM report_receipts rc WHERE rc.hardware_device_id IN ` +
     `(SELECT rh.id FROM hardware_devices rh JOIN virtual_devices rv ON rv.id = rh.virtual_device_id WHERE rv.network_id IN ${countedNetworks(c)}) ` +
     `AND rc.observed_at >= ${s.from()} AND rc.observed_at < ${s.to()}`;
-  const reports =
-    `SELECT ${rollup.bucket('rr.bucket')} AS bucket FROM report_rollups rr WHERE rr.network_id IN ${countedNetworks(c)} ` +
-    `AND rr.bucket >= ${rollup.from()} AND rr.bucket < ${rollup.to()} UNION ALL ${reportsRaw(raw[0])} UNION ALL ${reportsRaw(raw[1])}`;
+  // parameters in text order: the report tiers' sources are made and used before the presence tiers'
+  const reportTiers = tieredSources(c, REPORT_COUNT_TIERS);
+  const reportRollups = (table: string, s: Source) =>
+    `SELECT ${s.bucket('rr.bucket')} AS bucket FROM ${table} rr WHERE rr.network_id IN ${countedNetworks(c)} AND rr.bucket >= ${s.from()} AND rr.bucket < ${s.to()}`;
+  const reports = [
+    ...reportTiers.tiers.flatMap((t) => t.ranges.map((s) => reportRollups(t.table, s))),
+    reportsRaw(reportTiers.raw[0]),
+    reportsRaw(reportTiers.raw[1]),
+  ].join(' UNION ALL ');
   const clientsRaw = (s: Source) =>
     `SELECT ${s.bucket('co.observed_at')} AS bucket, co.mac_address FROM client_observations co WHERE co.network_id IN ${countedNetworks(c)} ` +
     `AND ${kind('co')} AND co.observed_at >= ${s.from()} AND co.observed_at < ${s.to()}`;
-  const clients =
-    `SELECT ${rollup.bucket('cp.bucket')} AS bucket, cp.mac_address FROM client_presence_rollups cp WHERE cp.network_id IN ${countedNetworks(c)} ` +
-    `AND ${kind('cp')} AND cp.bucket >= ${rollup.from()} AND cp.bucket < ${rollup.to()} UNION ALL ${clientsRaw(raw[0])} UNION ALL ${clientsRaw(raw[1])}`;
+  const presenceTiers = tieredSources(c, PRESENCE_TIERS);
+  const presence = (table: string, s: Source) =>
+    `SELECT ${s.bucket('cp.bucket')} AS bucket, cp.mac_address FROM ${table} cp WHERE cp.network_id IN ${countedNetworks(c)} ` +
+    `AND ${kind('cp')} AND cp.bucket >= ${s.from()} AND cp.bucket < ${s.to()}`;
+  const clients = [
+    ...presenceTiers.tiers.flatMap((t) => t.ranges.map((s) => presence(t.table, s))),
+    clientsRaw(presenceTiers.raw[0]),
+    clientsRaw(presenceTiers.raw[1]),
+  ].join(' UNION ALL ');
   return (
     `(SELECT b.bucket, coalesce(k.value, 0) AS value FROM (SELECT DISTINCT rb.bucket FROM (${reports}) rb) b ` +
     `LEFT JOIN (SELECT cb.bucket, count(DISTINCT cb.mac_address) AS value FROM (${clients}) cb WHERE ${meterHardwareCounted(c, 'cb')} ` +

@@ -1,4 +1,4 @@
-import { ROLLUP_SECONDS } from '../../kernel/telemetry.js';
+import { DAILY_SECONDS, HOURLY_SECONDS, ROLLUP_SECONDS } from '../../kernel/telemetry.js';
 import type { ArgumentProblem, ArgumentValues, ReadSettings, RootArgument } from '../../engine/read.model.js';
 
 /** A series' window as the API takes it (MetricsFilterInput). */
@@ -45,12 +45,25 @@ export const filterAt = (args: ArgumentValues, path: string): MetricsFilter =>
  */
 export const readsRollups = (stepSeconds: number): boolean => stepSeconds % ROLLUP_SECONDS === 0;
 
+/** The retention of the coarsest tier a step of a tiered series reads (daily, hourly), with its words; undefined for finer steps. */
+function tierRetention(stepSeconds: number, settings: ReadSettings): { days: number; what: string } | undefined {
+  if (stepSeconds % DAILY_SECONDS === 0) {
+    return { days: settings.dailyRetentionDays, what: `a step that is a multiple of ${DAILY_SECONDS} s reads the daily rollups, kept ${settings.dailyRetentionDays} days (TELEMETRY_DAILY_RETENTION_DAYS)` };
+  }
+  if (stepSeconds % HOURLY_SECONDS === 0) {
+    return { days: settings.hourlyRetentionDays, what: `a step that is a multiple of ${HOURLY_SECONDS} s reads the hourly rollups, kept ${settings.hourlyRetentionDays} days (TELEMETRY_HOURLY_RETENTION_DAYS)` };
+  }
+  return undefined;
+}
+
 /**
  * The rule of every series' filter, before the database: step at least 60 s,
  * at most 1,000 steps, and a duration within the retention of what the step
- * reads (raw samples or rollups). The problem names the argument.
+ * reads (raw samples or rollups; with `tiered`, a series that reads the
+ * tiers, the hourly or daily tier for a step that is a multiple of an hour or
+ * a day). The problem names the argument.
  */
-export function checkFilter(filter: MetricsFilter, settings: ReadSettings, path = 'filter'): ArgumentProblem | undefined {
+export function checkFilter(filter: MetricsFilter, settings: ReadSettings, path = 'filter', tiered = false): ArgumentProblem | undefined {
   const { durationSeconds, stepSeconds } = filter;
   if (stepSeconds < MIN_STEP_SECONDS) {
     return { argument: `${path}.stepSeconds`, message: `must be at least ${MIN_STEP_SECONDS} (seconds): ask for a longer step.` };
@@ -61,6 +74,13 @@ export function checkFilter(filter: MetricsFilter, settings: ReadSettings, path 
       argument: `${path}.durationSeconds`,
       message: `spans ${Math.ceil(durationSeconds / stepSeconds)} steps of ${stepSeconds} s; at most ${MAX_STEPS}: ask for a shorter duration or a longer step.`,
     };
+  }
+  if (tiered) {
+    const tier = tierRetention(stepSeconds, settings);
+    if (tier !== undefined && durationSeconds > tier.days * 86_400) {
+      return { argument: `${path}.durationSeconds`, message: `must be at most ${tier.days * 86_400}: ${tier.what}.` };
+    }
+    if (tier !== undefined) return undefined;
   }
   const rollups = readsRollups(stepSeconds);
   const kept = rollups ? settings.rollupRetentionDays * 86_400 : settings.rawRetentionHours * 3_600;
@@ -107,6 +127,59 @@ export function seriesRanges(filter: MetricsFilter, now: Date): SeriesRanges {
       [iso(lastWhole), iso(endMs)],
     ],
   };
+}
+
+/** A range of buckets (epoch seconds) or of times (ISO): from inclusive, to exclusive; empty when from >= to. */
+type Range<T> = readonly [T, T];
+
+/**
+ * Where a tiered series reads (see tieredRanges): per tier, in the order
+ * given, two ranges of its buckets (epoch seconds); and the two raw ranges.
+ * An unused range is empty ([0, 0], or from = to).
+ */
+export interface TieredRanges {
+  readonly tiers: readonly (readonly [Range<number>, Range<number>])[];
+  readonly raw: readonly [Range<string>, Range<string>];
+}
+
+/**
+ * The ranges a tiered series reads for `filter` at `now`, for tiers of
+ * bucket widths `tierSeconds` (coarsest first, each a multiple of the next):
+ * the coarsest tier whose width divides the step takes the whole buckets of
+ * the window; each finer tier the whole buckets of what is left at either
+ * edge (the hours of a window's partial days, the 5 minutes of its partial
+ * hours); the raw samples the rest. Every bucket read lies inside the
+ * window, and each bucket of the step is the sum of the tier buckets in it,
+ * so the answer is the one the 5-minute rollups and raw samples give
+ * (seriesRanges), for any window whose 5-minute rows are still kept.
+ */
+export function tieredRanges(filter: MetricsFilter, now: Date, tierSeconds: readonly number[]): TieredRanges {
+  const endMs = filter.endTime == null ? now.getTime() : Date.parse(filter.endTime);
+  const startMs = endMs - filter.durationSeconds * 1000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const top = tierSeconds.findIndex((seconds) => filter.stepSeconds % seconds === 0);
+  // what is left to read, as one or two intervals (ms): the window, then its edges
+  let left: Range<number>[] = [[startMs, endMs]];
+  const tiers = tierSeconds.map((seconds, i): [Range<number>, Range<number>] => {
+    const ranges: Range<number>[] = [];
+    if (top === -1 || i < top) return [[0, 0], [0, 0]];
+    const width = seconds * 1000;
+    const rest: Range<number>[] = [];
+    for (const [from, to] of left) {
+      const firstWhole = Math.ceil(from / width) * width;
+      const lastWhole = Math.floor(to / width) * width;
+      if (firstWhole >= lastWhole) {
+        rest.push([from, to]);
+        continue;
+      }
+      ranges.push([firstWhole / 1000, lastWhole / 1000]);
+      rest.push([from, firstWhole], [lastWhole, to]);
+    }
+    left = rest.filter(([from, to]) => from < to);
+    return [ranges[0] ?? [0, 0], ranges[1] ?? [0, 0]];
+  });
+  const raw = left.map(([from, to]): Range<string> => [iso(from), iso(to)]);
+  return { tiers, raw: [raw[0] ?? [iso(endMs), iso(endMs)], raw[1] ?? [iso(endMs), iso(endMs)]] };
 }
 
 /**
