@@ -24,6 +24,7 @@ import * as apiRequestLog from './migrations/0020-api-request-log.js';
 import * as securityObservations from './migrations/0021-security-observations.js';
 import * as collectorTargets from './migrations/0022-collector-targets.js';
 import * as clientConnectionEvents from './migrations/0024-client-connection-events.js';
+import * as alertClaims from './migrations/0025-alert-claims.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0021-security-observations': securityObservations,
   '0022-collector-targets': collectorTargets,
   '0024-client-connection-events': clientConnectionEvents,
+  '0025-alert-claims': alertClaims,
 };
 
 /**
