@@ -12,12 +12,18 @@ import { TEST_V3_USER, buildTestNetwork, canBuildNetworks, ip, linksOf, startAge
 import type { TestAgent, TestNetwork } from './helpers/netns.js';
 import { createScopedKey } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
+import { startWebhookReceiver } from './helpers/webhook-receiver.js';
+import type { WebhookReceiver } from './helpers/webhook-receiver.js';
+import { createWriteKey } from './helpers/writes.js';
+import { meterSignature } from '../src/features/webhook/webhook.meter.js';
 
 // SNMP notifications (traps) from net-snmp's real agent in a network namespace
 // to `netgraph collector`'s trap receiver: the agent's Event MIB watches
 // ifOperStatus every second and sends linkDown/linkUp (SNMPv2c, and SNMPv3
 // authPriv to a second sink), and an authenticationFailure for a request with
-// a wrong community. They reach the API as the device's events at once.
+// a wrong community. They reach the API as the device's events at once, and
+// webhook endpoints as alerts (PORT_DOWN, PORT_UP, SNMP_AUTHENTICATION_FAILURE,
+// and DEVICE_BOOT for a coldStart sent with net-snmp's snmptrap).
 const AVAILABLE = canBuildNetworks();
 if (!AVAILABLE && process.env.CI === 'true') throw new Error('CI must run the collector tests: they need root, iproute2, snmpd and snmpget (.ci/run installs them)');
 
@@ -26,6 +32,9 @@ const LINK_UP = '.1.3.6.1.6.3.1.1.5.4';
 const IF_OPER_STATUS = '.1.3.6.1.2.1.2.2.1.8';
 /** ifIndex, ifAdminStatus, ifOperStatus: the varbinds of linkDown and linkUp. */
 const IF_COLUMNS = '.1.3.6.1.2.1.2.2.1.1 .1.3.6.1.2.1.2.2.1.7 .1.3.6.1.2.1.2.2.1.8';
+const COLD_START = '1.3.6.1.6.3.1.1.5.1';
+const TRAP_ALERTS = ['PORT_DOWN', 'PORT_UP', 'SNMP_AUTHENTICATION_FAILURE', 'DEVICE_BOOT'].map((alert) => ({ alert }));
+const CREATE_ENDPOINT = 'mutation ($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret } }';
 
 /** A UDP port free on the test's side of the management veth. */
 async function freeUdpPort(address: string): Promise<number> {
@@ -55,15 +64,37 @@ describe.skipIf(!AVAILABLE)('netgraph collector receiving SNMP traps from a real
     let agent: TestAgent | undefined;
     let readKey: string;
     let ingestKey: string;
+    /** Acme's endpoint (Meter's body) and globex's, both taking the trap alerts of every network. */
+    let acmeHook: WebhookReceiver;
+    let acmeSecret: string;
+    let globexHook: WebhookReceiver;
     beforeAll(async () => {
-      app = await startTestApp(kind, { data: createFixture() });
+      app = await startTestApp(kind, { data: createFixture(), env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' } });
       ingestKey = await createScopedKey(app, 'ingest');
       readKey = await app.createKey('acme');
+      acmeHook = await startWebhookReceiver();
+      globexHook = await startWebhookReceiver();
+      const endpoint = async (company: string, url: string, payloadFormat: string) => {
+        const res = await app.graphql(CREATE_ENDPOINT, { key: await createWriteKey(app, company), variables: { i: { label: 'traps', url, payloadFormat, rules: TRAP_ALERTS } } });
+        expect(res.body.errors).toBeUndefined();
+        return res.body.data.createWebhookEndpoint.secret as string;
+      };
+      acmeSecret = await endpoint('acme', acmeHook.url, 'METER');
+      await endpoint('globex', globexHook.url, 'STANDARD');
     });
     afterAll(async () => {
       await agent?.stop();
       await app?.close();
+      await acmeHook?.close();
+      await globexHook?.close();
     });
+    /** Acme's alerts so far: Meter's name and data, each delivery's X-Meter-Signature checked. */
+    const alerts = async (): Promise<{ alert: string; data: JsonTree }[]> =>
+      acmeHook.received.map((d) => {
+        expect(d.headers['x-meter-signature']).toBe(meterSignature(acmeSecret, d.body));
+        const body = JSON.parse(d.body) as { metadata: { alert_name: string }; data: JsonTree };
+        return { alert: body.metadata.alert_name, data: body.data };
+      });
 
     const events = async (): Promise<JsonTree[]> => {
       const response = await app.graphql(
@@ -161,6 +192,27 @@ describe.skipIf(!AVAILABLE)('netgraph collector receiving SNMP traps from a real
           eventTypeAPIName: 'SNMP_AUTHENTICATION_FAILURE',
           details: { source: 'snmp-trap', trap: 'authenticationFailure' },
         });
+
+        // a coldStart, sent from the device's address with net-snmp's snmptrap to the v2c collector
+        ip('netns', 'exec', network.device, '/usr/bin/snmptrap', '-v', '2c', '-c', 'public', `${here()}:${v2Port}`, '', COLD_START);
+
+        // every trap reached acme's endpoint as an alert, in Meter's body: the lan port's two linkDowns (one per sink), its linkUps,
+        // the authentication failure and the boot
+        const lanAlert = (name: string) => (list: { alert: string; data: JsonTree }[]) => list.filter((a) => a.alert === name && a.data.port_number === lan?.ifindex);
+        const got = await until('the trap alerts', alerts, (list) => lanAlert('Port down')(list).length === 2 && list.some((a) => a.alert === 'Device boot') && list.some((a) => a.alert === 'SNMP authentication failure') && lanAlert('Port up')(list).length >= upsBefore + 2);
+        const device = { device_name: 'Core switch\twith tab', device_type: 'switch', serial_number: SERIALS.acmeSwitch, virtual_device_uuid: IDS.acmeSwitch, network_uuid: IDS.acmeHq };
+        expect(lanAlert('Port down')(got)).toEqual([0, 1].map(() => ({
+          alert: 'Port down',
+          data: { source: 'snmp-trap', trap: 'linkDown', port_number: lan?.ifindex, admin_status: 'down', oper_status: 'down', ...device, event_uuid: expect.any(String) },
+        })));
+        expect(got.filter((a) => a.alert === 'Device boot')).toEqual([{ alert: 'Device boot', data: { source: 'snmp-trap', trap: 'coldStart', ...device, event_uuid: expect.any(String) } }]);
+        expect(got.find((a) => a.alert === 'SNMP authentication failure')).toEqual({
+          alert: 'SNMP authentication failure',
+          data: { source: 'snmp-trap', trap: 'authenticationFailure', ...device, event_uuid: expect.any(String) },
+        });
+        expect(new Set(got.map((a) => a.alert))).toEqual(new Set(['Port down', 'Port up', 'SNMP authentication failure', 'Device boot']));
+        // another company's endpoint for the same alerts heard nothing of acme's device
+        expect(globexHook.received).toEqual([]);
       } catch (error) {
         v2?.child.kill('SIGKILL');
         v3c?.child.kill('SIGKILL');

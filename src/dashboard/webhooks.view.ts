@@ -71,7 +71,8 @@ function deliveryRow(delivery: DeliveryInfo, session: ActiveSession): SafeHtml {
 
 /** An alert's name as the form shows it: WAN stays upper case. */
 export function alertLabel(alert: string): string {
-  return humanizeEnum(alert).replace(/\bwan\b/i, 'WAN');
+  // acronyms stay upper case: WAN up, SNMP authentication failure, High CPU usage, API key expiring
+  return humanizeEnum(alert).replace(/\b(wan|snmp|cpu|api)\b/gi, (word) => word.toUpperCase());
 }
 
 function addForm(session: ActiveSession, form: FormState, networks: readonly NetworkListItem[]): SafeHtml {

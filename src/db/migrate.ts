@@ -24,6 +24,7 @@ import * as apiRequestLog from './migrations/0020-api-request-log.js';
 import * as securityObservations from './migrations/0021-security-observations.js';
 import * as collectorTargets from './migrations/0022-collector-targets.js';
 import * as clientConnectionEvents from './migrations/0024-client-connection-events.js';
+import * as alertClaims from './migrations/0025-alert-claims.js';
 import * as changeSources from './migrations/0026-change-sources.js';
 import * as discoveredDevices from './migrations/0027-discovered-devices.js';
 import * as rollupTiers from './migrations/0030-rollup-tiers.js';
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0021-security-observations': securityObservations,
   '0022-collector-targets': collectorTargets,
   '0024-client-connection-events': clientConnectionEvents,
+  '0025-alert-claims': alertClaims,
   '0026-change-sources': changeSources,
   '0027-discovered-devices': discoveredDevices,
   '0030-rollup-tiers': rollupTiers,

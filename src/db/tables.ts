@@ -14,6 +14,7 @@ export interface Database {
   ssids: SsidTable;
   network_clients: NetworkClientTable;
   api_keys: ApiKeyTable;
+  foreign_ap_detections: ForeignApDetectionTable;
   api_request_log: ApiRequestLogTable;
   audit_log: AuditLogTable;
   users: UserTable;
@@ -206,6 +207,16 @@ export interface ApiKeyTable {
   allowed_addresses: string | null;
   /** The client address of the use last_used_at records. */
   last_used_address: string | null;
+  /** When this key's API_KEY_EXPIRING alert was claimed (migration 0025); NULL: not yet. */
+  expiry_alerted_at: string | null;
+}
+
+/** When a rule (ROGUE or HONEYPOT) last selected a foreign BSSID heard in a network (migration 0025). */
+export interface ForeignApDetectionTable {
+  network_id: number;
+  kind: string;
+  bssid: string;
+  last_detected_at: string;
 }
 
 /** One entry per write or key event, written in the change's own transaction. */

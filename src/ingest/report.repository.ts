@@ -7,6 +7,7 @@ import { createReportClientRepository } from './report-clients.repository.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
+import { createReportAlertRepository } from './report-alerts.repository.js';
 import { RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
@@ -20,6 +21,8 @@ export interface DeviceRow {
   readonly reportedOnline: boolean | null;
   readonly isConnectedToBackend: boolean;
   readonly stateObservedAt: string | null;
+  /** The CPU load the device's reports left (HIGH_CPU_USAGE compares with it); null when none. */
+  readonly cpuPercent: number | null;
 }
 
 /** Tables ingest appends to in bulk. */
@@ -44,6 +47,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
   return {
     ...createReportClientRepository(db, dialect),
     ...createReportStateRepository(db, dialect),
+    ...createReportAlertRepository(db),
 
     /** When the latest report of any of the company's devices with these serial numbers was observed; null when none has reported. */
     async latestReportAt(companyId: number, serials: readonly string[]): Promise<string | null> {
@@ -76,6 +80,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
           'h.reported_online as reportedOnline',
           'h.is_connected_to_backend as isConnectedToBackend',
           'h.state_observed_at as stateObservedAt',
+          'h.cpu_percent as cpuPercent',
         ])
         .where('h.company_id', '=', companyId)
         .where('h.serial_number', 'in', serials)
@@ -86,6 +91,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
         ...row,
         reportedOnline: row.reportedOnline === null ? null : bool(row.reportedOnline),
         isConnectedToBackend: bool(row.isConnectedToBackend),
+        cpuPercent: row.cpuPercent === null ? null : Number(row.cpuPercent),
       }));
     },
 

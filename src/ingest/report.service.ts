@@ -10,7 +10,10 @@ import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
 import { buildSeriesRows, coarsenPresence, coarsenReportCounts, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
+import { foreignApCandidates, highCpuEvents, networksWithForeignBssids } from './report.alerts.js';
 import type { FreshReport } from './report.rows.js';
+import type { EventRow } from './report.repository.js';
+import type { ForeignApContext } from './report-alerts.repository.js';
 import { isRejection, parseReport } from './report.parse.js';
 import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
@@ -280,6 +283,25 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
     const details = JSON.stringify({ outletNumber: o.outletNumber, label: o.label, isOn: o.isOn });
     return device === undefined ? [] : [eventRow(companyId, device, 'PDU_OUTLET_STATUS_CHANGED', o.observedAt, details, 'netgraph')];
   });
-  await repository.insertMany('events', [...rows.events, ...plan.transitions, ...outletEvents]);
+  const alerts = [...highCpuEvents(companyId, fresh), ...(await foreignApEvents(repository, companyId, fresh))];
+  await repository.insertMany('events', [...rows.events, ...plan.transitions, ...outletEvents, ...alerts]);
   return plan.transitions;
+}
+
+/**
+ * The ROGUE_ACCESS_POINT_DETECTED and HONEYPOT_ACCESS_POINT_DETECTED events
+ * of the reports' foreign BSSIDs: those a rule selects that its network had
+ * not had selected in the 24 hours before (claimed in the request's
+ * transaction, once across processes; docs/alerts.md).
+ */
+async function foreignApEvents(repository: ReportRepository, companyId: number, fresh: readonly FreshReport[]): Promise<EventRow[]> {
+  const networks = networksWithForeignBssids(fresh);
+  if (networks.length === 0) return [];
+  const contexts = new Map<number, ForeignApContext>();
+  for (const networkId of networks) contexts.set(networkId, await repository.foreignApContext(networkId));
+  const events: EventRow[] = [];
+  for (const candidate of foreignApCandidates(companyId, fresh, contexts)) {
+    if (await repository.claimForeignAp(candidate.networkId, candidate.kind, candidate.bssid, candidate.observedAt)) events.push(candidate.event);
+  }
+  return events;
 }

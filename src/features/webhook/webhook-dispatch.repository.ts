@@ -4,7 +4,7 @@ import { sqlWithValue } from '../../db/sql-text.js';
 import type { SqlContext } from '../../db/store.js';
 import { onlineSql } from '../../kernel/online.js';
 import { encodeCursor } from '../change/change.cursor.js';
-import type { DispatchAuditEntry, DispatchEvent } from './webhook.alerts.js';
+import type { DispatchAuditEntry, DispatchEvent, ExpiringKey } from './webhook.alerts.js';
 import type { PayloadFormat } from './webhook.meter.js';
 
 /**
@@ -148,6 +148,29 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
         ...row, id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId), format: row.format as PayloadFormat,
         networkId: row.networkId === null ? null : Number(row.networkId),
       }));
+    },
+
+    /**
+     * Claims the API_KEY_EXPIRING alert of the companies' unrevoked keys
+     * expiring in (`now`, `until`] not claimed before, and returns them. The
+     * update's condition is evaluated again on a row another transaction
+     * claimed meanwhile (PostgreSQL's READ COMMITTED), so a key is claimed once.
+     */
+    async claimExpiringKeys(companyIds: readonly number[], now: string, until: string): Promise<ExpiringKey[]> {
+      if (companyIds.length === 0) return [];
+      const rows = await db
+        .updateTable('api_keys')
+        .set({ expiry_alerted_at: now })
+        .where('company_id', 'in', companyIds)
+        .where('revoked_at', 'is', null)
+        .where('expiry_alerted_at', 'is', null)
+        .where('expires_at', '>', now)
+        .where('expires_at', '<=', until)
+        .returning(['id', 'uuid', 'company_id as companyId', 'prefix', 'label', 'expires_at as expiresAt'])
+        .execute();
+      return rows
+        .map((row) => ({ ...row, id: Number(row.id), companyId: Number(row.companyId), expiresAt: row.expiresAt ?? '' }))
+        .sort((a, b) => a.id - b.id);
     },
 
     /** How many email channels (EMAIL targets) are enabled, of every company. */

@@ -1,8 +1,8 @@
 import { onlineSince as onlineSinceAt } from '../../kernel/online.js';
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../../db/store.js';
-import { EVENT_ALERTS, auditPayload, clientCountPayload, eventPayload, serializePayload } from './webhook.alerts.js';
-import type { Payload } from './webhook.alerts.js';
+import { EVENT_ALERTS, EVENT_ALERT_OF, auditPayload, clientCountPayload, eventPayload, expiringKeyPayload, serializePayload } from './webhook.alerts.js';
+import type { DispatchEvent, Payload } from './webhook.alerts.js';
 import { meterAuditPayload, meterEventPayload, meterPayloadOf } from './webhook.meter.js';
 import type { PayloadFormat } from './webhook.meter.js';
 import { createDispatchRepository } from './webhook-dispatch.repository.js';
@@ -25,6 +25,19 @@ function matches(rule: ActiveRule, alertType: string, companyId: number, network
 
 /** A payload in each body format, built only when an endpoint asks for that one. */
 export type PayloadOf = (format: PayloadFormat) => Payload;
+
+/** How long before its expiry an API key's API_KEY_EXPIRING alert fires. */
+export const KEY_EXPIRY_WARNING_MS = 7 * 86_400_000;
+
+/** An event as the alert EVENT_ALERT_OF names for its type; an event of another type matches no rule. */
+function describeEvent(event: DispatchEvent): { alertType: string; networkId: number | null; payload: PayloadOf } {
+  const alert = EVENT_ALERT_OF[event.type];
+  if (alert === undefined) {
+    // no rule names a type that is no alert (activeRules took EVENT_ALERTS only), so no body is ever asked for
+    return { alertType: event.type, networkId: event.networkId, payload: () => { throw new Error('dispatch-event-without-alert'); } };
+  }
+  return { alertType: alert, networkId: event.networkId, payload: (format) => (format === 'meter' ? meterEventPayload(event, alert) : eventPayload(event, alert)) };
+}
 
 /**
  * One message per endpoint whose rules match (two rules of one endpoint, or
@@ -94,7 +107,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
         'events',
         (repository) => repository.takeEvents(DISPATCH_BATCH),
         EVENT_ALERTS,
-        (event) => ({ alertType: event.type, networkId: event.networkId, payload: (format) => (format === 'meter' ? meterEventPayload(event) : eventPayload(event)) }),
+        describeEvent,
         (repository, ids, at) => repository.markEventsDispatched(ids, at),
       ),
 
@@ -107,6 +120,33 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
         (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: (format) => (format === 'meter' ? meterAuditPayload(entry) : auditPayload(entry)) }),
         (repository, ids, at) => repository.markAuditDispatched(ids, at),
       ),
+
+    /**
+     * Queues API_KEY_EXPIRING for each unrevoked key of a company with such
+     * a rule whose expiry is in (now, now + 7 days], once per key: the key is
+     * claimed by a conditional update (`expiry_alerted_at` from NULL) in the
+     * transaction that queues its messages, so of several processes exactly
+     * one queues them. A key of a company without a rule is not claimed (a
+     * rule made later still hears of it). Returns how many keys it claimed.
+     */
+    async checkExpiringKeys(): Promise<number> {
+      return store.lockingTransaction(async (tx) => {
+        const repository = createDispatchRepository(tx, store.dialect);
+        const rules = await repository.activeRules(['API_KEY_EXPIRING'], undefined, canEmail);
+        if (rules.length === 0) return 0;
+        const at = now();
+        const until = new Date(at.getTime() + KEY_EXPIRY_WARNING_MS).toISOString();
+        const keys = await repository.claimExpiringKeys([...new Set(rules.map((rule) => rule.companyId))], at.toISOString(), until);
+        const messages = keys.flatMap((key) =>
+          messagesFor(rules, 'API_KEY_EXPIRING', key.companyId, null, (format) => {
+            const standard = expiringKeyPayload(key, at.toISOString());
+            return format === 'meter' ? meterPayloadOf('API_KEY_EXPIRING', standard) : standard;
+          }, at.toISOString()),
+        );
+        await createOutboxRepository(tx, store.dialect).insertMessages(messages);
+        return keys.length;
+      });
+    },
 
     /**
      * Compares each network's connected clients with the CLIENT_COUNT_ABOVE

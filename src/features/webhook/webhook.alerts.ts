@@ -1,11 +1,36 @@
 import type { NewAuditRow } from '../../platform/audit/audit.repository.js';
 
-/** The alerts a rule can ask for (docs/webhooks.md has a payload of each). */
-export const ALERT_TYPES = ['DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP', 'CLIENT_COUNT_ABOVE', 'AUDIT_LOG'] as const;
+/** The alerts a rule can ask for (docs/webhooks.md and docs/alerts.md have a payload of each and the rule that fires it). */
+export const ALERT_TYPES = [
+  'DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP', 'PORT_DOWN', 'PORT_UP', 'SNMP_AUTHENTICATION_FAILURE', 'HIGH_CPU_USAGE',
+  'ROGUE_ACCESS_POINT_DETECTED', 'HONEYPOT_ACCESS_POINT_DETECTED', 'CLIENT_COUNT_ABOVE', 'API_KEY_EXPIRING', 'AUDIT_LOG',
+] as const;
 /** One alert a rule can ask for. */
 export type AlertType = (typeof ALERT_TYPES)[number];
-/** The alerts that are events of the event log of the same type: netgraph's DEVICE_ONLINE/OFFLINE and devices' own. */
-export const EVENT_ALERTS = ['DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP'] as const;
+/**
+ * The alert each type of event of the event log is: netgraph's own
+ * (DEVICE_ONLINE/OFFLINE, HIGH_CPU_USAGE, ROGUE_/HONEYPOT_ACCESS_POINT_DETECTED),
+ * devices' reported ones, and those of SNMP traps (LINK_DOWN and LINK_UP are
+ * ports going down and up as much as a device's reported PORT_DOWN/PORT_UP).
+ * Events of other types are no alert.
+ */
+export const EVENT_ALERT_OF: Readonly<Record<string, AlertType>> = {
+  DEVICE_OFFLINE: 'DEVICE_OFFLINE',
+  DEVICE_ONLINE: 'DEVICE_ONLINE',
+  DEVICE_BOOT: 'DEVICE_BOOT',
+  WAN_DOWN: 'WAN_DOWN',
+  WAN_UP: 'WAN_UP',
+  PORT_DOWN: 'PORT_DOWN',
+  LINK_DOWN: 'PORT_DOWN',
+  PORT_UP: 'PORT_UP',
+  LINK_UP: 'PORT_UP',
+  SNMP_AUTHENTICATION_FAILURE: 'SNMP_AUTHENTICATION_FAILURE',
+  HIGH_CPU_USAGE: 'HIGH_CPU_USAGE',
+  ROGUE_ACCESS_POINT_DETECTED: 'ROGUE_ACCESS_POINT_DETECTED',
+  HONEYPOT_ACCESS_POINT_DETECTED: 'HONEYPOT_ACCESS_POINT_DETECTED',
+};
+/** The alerts that are events of the event log. */
+export const EVENT_ALERTS: readonly AlertType[] = [...new Set(Object.values(EVENT_ALERT_OF))];
 /** The alert name of the "send test event" message: no rule asks for it. */
 export const TEST_ALERT = 'TEST';
 
@@ -58,10 +83,10 @@ function alertName(type: string): string {
   return `ALERT_${type}`;
 }
 
-/** The payload of a device event (DEVICE_OFFLINE, DEVICE_ONLINE, DEVICE_BOOT, WAN_DOWN, WAN_UP). */
-export function eventPayload(event: DispatchEvent): Payload {
+/** The payload of an event of the event log as the alert `alert` (EVENT_ALERT_OF of its type). */
+export function eventPayload(event: DispatchEvent, alert: AlertType): Payload {
   return {
-    metadata: { alert_name: alertName(event.type), network_name: event.networkLabel, timestamp: event.observedAt },
+    metadata: { alert_name: alertName(alert), network_name: event.networkLabel, timestamp: event.observedAt },
     data: {
       eventUUID: event.uuid,
       networkUUID: event.networkUuid,
@@ -95,6 +120,24 @@ export function clientCountPayload(network: { uuid: string; label: string }, cli
   return {
     metadata: { alert_name: alertName('CLIENT_COUNT_ABOVE'), network_name: network.label, timestamp: at },
     data: { networkUUID: network.uuid, clientCount, threshold },
+  };
+}
+
+/** An API key whose expiry is near, as API_KEY_EXPIRING names it: never its secret. */
+export interface ExpiringKey {
+  readonly id: number;
+  readonly uuid: string;
+  readonly companyId: number;
+  readonly prefix: string;
+  readonly label: string;
+  readonly expiresAt: string;
+}
+
+/** The payload of an API key that expires within API_KEY_EXPIRING's warning period. */
+export function expiringKeyPayload(key: ExpiringKey, at: string): Payload {
+  return {
+    metadata: { alert_name: alertName('API_KEY_EXPIRING'), network_name: null, timestamp: at },
+    data: { apiKeyUUID: key.uuid, prefix: key.prefix, label: key.label, expiresAt: key.expiresAt },
   };
 }
 

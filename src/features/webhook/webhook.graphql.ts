@@ -109,14 +109,28 @@ async function withInputNames<T>(call: Promise<T>): Promise<T> {
 /** Webhooks: endpoints with their rules, the delivery log, and the writes that manage them (docs/webhooks.md). */
 export const WEBHOOK_FEATURE = {
   sdl: /* GraphQL */ `
-"""An alert a webhook rule asks for (docs/webhooks.md has a payload of each)."""
+"""An alert a webhook rule asks for (docs/webhooks.md and docs/alerts.md have a payload of each and the rule that fires it)."""
 enum WebhookAlert {
   DEVICE_OFFLINE
   DEVICE_ONLINE
   DEVICE_BOOT
   WAN_DOWN
   WAN_UP
+  """A port went down: a device's PORT_DOWN event or an SNMP linkDown trap (LINK_DOWN)."""
+  PORT_DOWN
+  """A port came up: a device's PORT_UP event or an SNMP linkUp trap (LINK_UP)."""
+  PORT_UP
+  """An SNMP authenticationFailure trap: someone asked a device with wrong credentials."""
+  SNMP_AUTHENTICATION_FAILURE
+  """A device's reported CPU went above 90% (once per crossing)."""
+  HIGH_CPU_USAGE
+  """An access point heard a rogue access point (a foreign BSSID on the network's wire), first in 24 hours."""
+  ROGUE_ACCESS_POINT_DETECTED
+  """An access point heard a honeypot (a foreign BSSID with one of the network's SSIDs), first in 24 hours."""
+  HONEYPOT_ACCESS_POINT_DETECTED
   CLIENT_COUNT_ABOVE
+  """An API key of the company expires within 7 days (once per key)."""
+  API_KEY_EXPIRING
   AUDIT_LOG
 }
 

@@ -10,8 +10,9 @@ export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
 /**
  * Meter's alert name for each of netgraph's alerts, as the `meter` body's
  * `metadata.alert_name` carries it (docs/alerts.md maps the rest of Meter's
- * catalogue). DEVICE_ONLINE and CLIENT_COUNT_ABOVE have no Meter alert of
- * their own: they get names in Meter's style.
+ * catalogue). DEVICE_ONLINE, PORT_DOWN/UP, SNMP_AUTHENTICATION_FAILURE,
+ * CLIENT_COUNT_ABOVE and API_KEY_EXPIRING have no Meter alert of their own:
+ * they get names in Meter's style.
  */
 export const METER_ALERT_NAMES: Readonly<Record<AlertType | typeof TEST_ALERT, string>> = {
   DEVICE_OFFLINE: 'Device offline',
@@ -19,7 +20,14 @@ export const METER_ALERT_NAMES: Readonly<Record<AlertType | typeof TEST_ALERT, s
   DEVICE_BOOT: 'Device boot',
   WAN_DOWN: 'WAN down',
   WAN_UP: 'WAN up',
+  PORT_DOWN: 'Port down',
+  PORT_UP: 'Port up',
+  SNMP_AUTHENTICATION_FAILURE: 'SNMP authentication failure',
+  HIGH_CPU_USAGE: 'High CPU usage',
+  ROGUE_ACCESS_POINT_DETECTED: 'Rogue access point',
+  HONEYPOT_ACCESS_POINT_DETECTED: 'Honeypot access point',
   CLIENT_COUNT_ABOVE: 'Network client count',
+  API_KEY_EXPIRING: 'API key expiring',
   AUDIT_LOG: 'Audit log',
   TEST: 'Test alert',
 };
@@ -47,7 +55,7 @@ function metadata(alert: keyof typeof METER_ALERT_NAMES, networkName: string | n
  * number, the ids, and the event's reported details as snake_case members
  * (a boot's `rebootReason` is `reboot_reason`), never replacing the others.
  */
-export function meterEventPayload(event: DispatchEvent): Payload {
+export function meterEventPayload(event: DispatchEvent, alert: AlertType): Payload {
   const fixed = {
     device_name: event.deviceLabel,
     device_type: event.deviceType === null ? null : event.deviceType.toLowerCase(),
@@ -58,7 +66,7 @@ export function meterEventPayload(event: DispatchEvent): Payload {
     ...cursorMember(event.type, 'change_cursor', event.changeCursor),
   };
   const details = event.details === null ? {} : snakeKeys(JSON.parse(event.details) as unknown);
-  return { metadata: metadata(event.type as AlertType, event.networkLabel, event.observedAt), data: { ...details, ...fixed } };
+  return { metadata: metadata(alert, event.networkLabel, event.observedAt), data: { ...details, ...fixed } };
 }
 
 /** Meter's body of an audit-log entry. */
@@ -78,7 +86,7 @@ export function meterAuditPayload(entry: DispatchAuditEntry): Payload {
   };
 }
 
-/** Meter's body of a standard payload whose data holds only ids and counts (client count, test event): the same members in snake_case. */
+/** Meter's body of a standard payload whose data holds only ids, counts and names (client count, expiring key, test event): the same members in snake_case. */
 export function meterPayloadOf(alert: keyof typeof METER_ALERT_NAMES, payload: Payload): Payload {
   return { metadata: metadata(alert, payload.metadata.network_name, payload.metadata.timestamp), data: snakeKeys(payload.data) };
 }

@@ -8,6 +8,8 @@ import type { Dispatcher } from './webhook-dispatch.service.js';
 const DISPATCH_INTERVAL_MS = 500;
 /** How often connected-client counts are compared with CLIENT_COUNT_ABOVE thresholds. */
 const CLIENT_COUNT_INTERVAL_MS = 5_000;
+/** How often API keys are looked at for API_KEY_EXPIRING. */
+const KEY_EXPIRY_INTERVAL_MS = 60_000;
 /** How often due messages are looked for. */
 const DELIVERY_INTERVAL_MS = 250;
 /** How often delivered and failed messages past their retention are deleted. */
@@ -29,6 +31,7 @@ export function startWebhookTasks(work: { dispatcher: Dispatcher; deliverer: Del
   tasks.every(DISPATCH_INTERVAL_MS, 'webhook event dispatch', () => dispatcher.dispatchEvents(), full);
   tasks.every(DISPATCH_INTERVAL_MS, 'webhook audit dispatch', () => dispatcher.dispatchAudit(), full);
   tasks.every(CLIENT_COUNT_INTERVAL_MS, 'webhook client count check', () => dispatcher.checkClientCounts());
+  tasks.every(KEY_EXPIRY_INTERVAL_MS, 'webhook API key expiry check', () => dispatcher.checkExpiringKeys());
   tasks.every(EXPIRY_INTERVAL_MS, 'webhook log retention', () => deliverer.expire(retentionDays));
   tasks.every(DELIVERY_INTERVAL_MS, 'webhook delivery', () => deliverer.deliverDue(DELIVERY_CONCURRENCY), (attempted) => attempted === DELIVERY_CONCURRENCY);
   return () => tasks.stop();
