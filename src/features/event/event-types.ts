@@ -21,6 +21,12 @@ export const EVENT_TYPE_NAMES: Readonly<Record<string, string>> = {
   CONFIG_CHANGED: 'Configuration changed',
   FIRMWARE_UPDATED: 'Firmware updated',
   PDU_OUTLET_STATUS_CHANGED: 'PDU outlet switched',
+  LINK_DOWN: 'Link down (SNMP trap)',
+  LINK_UP: 'Link up (SNMP trap)',
+  SNMP_AUTHENTICATION_FAILURE: 'SNMP authentication failure',
+  HIGH_CPU_USAGE: 'High CPU usage',
+  ROGUE_ACCESS_POINT_DETECTED: 'Rogue access point detected',
+  HONEYPOT_ACCESS_POINT_DETECTED: 'Honeypot access point detected',
 };
 
 /**
