@@ -57,16 +57,25 @@ export function withLldpNeighbors<P extends PortInput>(device: SimDevice, ports:
 }
 
 const GIB = 1024 ** 3;
+/** The simulator's CPU spikes: at most one per device in each slot of this many seconds, lasting CPU_SPIKE_LENGTH. */
+const CPU_SPIKE_SLOT = 7_200;
+const CPU_SPIKE_LENGTH = 300;
 
 /**
  * The device's CPU load and memory at `t`: a load that follows the hour
  * of the day around a per-device base, and memory of 1, 2 or 4 GiB, 30 to
- * 70% in use, drifting slowly. A pure function of the device and `t`.
+ * 70% in use, drifting slowly. Now and then a CPU spike: in about one
+ * 2-hour slot in eight, a device runs at 92 to 99% for 5 minutes (what
+ * netgraph's HIGH_CPU_USAGE alert is for). A pure function of the device and `t`.
  */
 export function resourcesAt(device: SimDevice, t: number): { cpuPercent: number; memoryUsedBytes: number; memoryTotalBytes: number } {
   const base = between(3, 25, device.key, 1);
   const day = Math.sin((2 * Math.PI * (t % 86_400)) / 86_400) * 0.5 + 0.5;
-  const cpuPercent = Math.round(Math.min(100, base + 30 * day + 8 * unit(device.key, 2, Math.floor(t / 30))) * 10) / 10;
+  const slot = Math.floor(t / CPU_SPIKE_SLOT);
+  const spikeAt = slot * CPU_SPIKE_SLOT + Math.floor(unit(device.key, 6, slot) * (CPU_SPIKE_SLOT - CPU_SPIKE_LENGTH));
+  const spiking = unit(device.key, 5, slot) < 0.125 && t >= spikeAt && t < spikeAt + CPU_SPIKE_LENGTH;
+  const load = spiking ? between(92, 99, device.key, 7, Math.floor(t / 30)) : base + 30 * day + 8 * unit(device.key, 2, Math.floor(t / 30));
+  const cpuPercent = Math.round(Math.min(100, load) * 10) / 10;
   const memoryTotalBytes = ([1, 2, 4][Math.floor(unit(device.key, 3) * 3)] ?? 1) * GIB;
   const share = 0.3 + 0.4 * unit(device.key, 4, Math.floor(t / 600));
   return { cpuPercent, memoryUsedBytes: Math.round(memoryTotalBytes * share), memoryTotalBytes };
