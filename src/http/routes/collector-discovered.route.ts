@@ -8,6 +8,7 @@ import { JSON_TYPE, sendAnswer } from '../answer.js';
 import { answerForError } from '../error-answer.js';
 import type { ParsedJsonBody } from '../json-body.js';
 import { UNAUTHORIZED } from '../meter-answers.js';
+import { admitOnRequest, limitHeadersOnSend } from './admission.hooks.js';
 
 /** Where a collector posts the agents its discovery sweeps found. */
 export const COLLECTOR_DISCOVERED_PATH = '/api/v1/collector/discovered';
@@ -26,15 +27,8 @@ export function registerCollectorDiscoveredRoute(app: FastifyInstance, admission
     method: 'POST',
     url: COLLECTOR_DISCOVERED_PATH,
     bodyLimit: BODY_LIMIT_BYTES,
-    onRequest: async (request, reply) => {
-      const refused = await admission.admit(request.headers.authorization, request.netgraph);
-      return refused === undefined ? undefined : sendAnswer(reply, refused);
-    },
-    onSend: async (request, reply, payload) => {
-      const headers = admission.headers(request.netgraph, reply.statusCode);
-      if (headers !== undefined) reply.headers(headers);
-      return payload;
-    },
+    onRequest: admitOnRequest((authorization, context) => admission.admit(authorization, context)),
+    onSend: limitHeadersOnSend(admission),
     errorHandler: (error, request, reply) => sendAnswer(reply, answerForError(bodyError(error), { requestId: request.id, log: request.log, classify: classifyError })),
     handler: async (request, reply) => {
       const caller = request.netgraph.caller;

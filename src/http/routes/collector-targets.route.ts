@@ -3,6 +3,7 @@ import type { CollectorTargetService } from '../../features/collector-target/col
 import type { Admission } from '../admission.js';
 import { JSON_TYPE, sendAnswer } from '../answer.js';
 import { UNAUTHORIZED } from '../meter-answers.js';
+import { admitOnRequest, limitHeadersOnSend } from './admission.hooks.js';
 
 export const COLLECTOR_TARGETS_PATH = '/api/v1/collector/targets';
 
@@ -16,15 +17,8 @@ export function registerCollectorTargetsRoute(app: FastifyInstance, admission: A
   app.route({
     method: 'GET',
     url: COLLECTOR_TARGETS_PATH,
-    onRequest: async (request, reply) => {
-      const refused = await admission.admit(request.headers.authorization, request.netgraph);
-      return refused === undefined ? undefined : sendAnswer(reply, refused);
-    },
-    onSend: async (request, reply, payload) => {
-      const headers = admission.headers(request.netgraph, reply.statusCode);
-      if (headers !== undefined) reply.headers(headers);
-      return payload;
-    },
+    onRequest: admitOnRequest((authorization, context) => admission.admit(authorization, context)),
+    onSend: limitHeadersOnSend(admission),
     handler: async (request, reply) => {
       const caller = request.netgraph.caller;
       if (caller === undefined) return sendAnswer(reply, UNAUTHORIZED);

@@ -4,6 +4,7 @@ import { sendAnswer } from '../answer.js';
 import { answerForAppError } from '../error-answer.js';
 import { admit, answerGraphQL } from './graphql.pipeline.js';
 import type { GraphQLRouteDeps } from './graphql.pipeline.js';
+import { admitOnRequest, limitHeadersOnSend } from './admission.hooks.js';
 
 /** Where the GraphQL endpoint answers. */
 export const GRAPHQL_PATH = '/api/v1/graphql';
@@ -39,15 +40,8 @@ export function registerGraphQLRoutes(
   app.route({
     method: 'POST',
     url: GRAPHQL_PATH,
-    onRequest: async (request, reply) => {
-      const refused = await admit(deps, request.headers.authorization, request.netgraph);
-      return refused === undefined ? undefined : sendAnswer(reply, refused);
-    },
-    onSend: async (request, reply, payload) => {
-      const headers = admission.headers(request.netgraph, reply.statusCode);
-      if (headers !== undefined) reply.headers(headers);
-      return payload;
-    },
+    onRequest: admitOnRequest((authorization, context) => admit(deps, authorization, context)),
+    onSend: limitHeadersOnSend(admission),
     handler: async (request, reply) =>
       sendAnswer(
         reply,

@@ -23,6 +23,7 @@ import type { CollectorTargetService } from '../../features/collector-target/col
 import { registerCollectorTargetsRoute } from './collector-targets.route.js';
 import { registerCollectorDiscoveredRoute } from './collector-discovered.route.js';
 import type { DiscoveredDeviceService } from '../../features/discovered-device/discovered-device.service.js';
+import { admitOnRequest, limitHeadersOnSend } from './admission.hooks.js';
 
 export const REPORTS_PATH = '/api/v1/reports';
 /** The largest body, after decompression. */
@@ -84,16 +85,9 @@ function registerRoutes(app: FastifyInstance, deps: ReportRouteDeps, admission: 
     method: 'POST',
     url: REPORTS_PATH,
     bodyLimit: REPORTS_BODY_LIMIT_BYTES,
-    onRequest: async (request, reply) => {
-      const refused = await admission.admitKey(request.headers.authorization, request.netgraph);
-      return refused === undefined ? undefined : sendAnswer(reply, refused);
-    },
+    onRequest: admitOnRequest((authorization, context) => admission.admitKey(authorization, context)),
     preParsing: async (request, _reply, payload) => decode(request.headers['content-encoding'], payload),
-    onSend: async (request, reply, payload) => {
-      const headers = admission.headers(request.netgraph, reply.statusCode);
-      if (headers !== undefined) reply.headers(headers);
-      return payload;
-    },
+    onSend: limitHeadersOnSend(admission),
     errorHandler: (error, request, reply) =>
       sendAnswer(reply, answerForError(bodyError(error), { requestId: request.id, log: request.log, classify: deps.classifyError })),
     handler: async (request, reply) => {
