@@ -171,6 +171,11 @@ export function createVlanService(writes: WriteService) {
 
 export type VlanService = ReturnType<typeof createVlanService>;
 
+/** The network's VLANs as the API and the audit log show them, read in `tx` (network.service.ts: what a network delete removes). */
+export async function listNetworkVlans(tx: SqlContext, networkId: number): Promise<VlanSnapshot[]> {
+  return (await createVlanRepository(tx).listByNetwork(networkId)).map(toSnapshot);
+}
+
 /** A stored VLAN as the API shows it. */
 export function toSnapshot(row: VlanRow): VlanSnapshot {
   return snapshotOf(row.uuid, row.networkUuid, row);
