@@ -2,7 +2,7 @@ import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
-import type { Store } from '../../db/store.js';
+import type { SqlContext, Store } from '../../db/store.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { notFound, requireSomeChange, requireText, requireUuid, isGiven } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
@@ -14,7 +14,7 @@ import { ALERT_TYPES } from '../webhook/webhook.alerts.js';
 import type { RuleInput } from '../webhook/webhook.rules.js';
 import { checkEndpointUrl } from '../webhook/webhook.target.js';
 import { createAlertRepository } from './alert.repository.js';
-import type { AlertRepository, ReceiverRow, TargetRow } from './alert.repository.js';
+import type { AlertRepository, ReceiverRow, ReceiverRuleRow, TargetRow } from './alert.repository.js';
 
 /** Meter's target types; SALESFORCE is in the enum but netgraph cannot deliver to it. */
 export const ALERT_TARGET_TYPES = ['EMAIL', 'SALESFORCE', 'SLACK', 'WEBHOOK'] as const;
@@ -327,6 +327,48 @@ export function createAlertService(deps: AlertServiceDeps) {
 }
 
 export type AlertService = ReturnType<typeof createAlertService>;
+
+/** A receiver of the import format, checked (import.alerts.ts): its EMAIL targets' addresses and its rules' networks resolved. */
+export interface EmailReceiverValues {
+  readonly uuid: string;
+  readonly label: string;
+  readonly emailAddresses: readonly string[];
+  readonly rules: readonly { alertType: string; networkId: number | null }[];
+}
+
+/**
+ * Stores an imported receiver in the import's transaction `tx` as
+ * createReceiver stores it: each EMAIL target with its own email channel
+ * row of the webhook outbox.
+ */
+export async function insertEmailReceiver(tx: SqlContext, companyId: number, receiver: EmailReceiverValues, now: string): Promise<void> {
+  const alerts = createAlertRepository(tx);
+  const webhooks = createReceiverEndpoints(tx);
+  const id = await alerts.insertReceiver(companyId, receiver.uuid, receiver.label, now);
+  for (const address of receiver.emailAddresses) {
+    const uuid = randomUUID();
+    const endpointId = await webhooks.insertEndpoint(companyId, uuid, channelValues({ type: 'EMAIL', address }), now, { kind: 'email', target: address });
+    await alerts.insertTarget(id, companyId, { uuid, type: 'EMAIL', endpointId }, now);
+  }
+  await alerts.replaceRules(id, companyId, receiver.rules);
+}
+
+/**
+ * The company's receivers by label with their EMAIL targets' addresses and
+ * their rules, read in `db` (the import format's export). A receiver whose
+ * targets are all webhooks or Slack has nothing the format can carry: it is
+ * left out, its rules unread.
+ */
+export async function listEmailReceivers(db: SqlContext, companyId: number): Promise<{ uuid: string; label: string; emailAddresses: string[]; rules: ReceiverRuleRow[] }[]> {
+  const alerts = createAlertRepository(db);
+  const out = [];
+  for (const row of await alerts.listReceivers(companyId)) {
+    const emailAddresses = (await alerts.listTargets(row.id)).filter((t) => t.type === 'EMAIL' && t.target !== null).map((t) => t.target as string);
+    if (emailAddresses.length === 0) continue;
+    out.push({ uuid: row.uuid, label: row.label, emailAddresses, rules: await alerts.listRules(row.id) });
+  }
+  return out;
+}
 
 /** A stored Slack URL, opened; undefined when it was sealed with another key (WEBHOOK_ENCRYPTION_KEY changed): it matches nothing, so the update replaces it. */
 function openSlackUrl(box: SecretBox, sealed: string, targetUuid: string): string | undefined {
