@@ -1,6 +1,6 @@
 import type { Store } from './db/store.js';
 import { createReadModel } from './engine/read-model.js';
-import { createApiKeyService } from './features/api-key/api-key.service.js';
+import { createApiKeyService, isKeyActiveIn } from './features/api-key/api-key.service.js';
 import { createAuditService } from './platform/audit/audit.service.js';
 import { createCompanyService, createCompanyWriteService } from './features/company/company.service.js';
 import { createHardwareDeviceService } from './features/device/hardware-device.service.js';
@@ -58,7 +58,7 @@ export function createServices(
   // the one audit log of the process: companies record their creation in it, and it finds companies by slug
   const audit = createAuditService(store, { getBySlug: (slug) => companies.getBySlug(slug) }, now);
   const companies = createCompanyService(store, audit, now);
-  const writes = createWriteService(store, audit, now);
+  const writes = createWriteService(store, audit, isKeyActiveIn, now);
   const readModel = createReadModel();
   const online = { now: options.reports?.now ?? now, offlineAfterSeconds: reportSettings.offlineAfterSeconds };
   const webhookSettings = options.webhooks?.settings ?? DEFAULT_WEBHOOK_SETTINGS;

@@ -3,32 +3,23 @@ import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
-import { createDashboardClient, signIn } from './helpers/dashboard.js';
+import { DASHBOARD_PASSWORD, createDashboardClient, signIn, signedInClient, startDashboardApp } from './helpers/dashboard.js';
 import type { DashboardClient } from './helpers/dashboard.js';
 import { IDS, createFixture } from './helpers/fixture.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
 
-const PASSWORD = 'correct horse battery';
 const KEYS = '/settings/integrations/api-keys';
 
 describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(kind, { data: createFixture() });
-    const users = app.server.services.users;
-    await users.create({ companySlug: 'acme', email: 'admin@acme.example', role: 'admin', password: PASSWORD });
-    await users.create({ companySlug: 'acme', email: 'member@acme.example', role: 'member', password: PASSWORD });
-    await users.create({ companySlug: 'globex', email: 'admin@globex.example', role: 'admin', password: PASSWORD });
+    app = await startDashboardApp(kind);
   });
   afterAll(async () => {
     await app?.close();
   });
 
-  const freshSession = async (email: string) => {
-    const client = createDashboardClient(app);
-    expect((await signIn(client, email, PASSWORD)).status).toBe(303);
-    return client;
-  };
+  const freshSession = (email: string) => signedInClient(app, email);
   // a sign-in costs a deliberately slow password hash: tests that do not end their session share one per user
   const sessions = new Map<string, Promise<DashboardClient>>();
   const signedIn = (email: string) => {
@@ -50,7 +41,7 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       expect(res.headers.get('location')).toBe(`/sign-in?next=${encodeURIComponent(`/networks/${IDS.acmeHq}`)}`);
       const client = createDashboardClient(app);
       await client.get('/sign-in?next=//evil.example/x');
-      const post = await client.post('/sign-in', { email: 'admin@acme.example', password: PASSWORD, next: '//evil.example/x' });
+      const post = await client.post('/sign-in', { email: 'admin@acme.example', password: DASHBOARD_PASSWORD, next: '//evil.example/x' });
       expect(post.headers.get('location')).toBe('/networks');
     });
 
@@ -75,7 +66,7 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
 
     it('sets an HttpOnly, SameSite=Lax session cookie that expires, without Secure unless configured', async () => {
       const client = createDashboardClient(app);
-      const res = await signIn(client, 'Admin@Acme.Example', PASSWORD);
+      const res = await signIn(client, 'Admin@Acme.Example', DASHBOARD_PASSWORD);
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe('/networks');
       const cookie = res.headers.getSetCookie().find((c) => c.startsWith('netgraph_session='));
@@ -88,11 +79,11 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
     it('marks cookies Secure with COOKIE_SECURE=on and honours SESSION_TTL_MINUTES', async () => {
       const secure = await startTestApp(kind, { data: createFixture(), env: { COOKIE_SECURE: 'on', SESSION_TTL_MINUTES: '30' } });
       try {
-        await secure.server.services.users.create({ companySlug: 'acme', email: 'a@acme.example', role: 'admin', password: PASSWORD });
+        await secure.server.services.users.create({ companySlug: 'acme', email: 'a@acme.example', role: 'admin', password: DASHBOARD_PASSWORD });
         const client = createDashboardClient(secure);
         const form = await client.get('/sign-in');
         expect(form.headers.getSetCookie()[0]).toMatch(/; Secure$/);
-        const res = await client.post('/sign-in', { email: 'a@acme.example', password: PASSWORD });
+        const res = await client.post('/sign-in', { email: 'a@acme.example', password: DASHBOARD_PASSWORD });
         expect(res.headers.getSetCookie().find((c) => c.startsWith('netgraph_session='))).toMatch(/; Max-Age=1800; HttpOnly; SameSite=Lax; Secure$/);
       } finally {
         await secure.close();
@@ -113,13 +104,13 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
     it('locks an account after 5 failures, even for the right password, with Retry-After', async () => {
       const client = createDashboardClient(app);
       const email = 'locked@acme.example';
-      await app.server.services.users.create({ companySlug: 'acme', email, role: 'member', password: PASSWORD });
+      await app.server.services.users.create({ companySlug: 'acme', email, role: 'member', password: DASHBOARD_PASSWORD });
       for (let i = 0; i < 5; i++) {
         await client.get('/sign-in');
         expect((await client.post('/sign-in', { email, password: `wrong ${i}` })).status).toBe(401);
       }
       await client.get('/sign-in');
-      const res = await client.post('/sign-in', { email, password: PASSWORD });
+      const res = await client.post('/sign-in', { email, password: DASHBOARD_PASSWORD });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
       expect(res.text).toContain('Too many failed sign-ins. Try again in 15 minutes.');
@@ -130,9 +121,9 @@ describe.each(storeKinds())('the dashboard over HTTP on %s', (kind) => {
       const missing = createDashboardClient(app);
       await missing.get('/sign-in');
       const cases = [
-        await missing.post('/sign-in', { email: 'admin@acme.example', password: PASSWORD }, { csrf: null }),
-        await missing.post('/sign-in', { email: 'admin@acme.example', password: PASSWORD }, { csrf: 'forged-token-forged-token-forged' }),
-        await missing.post('/sign-in', { email: 'admin@acme.example', password: PASSWORD }, { headers: { origin: 'http://evil.example' } }),
+        await missing.post('/sign-in', { email: 'admin@acme.example', password: DASHBOARD_PASSWORD }, { csrf: null }),
+        await missing.post('/sign-in', { email: 'admin@acme.example', password: DASHBOARD_PASSWORD }, { csrf: 'forged-token-forged-token-forged' }),
+        await missing.post('/sign-in', { email: 'admin@acme.example', password: DASHBOARD_PASSWORD }, { headers: { origin: 'http://evil.example' } }),
       ];
       for (const res of cases) {
         expect(res.status).toBe(303);

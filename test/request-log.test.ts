@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp, TestResponse } from './helpers/app.js';
 import { runNetgraph } from './helpers/cli.js';
-import { createDashboardClient, signIn } from './helpers/dashboard.js';
+import { signedInClient, startDashboardApp } from './helpers/dashboard.js';
 import { createFixture, SERIALS } from './helpers/fixture.js';
 import { postReports, report } from './helpers/reports.js';
 import { storeKinds } from './helpers/stores.js';
@@ -193,24 +193,15 @@ describe.each(storeKinds())('the per-key request log on %s', (kind) => {
 });
 
 describe.each(storeKinds())('a key\'s page in the dashboard on %s', (kind) => {
-  const PASSWORD = 'correct horse battery';
   const KEYS = '/settings/integrations/api-keys';
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(kind, { data: createFixture() });
-    const users = app.server.services.users;
-    await users.create({ companySlug: 'acme', email: 'admin@acme.example', role: 'admin', password: PASSWORD });
-    await users.create({ companySlug: 'acme', email: 'member@acme.example', role: 'member', password: PASSWORD });
-    await users.create({ companySlug: 'globex', email: 'admin@globex.example', role: 'admin', password: PASSWORD });
+    app = await startDashboardApp(kind);
   });
   afterAll(async () => {
     await app?.close();
   });
-  const session = async (email: string) => {
-    const client = createDashboardClient(app);
-    expect((await signIn(client, email, PASSWORD)).status).toBe(303);
-    return client;
-  };
+  const session = (email: string) => signedInClient(app, email);
 
   it('lists the key\'s requests, filtered by status class and operation, paged, with the hourly chart; to its company\'s admins only', async () => {
     const key = await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'page key' });

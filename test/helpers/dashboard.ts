@@ -1,4 +1,11 @@
+import { expect } from 'vitest';
+import { startTestApp } from './app.js';
 import type { TestApp, TestResponse } from './app.js';
+import { createFixture } from './fixture.js';
+import type { StoreKind } from './stores.js';
+
+/** The password of the dashboard users startDashboardApp() creates. */
+export const DASHBOARD_PASSWORD = 'correct horse battery';
 
 /** A minimal browser for black-box tests of the dashboard: a cookie jar and forms with their CSRF token. */
 export interface DashboardClient {
@@ -55,4 +62,25 @@ export function createDashboardClient(app: TestApp): DashboardClient {
 export async function signIn(client: DashboardClient, email: string, password: string): Promise<TestResponse> {
   await client.get('/sign-in');
   return client.post('/sign-in', { email, password, next: '/networks' });
+}
+
+/**
+ * An app on `kind` with the fixture and three dashboard users, each with
+ * DASHBOARD_PASSWORD: acme's admin (admin@acme.example) and member
+ * (member@acme.example), and globex's admin (admin@globex.example).
+ */
+export async function startDashboardApp(kind: StoreKind): Promise<TestApp> {
+  const app = await startTestApp(kind, { data: createFixture() });
+  const users = app.server.services.users;
+  await users.create({ companySlug: 'acme', email: 'admin@acme.example', role: 'admin', password: DASHBOARD_PASSWORD });
+  await users.create({ companySlug: 'acme', email: 'member@acme.example', role: 'member', password: DASHBOARD_PASSWORD });
+  await users.create({ companySlug: 'globex', email: 'admin@globex.example', role: 'admin', password: DASHBOARD_PASSWORD });
+  return app;
+}
+
+/** A new client signed in as one of startDashboardApp()'s users; the sign-in must answer 303. */
+export async function signedInClient(app: TestApp, email: string): Promise<DashboardClient> {
+  const client = createDashboardClient(app);
+  expect((await signIn(client, email, DASHBOARD_PASSWORD)).status).toBe(303);
+  return client;
 }

@@ -2,20 +2,19 @@ import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
 import { AppError, isAppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
-import type { Store } from '../../db/store.js';
+import type { SqlContext, Store } from '../../db/store.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { notFound, requireSomeChange, requireText, requireUuid, isGiven } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
 import { slackUrlContext } from '../webhook/webhook-delivery.service.js';
-import { createWebhookRepository } from '../webhook/webhook.repository.js';
-import type { EndpointValues, WebhookRepository } from '../webhook/webhook.repository.js';
+import { createReceiverEndpoints } from '../webhook/webhook.service.js';
+import type { EndpointValues, ReceiverEndpoints } from '../webhook/webhook.service.js';
 import { ALERT_TYPES } from '../webhook/webhook.alerts.js';
-import { checkRules } from '../webhook/webhook.rules.js';
 import type { RuleInput } from '../webhook/webhook.rules.js';
 import { checkEndpointUrl } from '../webhook/webhook.target.js';
 import { createAlertRepository } from './alert.repository.js';
-import type { AlertRepository, ReceiverRow, TargetRow } from './alert.repository.js';
+import type { AlertRepository, ReceiverRow, ReceiverRuleRow, TargetRow } from './alert.repository.js';
 
 /** Meter's target types; SALESFORCE is in the enum but netgraph cannot deliver to it. */
 export const ALERT_TARGET_TYPES = ['EMAIL', 'SALESFORCE', 'SLACK', 'WEBHOOK'] as const;
@@ -116,7 +115,7 @@ export function createAlertService(deps: AlertServiceDeps) {
   }
 
   /** Checks one target; UNAUTHORIZED naming the field for a webhook endpoint the company does not have. */
-  async function checkTarget(webhooks: WebhookRepository, caller: Caller, input: TargetInput, at: string): Promise<CheckedTarget> {
+  async function checkTarget(webhooks: ReceiverEndpoints, caller: Caller, input: TargetInput, at: string): Promise<CheckedTarget> {
     const type = input.type;
     const extra = (['webhookEndpointId', 'emailAddress', 'slackWebhookUrl'] as const).filter((name) => isGiven(input, name) && input[name] !== null);
     const only = (field: (typeof extra)[number]) => {
@@ -148,7 +147,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     throw new AppError('BAD_USER_INPUT', `${at}.type must be one of WEBHOOK, EMAIL, SLACK.`, { field: `${at}.type` });
   }
 
-  async function checkTargets(webhooks: WebhookRepository, caller: Caller, targets: unknown): Promise<CheckedTarget[]> {
+  async function checkTargets(webhooks: ReceiverEndpoints, caller: Caller, targets: unknown): Promise<CheckedTarget[]> {
     if (!Array.isArray(targets) || targets.length === 0 || targets.length > MAX_TARGETS) {
       throw new AppError('BAD_USER_INPUT', `targets must list 1 to ${MAX_TARGETS} targets.`, { field: 'targets' });
     }
@@ -161,7 +160,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     return checked;
   }
 
-  async function checkReceiverRules(webhooks: WebhookRepository, caller: Caller, rules: unknown) {
+  async function checkReceiverRules(webhooks: ReceiverEndpoints, caller: Caller, rules: unknown) {
     if (Array.isArray(rules)) {
       for (const [i, rule] of (rules as RuleInput[]).entries()) {
         if (rule.alert === 'CLIENT_COUNT_ABOVE') {
@@ -169,7 +168,7 @@ export function createAlertService(deps: AlertServiceDeps) {
         }
       }
     }
-    return (await checkRules(webhooks, caller.companyId, rules)).map((rule) => ({ alertType: rule.alertType, networkId: rule.networkId }));
+    return (await webhooks.checkRules(caller.companyId, rules)).map((rule) => ({ alertType: rule.alertType, networkId: rule.networkId }));
   }
 
   /** The stored target equal to a checked one (a Slack URL compared opened), if any. */
@@ -183,7 +182,7 @@ export function createAlertService(deps: AlertServiceDeps) {
   }
 
   /** Stores a new target: a WEBHOOK target names its endpoint; an EMAIL or SLACK target gets its own channel row. */
-  async function addTarget(tx: { alerts: AlertRepository; webhooks: WebhookRepository }, receiver: ReceiverRow, target: CheckedTarget, box: SecretBox, at: string): Promise<void> {
+  async function addTarget(tx: { alerts: AlertRepository; webhooks: ReceiverEndpoints }, receiver: ReceiverRow, target: CheckedTarget, box: SecretBox, at: string): Promise<void> {
     const uuid = randomUUID();
     let endpointId: number;
     if (target.type === 'WEBHOOK') endpointId = target.endpointId;
@@ -196,7 +195,7 @@ export function createAlertService(deps: AlertServiceDeps) {
   }
 
   /** Makes the receiver's targets the given ones: equal ones stay (with their UUID, log and channel, turned on again), others go or come. */
-  async function replaceTargets(tx: { alerts: AlertRepository; webhooks: WebhookRepository }, receiver: ReceiverRow, targets: readonly CheckedTarget[], box: SecretBox, at: string) {
+  async function replaceTargets(tx: { alerts: AlertRepository; webhooks: ReceiverEndpoints }, receiver: ReceiverRow, targets: readonly CheckedTarget[], box: SecretBox, at: string) {
     const stored = await tx.alerts.listTargets(receiver.id);
     const kept = new Set<number>();
     for (const target of targets) {
@@ -214,7 +213,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     }
   }
 
-  async function deleteChannels(tx: { alerts: AlertRepository; webhooks: WebhookRepository }, receiver: ReceiverRow) {
+  async function deleteChannels(tx: { alerts: AlertRepository; webhooks: ReceiverEndpoints }, receiver: ReceiverRow) {
     for (const row of await tx.alerts.listTargets(receiver.id)) if (row.type !== 'WEBHOOK') await tx.webhooks.deleteEndpoint(row.endpointId);
   }
 
@@ -222,11 +221,11 @@ export function createAlertService(deps: AlertServiceDeps) {
   async function changeTargets(
     caller: Caller,
     receiverId: unknown,
-    change: (tx: { alerts: AlertRepository; webhooks: WebhookRepository }, row: ReceiverRow, stored: readonly TargetRow[], box: SecretBox, at: string) => Promise<void>,
+    change: (tx: { alerts: AlertRepository; webhooks: ReceiverEndpoints }, row: ReceiverRow, stored: readonly TargetRow[], box: SecretBox, at: string) => Promise<void>,
   ): Promise<ReceiverInfo> {
     const box = await deps.box();
     return writes.run(caller, async (db) => {
-      const tx = { alerts: createAlertRepository(db), webhooks: createWebhookRepository(db) };
+      const tx = { alerts: createAlertRepository(db), webhooks: createReceiverEndpoints(db) };
       const row = await getRow(tx.alerts, caller, receiverId);
       const before = await info(tx.alerts, row);
       const at = now().toISOString();
@@ -276,7 +275,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     async createReceiver(caller: Caller, input: CreateReceiverInput): Promise<ReceiverInfo> {
       const box = await deps.box();
       return writes.run(caller, async (db) => {
-        const tx = { alerts: createAlertRepository(db), webhooks: createWebhookRepository(db) };
+        const tx = { alerts: createAlertRepository(db), webhooks: createReceiverEndpoints(db) };
         const label = requireText(input.label, 'label', TEXT_MAX.alertReceiverLabel);
         const targets = await checkTargets(tx.webhooks, caller, input.targets);
         const rules = await checkReceiverRules(tx.webhooks, caller, input.rules);
@@ -297,7 +296,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     async updateReceiver(caller: Caller, input: UpdateReceiverInput): Promise<ReceiverInfo> {
       const box = await deps.box();
       return writes.run(caller, async (db) => {
-        const tx = { alerts: createAlertRepository(db), webhooks: createWebhookRepository(db) };
+        const tx = { alerts: createAlertRepository(db), webhooks: createReceiverEndpoints(db) };
         const row = await getRow(tx.alerts, caller, input.receiverId);
         requireSomeChange(input, ['label', 'targets', 'rules']);
         const before = await info(tx.alerts, row);
@@ -316,7 +315,7 @@ export function createAlertService(deps: AlertServiceDeps) {
     /** Deletes a receiver with its rules, targets and their email and Slack channels (with their delivery log); webhook endpoints stay. */
     async deleteReceiver(caller: Caller, input: { receiverId: string }): Promise<ReceiverInfo> {
       return writes.run(caller, async (db) => {
-        const tx = { alerts: createAlertRepository(db), webhooks: createWebhookRepository(db) };
+        const tx = { alerts: createAlertRepository(db), webhooks: createReceiverEndpoints(db) };
         const row = await getRow(tx.alerts, caller, input.receiverId);
         const before = await info(tx.alerts, row);
         await deleteChannels(tx, row);
@@ -328,6 +327,48 @@ export function createAlertService(deps: AlertServiceDeps) {
 }
 
 export type AlertService = ReturnType<typeof createAlertService>;
+
+/** A receiver of the import format, checked (import.alerts.ts): its EMAIL targets' addresses and its rules' networks resolved. */
+export interface EmailReceiverValues {
+  readonly uuid: string;
+  readonly label: string;
+  readonly emailAddresses: readonly string[];
+  readonly rules: readonly { alertType: string; networkId: number | null }[];
+}
+
+/**
+ * Stores an imported receiver in the import's transaction `tx` as
+ * createReceiver stores it: each EMAIL target with its own email channel
+ * row of the webhook outbox.
+ */
+export async function insertEmailReceiver(tx: SqlContext, companyId: number, receiver: EmailReceiverValues, now: string): Promise<void> {
+  const alerts = createAlertRepository(tx);
+  const webhooks = createReceiverEndpoints(tx);
+  const id = await alerts.insertReceiver(companyId, receiver.uuid, receiver.label, now);
+  for (const address of receiver.emailAddresses) {
+    const uuid = randomUUID();
+    const endpointId = await webhooks.insertEndpoint(companyId, uuid, channelValues({ type: 'EMAIL', address }), now, { kind: 'email', target: address });
+    await alerts.insertTarget(id, companyId, { uuid, type: 'EMAIL', endpointId }, now);
+  }
+  await alerts.replaceRules(id, companyId, receiver.rules);
+}
+
+/**
+ * The company's receivers by label with their EMAIL targets' addresses and
+ * their rules, read in `db` (the import format's export). A receiver whose
+ * targets are all webhooks or Slack has nothing the format can carry: it is
+ * left out, its rules unread.
+ */
+export async function listEmailReceivers(db: SqlContext, companyId: number): Promise<{ uuid: string; label: string; emailAddresses: string[]; rules: ReceiverRuleRow[] }[]> {
+  const alerts = createAlertRepository(db);
+  const out = [];
+  for (const row of await alerts.listReceivers(companyId)) {
+    const emailAddresses = (await alerts.listTargets(row.id)).filter((t) => t.type === 'EMAIL' && t.target !== null).map((t) => t.target as string);
+    if (emailAddresses.length === 0) continue;
+    out.push({ uuid: row.uuid, label: row.label, emailAddresses, rules: await alerts.listRules(row.id) });
+  }
+  return out;
+}
 
 /** A stored Slack URL, opened; undefined when it was sealed with another key (WEBHOOK_ENCRYPTION_KEY changed): it matches nothing, so the update replaces it. */
 function openSlackUrl(box: SecretBox, sealed: string, targetUuid: string): string | undefined {

@@ -334,6 +334,15 @@ export function createApiKeyService(
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
 
+/**
+ * True when the key exists, is not revoked and has not expired at `at`, read
+ * in `tx` (kernel/key-check.ts): the check every write runs inside its own
+ * transaction (write.service.ts, which services.ts hands it to).
+ */
+export function isKeyActiveIn(tx: SqlContext, keyId: number, at: string): Promise<boolean> {
+  return createApiKeyRepository(tx).isActive(keyId, at);
+}
+
 function toInfo(row: ApiKeyRow): ApiKeyInfo {
   return {
     id: row.uuid,

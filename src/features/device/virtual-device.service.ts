@@ -1,4 +1,5 @@
 import { TEXT_MAX } from '../../kernel/rules.js';
+import type { SqlContext } from '../../db/store.js';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
@@ -98,6 +99,11 @@ export function createVirtualDeviceService(writes: WriteService) {
 }
 
 export type VirtualDeviceService = ReturnType<typeof createVirtualDeviceService>;
+
+/** The network's virtual devices as the API shows them, read in `tx` (network.service.ts: what a network delete removes). */
+export async function listNetworkDevices(tx: SqlContext, networkId: number): Promise<VirtualDeviceSnapshot[]> {
+  return (await createVirtualDeviceRepository(tx).listByNetwork(networkId)).map(toSnapshot);
+}
 
 function checkFields(input: Partial<VirtualDeviceFields>): VirtualDeviceValues {
   return {

@@ -5,12 +5,10 @@ import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { SLUG_RULE, isSlug } from '../company/company.rules.js';
-import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';
-import { createSsidRepository } from '../ssid/ssid.repository.js';
-import { checkSsidFields, insertSsid, toSnapshot as ssidSnapshot } from '../ssid/ssid.service.js';
+import { listNetworkDevices } from '../device/virtual-device.service.js';
+import { checkSsidFields, insertSsid, listNetworkSsids } from '../ssid/ssid.service.js';
 import type { SsidFields, SsidSnapshot } from '../ssid/ssid.service.js';
-import { createVlanRepository } from '../vlan/vlan.repository.js';
-import { checkVlanFields, insertVlan, toSnapshot as vlanSnapshot } from '../vlan/vlan.service.js';
+import { checkVlanFields, insertVlan, listNetworkVlans } from '../vlan/vlan.service.js';
 import type { VlanFields, VlanSnapshot } from '../vlan/vlan.service.js';
 import { isGiven, notFound, optionalText, requireBoolean, requireSomeChange, requireText, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
@@ -146,18 +144,18 @@ export type NetworkService = ReturnType<typeof createNetworkService>;
 
 /** Everything a network delete removes or returns to spare, for the audit log. */
 async function describeContents(tx: SqlContext, row: NetworkRow) {
-  const devices = await createVirtualDeviceRepository(tx).listByNetwork(row.id);
+  const devices = await listNetworkDevices(tx, row.id);
   return {
     ...rowSnapshot(row),
     virtualDevices: devices.map((d) => ({
-      UUID: d.uuid,
+      UUID: d.UUID,
       label: d.label,
       deviceType: d.deviceType,
       deviceModel: d.deviceModel,
       hardwareSerialNumber: d.hardwareSerialNumber,
     })),
-    vlans: (await createVlanRepository(tx).listByNetwork(row.id)).map(vlanSnapshot),
-    ssids: (await createSsidRepository(tx).listByNetwork(row.id)).map(ssidSnapshot),
+    vlans: await listNetworkVlans(tx, row.id),
+    ssids: await listNetworkSsids(tx, row.id),
     clientCount: await createNetworkRepository(tx).countClients(row.id),
     hardwareReturnedToSpare: devices.flatMap((d) => (d.hardwareSerialNumber === null ? [] : [d.hardwareSerialNumber])),
   };

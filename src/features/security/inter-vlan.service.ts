@@ -3,8 +3,8 @@ import type { SqlContext } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
-import { createVlanRepository } from '../vlan/vlan.repository.js';
-import type { VlanRow } from '../vlan/vlan.repository.js';
+import { findVlan } from '../vlan/vlan.service.js';
+import type { VlanRow } from '../vlan/vlan.service.js';
 import { notFound, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { createInterVlanRepository } from './inter-vlan.repository.js';
@@ -25,10 +25,9 @@ export interface InterVlanPairSnapshot {
 
 /** The two VLANs of one network of the caller's, checked; each missing or foreign one is UNAUTHORIZED naming its field. */
 async function getPair(tx: SqlContext, caller: Caller, input: VlanPairInput): Promise<[VlanRow, VlanRow]> {
-  const vlans = createVlanRepository(tx);
-  const left = await vlans.findByUuid(caller.companyId, requireUuid(input.leftVLANUUID, 'leftVLANUUID'));
+  const left = await findVlan(tx, caller.companyId, requireUuid(input.leftVLANUUID, 'leftVLANUUID'));
   if (!left) throw notFound('leftVLANUUID');
-  const right = await vlans.findByUuid(caller.companyId, requireUuid(input.rightVLANUUID, 'rightVLANUUID'));
+  const right = await findVlan(tx, caller.companyId, requireUuid(input.rightVLANUUID, 'rightVLANUUID'));
   if (!right) throw notFound('rightVLANUUID');
   if (left.id === right.id) throw new AppError('BAD_USER_INPUT', 'rightVLANUUID must name another VLAN than leftVLANUUID.', { field: 'rightVLANUUID' });
   if (left.networkId !== right.networkId) {

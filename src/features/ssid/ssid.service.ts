@@ -151,6 +151,11 @@ export function createSsidService(writes: WriteService) {
 
 export type SsidService = ReturnType<typeof createSsidService>;
 
+/** The network's SSIDs as the API and the audit log show them, read in `tx` (network.service.ts: what a network delete removes). */
+export async function listNetworkSsids(tx: SqlContext, networkId: number): Promise<SsidSnapshot[]> {
+  return (await createSsidRepository(tx).listByNetwork(networkId)).map(toSnapshot);
+}
+
 /** A stored SSID as the API shows it. */
 export function toSnapshot(row: SsidRow): SsidSnapshot {
   return snapshotOf(row.uuid, row.networkUuid, row);

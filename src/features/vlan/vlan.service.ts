@@ -171,6 +171,18 @@ export function createVlanService(writes: WriteService) {
 
 export type VlanService = ReturnType<typeof createVlanService>;
 
+export type { VlanRow } from './vlan.repository.js';
+
+/** The company's VLAN with this UUID as stored, read in `tx`, if any (inter-vlan.service.ts: the two VLANs of a pair). */
+export function findVlan(tx: SqlContext, companyId: number, uuid: string): Promise<VlanRow | undefined> {
+  return createVlanRepository(tx).findByUuid(companyId, uuid);
+}
+
+/** The network's VLANs as the API and the audit log show them, read in `tx` (network.service.ts: what a network delete removes). */
+export async function listNetworkVlans(tx: SqlContext, networkId: number): Promise<VlanSnapshot[]> {
+  return (await createVlanRepository(tx).listByNetwork(networkId)).map(toSnapshot);
+}
+
 /** A stored VLAN as the API shows it. */
 export function toSnapshot(row: VlanRow): VlanSnapshot {
   return snapshotOf(row.uuid, row.networkUuid, row);

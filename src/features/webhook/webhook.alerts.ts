@@ -1,4 +1,4 @@
-import type { NewAuditRow } from '../../platform/audit/audit.repository.js';
+import type { NewAuditRow } from '../../platform/audit/audit.service.js';
 
 /** The alerts a rule can ask for (docs/webhooks.md and docs/alerts.md have a payload of each and the rule that fires it). */
 export const ALERT_TYPES = [

@@ -1,6 +1,6 @@
 import { TEXT_MAX } from '../../kernel/rules.js';
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../../db/store.js';
+import type { SqlContext, Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import { CLI_ACTOR, buildChange } from '../../platform/audit/audit.service.js';
@@ -15,7 +15,7 @@ import { newMessageId } from './webhook-dispatch.service.js';
 import { createOutboxRepository } from './webhook-outbox.repository.js';
 import type { AttemptRow, MessageRow } from './webhook-outbox.repository.js';
 import { createWebhookRepository } from './webhook.repository.js';
-import type { EndpointRow, EndpointValues, WebhookRepository } from './webhook.repository.js';
+import type { Channel, EndpointRow, EndpointValues, WebhookRepository } from './webhook.repository.js';
 import { checkAuthorization, checkPayloadFormat, checkRules, toEndpointInfo } from './webhook.rules.js';
 import type { AuthorizationInput, EndpointInfo, RuleInput } from './webhook.rules.js';
 import { generateSigningSecret } from './webhook.signing.js';
@@ -282,6 +282,36 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
+
+export type { EndpointValues } from './webhook.repository.js';
+
+/**
+ * The endpoint rows an alert receiver's write keeps, in that write's
+ * transaction `tx` (alert.service.ts, the import format): the company's
+ * webhook endpoints its targets name, its email and Slack channels (endpoint
+ * rows of the outbox), and the rules' check. Other features reach endpoints
+ * through this, never through webhook.repository.ts; each call is the one
+ * statement of the repository's it names.
+ */
+export function createReceiverEndpoints(tx: SqlContext) {
+  const repository = createWebhookRepository(tx);
+  return {
+    /** The company's webhook endpoint with this UUID (never a channel row), if any. */
+    findEndpoint: (companyId: number, uuid: string) => repository.findEndpoint(companyId, uuid),
+    /** Stores an endpoint row (a receiver's email or Slack channel); answers its id. */
+    insertEndpoint: (companyId: number, uuid: string, values: EndpointValues, createdAt: string, channel: { kind: Channel; target: string | null }) =>
+      repository.insertEndpoint(companyId, uuid, values, createdAt, channel),
+    /** Overwrites an endpoint row's stored fields. */
+    updateEndpoint: (id: number, values: EndpointValues) => repository.updateEndpoint(id, values),
+    /** Deletes an endpoint row with its rules, messages and their log. */
+    deleteEndpoint: (id: number) => repository.deleteEndpoint(id),
+    /** checkRules() of webhook.rules.ts: the rules checked, their networks the company's. */
+    checkRules: (companyId: number, rules: unknown) => checkRules(repository, companyId, rules),
+  };
+}
+
+/** What createReceiverEndpoints() gives. */
+export type ReceiverEndpoints = ReturnType<typeof createReceiverEndpoints>;
 
 function cliCallerOf(companyId: number, companySlug: string): Caller {
   return { companyId, companySlug, keyId: null, keyUuid: null, label: CLI_ACTOR.label, scope: 'read_write', actor: CLI_ACTOR };

@@ -7,6 +7,9 @@ import { recordFeedChanges } from '../changes/changes.record.js';
 import type { AuditRow } from './audit.repository.js';
 import type { Actor, ActorType } from '../../kernel/caller.js';
 
+/** A row of the audit log as written: what other features read of an entry (the webhook dispatcher's audit alerts). */
+export type { NewAuditRow } from './audit.repository.js';
+
 /** The actor of CLI commands. */
 export const CLI_ACTOR: Actor = { type: 'cli', id: null, label: 'netgraph CLI' };
 

@@ -1,16 +1,22 @@
 import type { SqlContext, Store } from '../../db/store.js';
 import { AppError, KEY_NOT_VALID, invariant } from '../../kernel/errors.js';
-import { createApiKeyRepository } from '../../features/api-key/api-key.repository.js';
 import type { Actor, Caller } from '../../kernel/caller.js';
 import type { AuditService, Recorded } from '../audit/audit.service.js';
 import { unique } from './write.rules.js';
+
+/**
+ * "Is this key still valid" at `at`, read in the write's transaction `tx`: a
+ * port, so platform/ imports no feature (services.ts passes api-key.service's
+ * isKeyActiveIn).
+ */
+export type KeyCheck = (tx: SqlContext, keyId: number, at: string) => Promise<boolean>;
 
 /**
  * What every write by a caller shares: the scope check, one transaction that
  * also confirms the key is not revoked, exactly one audit entry, and driver
  * failures turned into the errors a caller should see.
  */
-export function createWriteService(store: Store, audit: AuditService, now: () => Date = () => new Date()) {
+export function createWriteService(store: Store, audit: AuditService, isKeyActive: KeyCheck, now: () => Date = () => new Date()) {
   return {
     /** The clock writes stamp their rows with (the audit log's, in tests an injected one). */
     now,
@@ -27,7 +33,7 @@ export function createWriteService(store: Store, audit: AuditService, now: () =>
       }
       try {
         return await audit.record(caller.companyId, actorOf(caller), async (tx) => {
-          if (caller.keyId !== null && !(await createApiKeyRepository(tx).isActive(caller.keyId, now().toISOString()))) {
+          if (caller.keyId !== null && !(await isKeyActive(tx, caller.keyId, now().toISOString()))) {
             throw KEY_NOT_VALID.create();
           }
           return fn(tx);
