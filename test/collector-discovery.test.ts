@@ -18,7 +18,7 @@ import { storeKinds } from './helpers/stores.js';
 const AVAILABLE = canBuildNetworks();
 if (!AVAILABLE && process.env.CI === 'true') throw new Error('CI must run the collector tests: they need root, iproute2, snmpd and snmpget (.ci/run installs them)');
 
-const DEVICE_FIELDS = 'UUID address snmpVersion sysName sysDescr sysObjectID vendor model serialNumber state virtualDeviceUUID firstSeenAt lastSeenAt';
+const DEVICE_FIELDS = 'UUID address snmpVersion sysName sysDescr sysObjectID vendor model serialNumber state virtualDeviceUUID collectorName firstSeenAt lastSeenAt';
 const LIST = `{ discoveredDevicesForCompany(companySlug: "acme") { ${DEVICE_FIELDS} } }`;
 const ADOPT = `mutation ($i: AdoptDiscoveredDeviceInput!) { adoptDiscoveredDevice(input: $i) { discoveredDevice { UUID state virtualDeviceUUID } virtualDevice { UUID label deviceType networkUUID hardwareDevice { serialNumber } } target { host port snmpVersion intervalSeconds } } }`;
 const IGNORE = 'mutation ($i: DiscoveredDeviceInput!) { ignoreDiscoveredDevice(input: $i) { discoveredDevice { UUID state } } }';
@@ -188,6 +188,41 @@ describe.skipIf(!AVAILABLE)('discovery: a collector sweeps a range for SNMP agen
       }
       const finished = await stopNetgraph(child, result);
       expect(finished.code).toBe(0);
+    }, 90_000);
+
+    it('sweeps the ranges of its configuration file when run as `netgraph collector --config`, and posts what it found with its key', async () => {
+      const before = (await list()).map((d) => [d.address, d.lastSeenAt]);
+      const config = file(`${kind}-collector.json`, {
+        server: app.url,
+        apiKey: ingestKey,
+        spoolDir: path.join(dir, `${kind}-config-spool`),
+        targets: false,
+        discovery: { ranges: [network.range], snmp: [{ version: '2c', community: 'public' }], timeoutMs: 300, intervalSeconds: 60 },
+      });
+      const { child, result } = startNetgraph(['collector', '--config', config], { LOG_LEVEL: 'info' });
+      let seen: JsonTree[] = [];
+      try {
+        const deadline = Date.now() + 60_000;
+        // both agents found again by the file's sweep: each seen after it was last seen before
+        while (!before.every(([address, at]) => seen.some((d) => d.address === address && Date.parse(d.lastSeenAt as string) > Date.parse(at as string)))) {
+          if (Date.now() > deadline) throw new Error(`the configuration file's sweep never arrived: ${JSON.stringify(seen)}`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          seen = await list();
+        }
+      } catch (error) {
+        child.kill('SIGKILL');
+        throw error;
+      }
+      const finished = await stopNetgraph(child, result);
+      expect(finished.code).toBe(0);
+      // the sweep's own log line counts the /29: the two agents and the four silent addresses
+      expect(finished.stderr).toMatch(/"ranges":\["[^"]+"\],"addresses":6,"found":2,"new":0,"noAnswer":4,"refused":0[^\n]*"msg":"discovery sweep"/);
+      // it says what stopped it: the SIGTERM stopNetgraph sent
+      expect(finished.stderr).toMatch(/"reason":"stopped by SIGTERM"[^\n]*"msg":"collector stopped"/);
+      expect(seen.map((d) => [d.address, d.state, d.collectorName])).toEqual([
+        [network.addresses[0], 'ADOPTED', 'ingest key'],
+        [network.addresses[1], 'IGNORED', 'ingest key'],
+      ]);
     }, 90_000);
   });
 });

@@ -37,7 +37,8 @@ export async function collector(context: CommandContext): Promise<number> {
     } finally {
       release();
     }
-    log.logger.info('collector stopped');
+    // which signal stopped it: a collector that stops "by itself" was sent one (docs/collector.md, Running it)
+    log.logger.info({ reason: (controller.signal.reason as Error).message }, 'collector stopped');
     return 0;
   } finally {
     await log.close();

@@ -116,7 +116,8 @@ function createSink(companies: readonly SimulatedCompany[], url: string, signal:
 /** An AbortController aborted by SIGINT or SIGTERM, and how to stop listening. */
 export function abortOnSignals(): { controller: AbortController; release: () => void } {
   const controller = new AbortController();
-  const stop = () => controller.abort(new Error('stopped by a signal'));
+  // the signal's name in the reason, so a log can say who asked it to stop
+  const stop = (signal: NodeJS.Signals) => controller.abort(new Error(`stopped by ${signal}`));
   process.once('SIGINT', stop).once('SIGTERM', stop);
   return { controller, release: () => process.off('SIGINT', stop).off('SIGTERM', stop) };
 }

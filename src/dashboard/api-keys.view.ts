@@ -16,7 +16,7 @@ const CRUMBS = [{ label: 'Settings', href: PATH }, { label: 'Integrations', href
  * The settings area: its side navigation and the page. The audit log is
  * listed for admins only, as only they may open it.
  */
-export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'webhooks' | 'alert-receivers' | 'collectors' | 'audit-log' | 'password' = 'api-keys'): SafeHtml {
+export function settingsShell(content: SafeHtml, session: ActiveSession, current: 'api-keys' | 'webhooks' | 'alert-receivers' | 'collectors' | 'discovered' | 'audit-log' | 'password' = 'api-keys'): SafeHtml {
   const link = (href: string, page: typeof current, label: string) =>
     html`<a href="${href}"${current === page ? raw(' aria-current="page"') : ''}>${label}</a>`;
   return html`<div class="settings">
@@ -28,6 +28,7 @@ export function settingsShell(content: SafeHtml, session: ActiveSession, current
     ${link('/settings/integrations/alert-receivers', 'alert-receivers', 'Alert receivers')}
     <p class="subnav-group">Devices</p>
     ${link('/settings/collectors', 'collectors', 'Collectors')}
+    ${link('/settings/collectors/discovered', 'discovered', 'Discovered')}
     ${session.user.role === 'admin' ? html`<p class="subnav-group">Security</p>${link('/settings/audit-log', 'audit-log', 'Audit log')}` : ''}
     <p class="subnav-group">Account</p>
     ${link(PASSWORD_PATH, 'password', 'Password')}

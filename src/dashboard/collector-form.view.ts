@@ -35,7 +35,8 @@ const PRIV_PROTOCOLS = [['aes', 'AES-128'], ['aes256b', 'AES-256 (Blumenthal key
 /** The credential fields: password inputs, never filled from anything stored or typed before. */
 export const SECRET_FIELDS = ['community', 'authKey', 'privKey'] as const;
 
-function select(form: FormState, name: string, label: string, options: readonly (readonly [string, string])[], help?: string, extra = ''): SafeHtml {
+/** A select with its label beside it, and the field's error (or help) below it; ids are `target-NAME`. */
+export function select(form: FormState, name: string, label: string, options: readonly (readonly [string, string])[], help?: string, extra = ''): SafeHtml {
   const error = form.errors[name];
   const id = `target-${name}`;
   // a label beside the select, not around it: its accessible name is the label alone, not the label and the chosen option
@@ -68,10 +69,21 @@ function deviceField(form: FormState, networks: readonly CollectorNetwork[], tak
 
 /** The fields of a target, add and edit alike: the agent, SNMPv2c or v3 credentials, the interval and the uplinks. */
 function targetFields(form: FormState, editing: boolean): SafeHtml {
+  return html`${inputField(form, { name: 'host', label: 'Agent address', id: 'target-host', help: 'The device\'s management IP address or host name.', extra: 'required' })}
+  ${pollFields(form, editing)}
+  ${inputField(form, { name: 'uplinks', label: 'Uplinks', id: 'target-uplinks', help: 'Interface names (ifName), separated by spaces or commas, e.g. ge-0/0/47.' })}
+  ${inputField(form, { name: 'uplinkProbes', label: 'Uplink probes', id: 'target-uplinkProbes', help: 'uplink=host:port, one per uplink, e.g. eth0=198.51.100.1:443.' })}`;
+}
+
+/**
+ * How a target is polled, for the target forms and the adoption form alike:
+ * the UDP port, SNMPv2c or v3 credentials (password fields, never filled)
+ * and the interval.
+ */
+export function pollFields(form: FormState, editing: boolean): SafeHtml {
   const keep = editing ? ' Leave blank to keep the stored one.' : '';
   const auth = form.values['authProtocol'] === 'sha' ? [...AUTH_PROTOCOLS, ['sha', 'SHA-1 (legacy)'] as const] : AUTH_PROTOCOLS;
-  return html`${inputField(form, { name: 'host', label: 'Agent address', id: 'target-host', help: 'The device\'s management IP address or host name.', extra: 'required' })}
-  ${inputField(form, { name: 'port', label: 'UDP port', id: 'target-port', type: 'number', help: 'Blank: 161.' })}
+  return html`${inputField(form, { name: 'port', label: 'UDP port', id: 'target-port', type: 'number', help: 'Blank: 161.' })}
   ${select(form, 'version', 'SNMP version', [['3', 'SNMPv3 (USM)'], ['2c', 'SNMPv2c (community)']], 'Prefer v3: a v2c community crosses the network in the clear.', ' data-snmp-version')}
   ${inputField(form, { name: 'intervalSeconds', label: 'Poll interval (seconds)', id: 'target-intervalSeconds', type: 'number', help: `${INTERVAL_SECONDS.min} to ${INTERVAL_SECONDS.max}; blank: ${INTERVAL_SECONDS.default}.` })}
   <fieldset class="field field-wide target-v3" data-snmp-fields="3"><legend class="field-label">SNMPv3</legend>
@@ -88,9 +100,7 @@ function targetFields(form: FormState, editing: boolean): SafeHtml {
     <div class="form-grid">
     ${secretField(form, 'community', 'Community', `Stored encrypted, never shown.${keep}`)}
     </div>
-  </fieldset>
-  ${inputField(form, { name: 'uplinks', label: 'Uplinks', id: 'target-uplinks', help: 'Interface names (ifName), separated by spaces or commas, e.g. ge-0/0/47.' })}
-  ${inputField(form, { name: 'uplinkProbes', label: 'Uplink probes', id: 'target-uplinkProbes', help: 'uplink=host:port, one per uplink, e.g. eth0=198.51.100.1:443.' })}`;
+  </fieldset>`;
 }
 
 /** The add form: a device, the agent and its credentials. */

@@ -11,7 +11,8 @@ import type { FormState } from './forms.js';
 import type { CollectorTargetItem } from './documents.js';
 
 const ADMINS_ONLY = 'Only admins can add or change collector targets. Ask an admin of your company.';
-const NEW_TARGET = { version: '3', level: 'authPriv', authProtocol: 'sha256', privProtocol: 'aes' };
+/** The SNMP settings a new target's form starts with: v3 authPriv, SHA-256, AES-128. */
+export const NEW_TARGET = { version: '3', level: 'authPriv', authProtocol: 'sha256', privProtocol: 'aes' };
 
 /**
  * Settings > Collectors: the company's collector targets with their
@@ -79,10 +80,10 @@ export function registerCollectorPages(web: FastifyInstance, ctx: WebContext): v
 
 async function sendList(ctx: WebContext, request: FastifyRequest, reply: FastifyReply, status: number, form: FormState): Promise<FastifyReply> {
   const session = sessionOf(request);
-  const { networks, targets } = await ctx.reads.collectors(callerOf(ctx, request), request.netgraph);
+  const { networks, targets, newDiscovered } = await ctx.reads.collectors(callerOf(ctx, request), request.netgraph);
   const done = (request.query as Record<string, string | undefined>).done;
   const serverUrl = `${request.protocol}://${request.host}`;
-  const body = renderCollectors({ session, networks, targets, form, serverUrl, now: new Date(), ...(done !== undefined ? { done } : {}) });
+  const body = renderCollectors({ session, networks, targets, newDiscovered, form, serverUrl, now: new Date(), ...(done !== undefined ? { done } : {}) });
   return sendPage(ctx, reply, status, { title: 'Collectors', session, section: 'settings', body });
 }
 
@@ -122,7 +123,7 @@ function settingsInput(values: Record<string, string>, withSnmp: boolean): Targe
 }
 
 /** The credentials the form describes: a v2c community, or a v3 user with its keys (privacy for authPriv only). */
-function snmpInput(values: Record<string, string>): Record<string, unknown> {
+export function snmpInput(values: Record<string, string>): Record<string, unknown> {
   if (values['version'] === '2c') return { version: '2c', community: values['community'] ?? '' };
   const level = values['level'] ?? 'authPriv';
   const privacy = level === 'authPriv' ? { privProtocol: values['privProtocol'], privKey: values['privKey'] ?? '' } : {};
@@ -130,14 +131,14 @@ function snmpInput(values: Record<string, string>): Record<string, unknown> {
 }
 
 /** The posted fields without the CSRF token. */
-function formValues(request: FastifyRequest): Record<string, string> {
+export function formValues(request: FastifyRequest): Record<string, string> {
   const values = { ...(request.body as Record<string, string>) };
   delete values['_csrf'];
   return values;
 }
 
 /** The values to show again after a refusal: never a community or key. */
-function withoutSecrets(values: Record<string, string>): Record<string, string> {
+export function withoutSecrets(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).filter(([name]) => !(SECRET_FIELDS as readonly string[]).includes(name)));
 }
 

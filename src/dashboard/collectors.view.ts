@@ -5,7 +5,7 @@ import { renderSource } from './device-source.view.js';
 import type { FormState } from './forms.js';
 import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
-import { csrfInput, emptyState, notice, pageHeader } from './layout.js';
+import { badge, csrfInput, emptyState, notice, pageHeader } from './layout.js';
 import type { CollectorNetwork, CollectorTargetItem } from './documents.js';
 
 const CRUMBS = [{ label: 'Settings', href: COLLECTORS_PATH }, { label: 'Collectors', href: COLLECTORS_PATH }];
@@ -16,6 +16,8 @@ export interface CollectorsView {
   readonly session: ActiveSession;
   readonly networks: readonly CollectorNetwork[];
   readonly targets: readonly CollectorTargetItem[];
+  /** How many discovered devices wait to be adopted or ignored. */
+  readonly newDiscovered: number;
   readonly form: FormState;
   /** The server's address as the browser reached it, for the collector's --server. */
   readonly serverUrl: string;
@@ -85,6 +87,7 @@ export function renderCollectors(view: CollectorsView): SafeHtml {
   })}
 ${view.done ? notice('success', view.done) : ''}
 ${admin ? '' : notice('info', 'You can see the collector targets of your company. Only admins can add or change them.')}
+<p class="discovered-link"><a href="${COLLECTORS_PATH}/discovered" id="discovered-link">Discovered devices</a> <span data-discovered-count>${badge(view.newDiscovered > 0 ? 'accent' : 'neutral', `${view.newDiscovered} new`)}</span></p>
 <div class="card card-flush collector-table">${targets}</div>
 ${admin ? addTargetForm(session, view.form, view.networks, new Set(view.targets.map((t) => t.virtualDeviceUUID))) : ''}
 ${runCollector(view.serverUrl)}`;
@@ -92,7 +95,7 @@ ${runCollector(view.serverUrl)}`;
 }
 
 /** A target's edit page: what it polls, its settings (credentials never) and its latest poll. */
-export function renderEditTarget(view: Omit<CollectorsView, 'targets' | 'done' | 'serverUrl'> & { target: CollectorTargetItem }): SafeHtml {
+export function renderEditTarget(view: Omit<CollectorsView, 'targets' | 'done' | 'serverUrl' | 'newDiscovered'> & { target: CollectorTargetItem }): SafeHtml {
   const { target } = view;
   const found = devicesOf(view.networks).get(target.virtualDeviceUUID);
   const body = html`${pageHeader({

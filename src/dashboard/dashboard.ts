@@ -11,6 +11,7 @@ import { registerWebhookPages } from './webhooks.page.js';
 import { registerAlertReceiverPages } from './alert-receivers.page.js';
 import { registerAuditLogPage } from './audit-log.page.js';
 import { registerCollectorPages } from './collectors.page.js';
+import { registerDiscoveredPages } from './discovered.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
@@ -77,6 +78,7 @@ export async function registerDashboard(
     registerWebhookPages(web, ctx);
     registerAlertReceiverPages(web, ctx);
     registerCollectorPages(web, ctx);
+    registerDiscoveredPages(web, ctx);
     registerAuditLogPage(web, ctx);
     registerPasswordPage(web, ctx);
   });

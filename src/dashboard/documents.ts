@@ -184,6 +184,7 @@ export const COLLECTOR_DEVICES = graphql(
       uuid
       networks { UUID label virtualDevices { UUID label deviceType hardwareDevice { serialNumber } source { ...DashboardDeviceSource } } }
     }
+    discovered: discoveredDevicesForCompany(companySlug: $slug) { state }
   }`,
   [DEVICE_SOURCE],
 );
@@ -196,8 +197,17 @@ export const COLLECTOR_TARGETS = graphql(`
     }
   }`);
 
+/** Settings > Collectors > Discovered: the SNMP agents the company's collectors found, and the networks to adopt them into. */
+export const DISCOVERED_DEVICES = graphql(`
+  query DashboardDiscoveredDevices($slug: String!) {
+    discovered: discoveredDevicesForCompany(companySlug: $slug) {
+      UUID address snmpVersion sysName sysDescr vendor model serialNumber state virtualDeviceUUID collectorName firstSeenAt lastSeenAt
+    }
+    company: companyBySlug(slug: $slug) { networks { UUID label } }
+  }`);
+
 /** The documents the dashboard runs, checked against the served schema at start. */
-export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE, COLLECTOR_DEVICES, COLLECTOR_TARGETS] as const;
+export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DISCOVERED_DEVICES] as const;
 
 /** A result whose roots are all there: what a page shows once none of its roots answered null. */
 export type Present<T> = { readonly [K in keyof T]: NonNullable<T[K]> };
@@ -227,6 +237,10 @@ export type EventRow = ResultOf<typeof EVENT> & { readonly virtualDevice?: Event
 export type DeviceSourceView = ResultOf<typeof DEVICE_SOURCE>;
 /** A network with its devices, as Settings > Collectors lists and offers them. */
 export type CollectorNetwork = NonNullable<ResultOf<typeof COLLECTOR_DEVICES>['companyBySlug']>['networks'][number];
+/** A discovered device as Settings > Collectors > Discovered lists it. */
+export type DiscoveredDeviceItem = NonNullable<ResultOf<typeof DISCOVERED_DEVICES>['discovered']>[number];
+/** A network a discovered device can be adopted into. */
+export type AdoptionNetwork = NonNullable<ResultOf<typeof DISCOVERED_DEVICES>['company']>['networks'][number];
 /** A collector target as Settings > Collectors lists it. */
 export type CollectorTargetItem = NonNullable<ResultOf<typeof COLLECTOR_TARGETS>['targets']>[number];
 /** Everything a network's security page shows. */

@@ -9,8 +9,8 @@ import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../engine/read.service.js';
 import { DEVICE_CHART_WINDOW } from './device-charts.js';
 import { CHART_WINDOWS } from './network-charts.js';
-import { AP_HEALTH, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DASHBOARD_DOCUMENTS, DEVICE_PAGE, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
-import type { CollectorNetwork, CollectorTargetItem, DeviceDetail, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
+import { AP_HEALTH, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DASHBOARD_DOCUMENTS, DEVICE_PAGE, DISCOVERED_DEVICES, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
+import type { AdoptionNetwork, CollectorNetwork, CollectorTargetItem, DeviceDetail, DiscoveredDeviceItem, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
 import type { ListQuery } from './search.view.js';
 import { MAC_TABLE_PAGE_SIZE } from './mac-table.view.js';
@@ -116,12 +116,22 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       return { ...detail, bssids: detail.bssids.filter((b) => b.accessPointSerialNumber === serial), health };
     },
 
-    /** Settings > Collectors: the company's networks with their devices and sources, and its collector targets (two statements). */
-    async collectors(caller: Caller, context: ReadContext): Promise<{ networks: readonly CollectorNetwork[]; targets: readonly CollectorTargetItem[] }> {
-      const company = (await run(COLLECTOR_DEVICES, { slug: caller.companySlug }, caller, context)).companyBySlug;
+    /**
+     * Settings > Collectors: the company's networks with their devices and sources, its collector targets, and how
+     * many discovered devices wait to be adopted or ignored (two statements).
+     */
+    async collectors(caller: Caller, context: ReadContext): Promise<{ networks: readonly CollectorNetwork[]; targets: readonly CollectorTargetItem[]; newDiscovered: number }> {
+      const { companyBySlug: company, discovered } = await run(COLLECTOR_DEVICES, { slug: caller.companySlug }, caller, context);
       invariant(company !== null, 'dashboard-collectors-company-missing');
       const { targets } = await run(COLLECTOR_TARGETS, { company: company.uuid }, caller, context);
-      return { networks: company.networks, targets: targets ?? [] };
+      return { networks: company.networks, targets: targets ?? [], newDiscovered: (discovered ?? []).filter((d) => d.state === 'NEW').length };
+    },
+
+    /** Settings > Collectors > Discovered: the company's discovered devices, and its networks to adopt them into. */
+    async discovered(caller: Caller, context: ReadContext): Promise<{ devices: readonly DiscoveredDeviceItem[]; networks: readonly AdoptionNetwork[] }> {
+      const { discovered, company } = await run(DISCOVERED_DEVICES, { slug: caller.companySlug }, caller, context);
+      invariant(discovered !== null && company !== null, 'dashboard-discovered-company-missing');
+      return { devices: discovered, networks: company.networks };
     },
 
     /** A page of a network's events, filtered; undefined when the network is not the caller's or the filtering device not the network's. */

@@ -890,4 +890,6 @@ export interface DiscoveredDeviceTable {
   virtual_device_id: number | null;
   first_seen_at: string;
   last_seen_at: string;
+  /** The label of the ingest key that posted it last (migration 0033); null for rows posted before. */
+  collector_name: Generated<string | null>;
 }

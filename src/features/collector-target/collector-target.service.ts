@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../kernel/errors.js';
+import { AppError, invariant } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
-import type { Store } from '../../db/store.js';
+import type { SqlContext, Store } from '../../db/store.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { isGiven, notFound, requireSomeChange, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
@@ -109,10 +109,8 @@ export function createCollectorTargetService(deps: { store: Store; writes: Write
         if ((await targets.count(caller.companyId)) >= MAX_TARGETS) {
           throw new AppError('BAD_USER_INPUT', `A company has at most ${MAX_TARGETS} collector targets: delete one first.`, { field: '' });
         }
-        const uuid = randomUUID();
-        await targets.insert(caller.companyId, uuid, device.id, toValues(settings, box, uuid), now().toISOString());
-        const after = infoOf(await rowOf(targets, caller, uuid));
-        return { result: after, change: buildChange('collector_target.create', uuid, null, after) };
+        const after = await insertTarget(tx, caller.companyId, device.id, settings, box, now().toISOString());
+        return { result: after, change: buildChange('collector_target.create', after.UUID, null, after) };
       });
     },
 
@@ -168,6 +166,21 @@ export function createCollectorTargetService(deps: { store: Store; writes: Write
 }
 
 export type CollectorTargetService = ReturnType<typeof createCollectorTargetService>;
+
+/**
+ * Adds a target for a virtual device of the company, its settings checked
+ * (checkSettings) and its credentials sealed for it, inside a write (`tx`)
+ * whose audit entry records it: `create`'s, or another feature's (adopting
+ * a discovered device). Returns it as the API shows it.
+ */
+export async function insertTarget(tx: SqlContext, companyId: number, virtualDeviceId: number, settings: TargetSettings, box: SecretBox, at: string): Promise<TargetInfo> {
+  const targets = createCollectorTargetRepository(tx);
+  const uuid = randomUUID();
+  await targets.insert(companyId, uuid, virtualDeviceId, toValues(settings, box, uuid), at);
+  const row = await targets.find(companyId, uuid);
+  invariant(row !== undefined, 'collector-target-insert-missing');
+  return infoOf(row);
+}
 
 async function rowOf(targets: CollectorTargetRepository, caller: Caller, uuid: string): Promise<TargetRow> {
   const row = await targets.find(caller.companyId, uuid);

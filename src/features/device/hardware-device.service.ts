@@ -144,6 +144,28 @@ export function createHardwareDeviceService(writes: WriteService) {
 
 export type HardwareDeviceService = ReturnType<typeof createHardwareDeviceService>;
 
+/**
+ * Registers hardware of the company assigned to a virtual device at once,
+ * inside another feature's write (`tx`), whose audit entry records it; the
+ * values checked by that caller. A serial number registered anywhere throws
+ * `conflict()`, which should not say where (docs/errors.md).
+ */
+export async function registerAssignedHardware(
+  tx: SqlContext,
+  writes: WriteService,
+  companyId: number,
+  values: { serialNumber: string; deviceType: string; deviceModel: string },
+  virtualDeviceId: number,
+  conflict: () => AppError,
+): Promise<void> {
+  const hardware = createHardwareDeviceRepository(tx);
+  if (await hardware.isSerialRegistered(values.serialNumber)) throw conflict();
+  await writes.unique(hardware.insert(companyId, { ...values, spareNetworkId: null }), conflict);
+  const registered = await hardware.findBySerial(companyId, values.serialNumber);
+  invariant(registered !== undefined, 'hardware-register-assigned-missing');
+  await hardware.setVirtualDevice(registered.id, virtualDeviceId);
+}
+
 function checkSerial(value: unknown): string {
   if (typeof value === 'string' && isSerialNumber(value)) return value;
   throw new AppError('BAD_USER_INPUT', `serialNumber ${JSON.stringify(value)} is not valid: expected ${SERIAL_RULE}.`, { field: 'serialNumber' });

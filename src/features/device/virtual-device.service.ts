@@ -1,7 +1,7 @@
 import { TEXT_MAX } from '../../kernel/rules.js';
-import type { SqlContext } from '../../db/store.js';
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../kernel/errors.js';
+import { AppError, invariant } from '../../kernel/errors.js';
+import type { SqlContext } from '../../db/store.js';
 import type { Caller } from '../../kernel/caller.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { VIRTUAL_DEVICE_TYPES } from '../../platform/import/import.schema.js';
@@ -103,6 +103,20 @@ export type VirtualDeviceService = ReturnType<typeof createVirtualDeviceService>
 /** The network's virtual devices as the API shows them, read in `tx` (network.service.ts: what a network delete removes). */
 export async function listNetworkDevices(tx: SqlContext, networkId: number): Promise<VirtualDeviceSnapshot[]> {
   return (await createVirtualDeviceRepository(tx).listByNetwork(networkId)).map(toSnapshot);
+}
+
+/**
+ * Adds a virtual device to a network of the company inside another
+ * feature's write (`tx`), whose audit entry records it; the fields checked
+ * by that caller. Returns its row id (for what that write attaches to it) and UUID.
+ */
+export async function insertVirtualDevice(tx: SqlContext, companyId: number, networkId: number, fields: VirtualDeviceFields): Promise<{ id: number; uuid: string }> {
+  const devices = createVirtualDeviceRepository(tx);
+  const uuid = randomUUID();
+  await devices.insert(companyId, networkId, uuid, fields);
+  const device = await devices.findByUuid(companyId, uuid);
+  invariant(device !== undefined, 'virtual-device-insert-missing');
+  return { id: device.id, uuid };
 }
 
 function checkFields(input: Partial<VirtualDeviceFields>): VirtualDeviceValues {

@@ -42,6 +42,8 @@ type DiscoveredDevice {
   state: DiscoveredDeviceState!
   """The virtual device it was adopted as; null unless adopted (and once that device is deleted)."""
   virtualDeviceUUID: UUID
+  """The collector that found it last: the label of its ingest key (as VirtualDevice.source's collectorName); null when found before netgraph recorded it."""
+  collectorName: String
   firstSeenAt: DateTime!
   lastSeenAt: DateTime!
 }
@@ -110,6 +112,7 @@ type IgnoreDiscoveredDevicePayload {
       serialNumber: text('serial_number', true),
       state: text('state'),
       virtualDeviceUUID: { kind: 'computed', type: 'string', nullable: true, sql: (t) => `(SELECT ddv.uuid FROM virtual_devices ddv WHERE ddv.id = ${t}.virtual_device_id)` },
+      collectorName: text('collector_name', true),
       firstSeenAt: dateTime('first_seen_at'),
       lastSeenAt: dateTime('last_seen_at'),
     },

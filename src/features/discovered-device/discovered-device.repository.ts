@@ -18,6 +18,8 @@ export interface DiscoveredDeviceRow extends FoundAgentValues {
   readonly uuid: string;
   readonly state: DiscoveredState;
   readonly virtualDeviceUuid: string | null;
+  /** The label of the ingest key that posted it last; null for rows posted before migration 0033. */
+  readonly collectorName: string | null;
   readonly firstSeenAt: string;
   readonly lastSeenAt: string;
 }
@@ -44,6 +46,7 @@ export function createDiscoveredDeviceRepository({ db }: SqlContext) {
         'd.serial_number as serialNumber',
         'd.state',
         'v.uuid as virtualDeviceUuid',
+        'd.collector_name as collectorName',
         'd.first_seen_at as firstSeenAt',
         'd.last_seen_at as lastSeenAt',
       ]);
@@ -64,10 +67,11 @@ export function createDiscoveredDeviceRepository({ db }: SqlContext) {
 
     /**
      * Records an agent found at `address`: a new row (state NEW) the first
-     * time, else what it says of itself now and when, its state kept. One
-     * statement, so two collectors finding it at once make one row.
+     * time, else what it says of itself now, when and which collector (its
+     * ingest key's label) found it, its state kept. One statement, so two
+     * collectors finding it at once make one row.
      */
-    async upsert(companyId: number, uuid: string, found: FoundAgentValues, at: string): Promise<void> {
+    async upsert(companyId: number, uuid: string, found: FoundAgentValues, collectorName: string, at: string): Promise<void> {
       const values = {
         snmp_version: found.snmpVersion,
         sys_name: found.sysName,
@@ -77,6 +81,7 @@ export function createDiscoveredDeviceRepository({ db }: SqlContext) {
         model: found.model,
         serial_number: found.serialNumber,
         last_seen_at: at,
+        collector_name: collectorName,
       };
       await db
         .insertInto('discovered_devices')

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, invariant } from '../../kernel/errors.js';
+import { AppError } from '../../kernel/errors.js';
 import type { Caller } from '../../kernel/caller.js';
 import type { SqlContext, Store } from '../../db/store.js';
 import { TEXT_MAX } from '../../kernel/rules.js';
@@ -8,12 +8,11 @@ import { buildChange } from '../../platform/audit/audit.service.js';
 import { DEVICE_TYPES } from '../../platform/import/import.schema.js';
 import { notFound, requireOneOf, requireText, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
-import { createCollectorTargetRepository } from '../collector-target/collector-target.repository.js';
-import { checkSettings, infoOf, toValues } from '../collector-target/collector-target.service.js';
+import { checkSettings, insertTarget } from '../collector-target/collector-target.service.js';
 import type { TargetInfo } from '../collector-target/collector-target.service.js';
-import { createHardwareDeviceRepository } from '../device/hardware-device.repository.js';
-import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';
-import { createNetworkRepository } from '../network/network.repository.js';
+import { registerAssignedHardware } from '../device/hardware-device.service.js';
+import { insertVirtualDevice } from '../device/virtual-device.service.js';
+import { getCallersNetwork } from '../network/network.access.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
 import { createDiscoveredDeviceRepository } from './discovered-device.repository.js';
 import type { DiscoveredDeviceRow, DiscoveredState } from './discovered-device.repository.js';
@@ -79,7 +78,7 @@ export function createDiscoveredDeviceService(deps: { store: Store; writes: Writ
         const repository = createDiscoveredDeviceRepository(tx);
         const uuids = agents.map(() => randomUUID());
         for (const [i, agent] of agents.entries()) {
-          await repository.upsert(caller.companyId, uuids[i] as string, { ...agent, ...identifyAgent(agent.sysObjectID) }, at);
+          await repository.upsert(caller.companyId, uuids[i] as string, { ...agent, ...identifyAgent(agent.sysObjectID) }, caller.label, at);
         }
         let created = 0;
         for (const uuid of uuids) if ((await repository.find(caller.companyId, uuid)) !== undefined) created += 1;
@@ -96,36 +95,25 @@ export function createDiscoveredDeviceService(deps: { store: Store; writes: Writ
         if (row.serialNumber === null) {
           throw new AppError('BAD_USER_INPUT', `${row.address} reported no serial number (no ENTITY-MIB chassis serial, no MAC address): add it with a collector target and hardware of your own instead.`, { field: 'discoveredDeviceUUID' });
         }
-        const network = await createNetworkRepository(tx).findByUuid(caller.companyId, requireUuid(input.networkUUID, 'networkUUID'));
-        if (network === undefined) throw notFound('networkUUID');
+        const network = await getCallersNetwork(tx, caller, input.networkUUID);
         const label = requireText(input.label ?? row.sysName ?? row.address, 'label', TEXT_MAX.deviceLabel);
         const deviceType = requireOneOf(input.deviceType ?? 'SWITCH', 'deviceType', DEVICE_TYPES);
         const deviceModel = (row.model ?? row.vendor ?? 'unknown').slice(0, TEXT_MAX.deviceModel);
         const settings = checkSettings({ host: row.address, snmp: input.snmp, ...(input.port == null ? {} : { port: input.port }), ...(input.intervalSeconds == null ? {} : { intervalSeconds: input.intervalSeconds }) });
-        const hardware = createHardwareDeviceRepository(tx);
         const serialNumber = row.serialNumber;
         const conflict = () => new AppError('CONFLICT', `Hardware with serial number ${serialNumber} is registered already: assign it to a device instead.`, { field: 'discoveredDeviceUUID' });
-        if (await hardware.isSerialRegistered(serialNumber)) throw conflict();
-        const devices = createVirtualDeviceRepository(tx);
-        const deviceUuid = randomUUID();
-        await devices.insert(caller.companyId, network.id, deviceUuid, { label, deviceType, deviceModel });
-        const device = await devices.findByUuid(caller.companyId, deviceUuid);
-        await writes.unique(hardware.insert(caller.companyId, { serialNumber, deviceType, deviceModel, spareNetworkId: null }), conflict);
-        const registered = await hardware.findBySerial(caller.companyId, serialNumber);
-        invariant(device !== undefined && registered !== undefined, 'discovered-adopt-rows-missing');
-        await hardware.setVirtualDevice(registered.id, device.id);
-        const targets = createCollectorTargetRepository(tx);
-        const targetUuid = randomUUID();
-        await targets.insert(caller.companyId, targetUuid, device.id, toValues(settings, box, targetUuid), now().toISOString());
-        const target = await targets.find(caller.companyId, targetUuid);
-        invariant(target !== undefined, 'discovered-adopt-target-missing');
+        // in one transaction: a conflict on the hardware rolls the device back
+        const device = await insertVirtualDevice(tx, caller.companyId, network.id, { label, deviceType, deviceModel });
+        const deviceUuid = device.uuid;
+        await registerAssignedHardware(tx, writes, caller.companyId, { serialNumber, deviceType, deviceModel }, device.id, conflict);
+        const target = await insertTarget(tx, caller.companyId, device.id, settings, box, now().toISOString());
         await createDiscoveredDeviceRepository(tx).setState(row.id, 'ADOPTED', device.id);
         const before = snapshotOf(row);
         const after: Adopted = {
           discoveredDevice: { ...before, state: 'ADOPTED', virtualDeviceUUID: deviceUuid },
           virtualDevice: { UUID: deviceUuid, networkUUID: network.uuid, label, deviceType, deviceModel, hardwareSerialNumber: serialNumber },
           hardwareDevice: { serialNumber, deviceType, deviceModel, virtualDeviceUUID: deviceUuid, spareNetworkUUID: null },
-          target: infoOf(target),
+          target,
         };
         return { result: after, change: buildChange('discovered_device.adopt', row.uuid, before, after) };
       });
