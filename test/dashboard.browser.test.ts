@@ -7,6 +7,8 @@ import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { chromiumAvailable, launchBrowser } from './helpers/browser.js';
 import { storeKinds } from './helpers/stores.js';
+import { startWebhookReceiver } from './helpers/webhook-receiver.js';
+import type { WebhookReceiver } from './helpers/webhook-receiver.js';
 
 const PASSWORD = 'correct horse battery';
 const SCREENSHOTS = new URL('../docs/screenshots/', import.meta.url);
@@ -19,9 +21,11 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
   let app: TestApp;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
+  const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startTestApp(kind, { data: { companies: [...DEMO.companies, GLOBEX] } }), launchBrowser()]);
+    // webhooks to the test's own receivers on 127.0.0.1
+    [app, browser] = await Promise.all([startTestApp(kind, { data: { companies: [...DEMO.companies, GLOBEX] }, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' } }), launchBrowser()]);
     const users = app.server.services.users;
     await users.create({ companySlug: 'acme', email: 'admin@acme.example', role: 'admin', password: PASSWORD });
     await users.create({ companySlug: 'acme', email: 'member@acme.example', role: 'member', password: PASSWORD });
@@ -29,6 +33,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'billing-sync' });
   });
   afterAll(async () => {
+    for (const receiver of receivers) await receiver.close();
     await browser?.close();
     await app?.close();
   });
@@ -151,6 +156,25 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     expect(await row.locator('[data-expiry-warning]').innerText()).toBe('Expires in 2 days');
     expect(await row.locator('td').nth(5).innerText()).toBe('127.0.0.0/8 ::1/128');
 
+    // its page warns of the expiry too; no expiry alert yet, as no rule of acme takes API_KEY_EXPIRING
+    await row.getByRole('link', { name: 'to-revoke', exact: true }).click();
+    await page.getByRole('heading', { name: 'to-revoke' }).waitFor();
+    expect(await page.locator('[data-stat="expiry"] [data-expiry-warning]').innerText()).toBe('Expires in 2 days');
+    expect(await page.locator('[data-stat="allowed"]').innerText()).toContain('127.0.0.0/8 ::1/128');
+    expect(await page.locator('[data-expiry-alert]').count()).toBe(0);
+    // a rule that takes it: the alert is delivered once, and the key's page says when it went out
+    const receiver = await startWebhookReceiver();
+    receivers.push(receiver);
+    const { webhooks, webhookWork } = app.server.services;
+    await webhooks.createEndpoint(await webhooks.cliCaller('acme'), { label: 'key expiry', url: receiver.url, rules: [{ alert: 'API_KEY_EXPIRING' }] });
+    await webhookWork.dispatcher.checkExpiringKeys();
+    await receiver.waitFor(1);
+    expect((JSON.parse(receiver.received[0]?.body ?? '{}') as { data: { label: string } }).data.label).toBe('to-revoke');
+    await page.reload();
+    expect(await page.locator('[data-expiry-alert]').innerText()).toBe('Expiry alert sent just now');
+    expect(await page.locator('[data-expiry-alert] time').getAttribute('datetime')).toBe((await app.server.services.apiKeys.find(key.slice(0, 10))).expiryAlertedAt);
+    await page.goto(`${app.url}/settings/integrations/api-keys`);
+
     await row.getByRole('link', { name: 'Revoke', exact: true }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.getByRole('heading').innerText()).toBe('Revoke “to-revoke”?');
@@ -176,6 +200,10 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     expect(await requests.nth(0).locator('td').nth(5).innerText()).toBe('UNAUTHENTICATED');
     expect(await requests.nth(1).locator('td').nth(1).innerText()).toBe('200');
     expect(await requests.nth(1).locator('td').nth(4).innerText()).toBe('companyBySlug');
+    // revoked now: no expiry warning any more, and the alert that went out is still told
+    expect(await page.locator('[data-stat="status"]').innerText()).toContain('Revoked');
+    expect(await page.locator('[data-stat="expiry"] [data-expiry-warning]').count()).toBe(0);
+    expect(await page.locator('[data-expiry-alert]').innerText()).toBe('Expiry alert sent just now');
     await page.locator('#chart-key-requests[data-drawn="true"]').waitFor();
     expect(await page.locator('#chart-key-requests .u-legend').innerText()).toMatch(/401[\s\S]*200/);
     // each status in its class's colour: 200 green, 401 (a refused key) pink

@@ -124,6 +124,7 @@ describe.each(storeKinds())('API keys on %s', (kind) => {
       lastUsedAddress: null,
       revokedAt: null,
       expiresAt: null,
+      expiryAlertedAt: null,
       allowedAddresses: [],
     });
     expect(list.stdout).not.toContain(created.key);

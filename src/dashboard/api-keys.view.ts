@@ -42,8 +42,8 @@ function timeCell(at: string | null, now: Date, never: string): SafeHtml {
   return html`<time datetime="${at}" title="${exactTime(at)}">${relativeTime(at, now)}</time>`;
 }
 
-/** When the key expires; a warning badge within EXPIRY_WARNING_DAYS of it. */
-function expiryCell(key: ApiKeyInfo, now: Date): SafeHtml {
+/** When the key expires; a warning badge within EXPIRY_WARNING_DAYS of it (the list and the key's page). */
+export function expiryCell(key: ApiKeyInfo, now: Date): SafeHtml {
   if (key.expiresAt === null) return html`<span class="muted">Never</span>`;
   const time = html`<time datetime="${key.expiresAt}" title="${exactTime(key.expiresAt)}">${shortDate(key.expiresAt)}</time>`;
   return expiryState(key.expiresAt, now) === 'soon' && key.revokedAt === null
@@ -51,13 +51,19 @@ function expiryCell(key: ApiKeyInfo, now: Date): SafeHtml {
     : time;
 }
 
-/** The last use, and the client address it came from. */
-function lastUseCell(key: ApiKeyInfo, now: Date): SafeHtml {
+/** The last use, and the client address it came from (the list and the key's page). */
+export function lastUseCell(key: ApiKeyInfo, now: Date): SafeHtml {
   if (key.lastUsedAt === null || key.lastUsedAddress === null) return timeCell(key.lastUsedAt, now, 'Never');
   return html`${timeCell(key.lastUsedAt, now, 'Never')}<br><span class="muted">from <code data-last-used-address>${key.lastUsedAddress}</code></span>`;
 }
 
-function statusBadge(key: ApiKeyInfo, now: Date): SafeHtml {
+/** The CIDR prefixes the key is allowed from (the list and the key's page). */
+export function allowedCell(key: ApiKeyInfo): SafeHtml {
+  return key.allowedAddresses.length === 0 ? html`<span class="muted">Any address</span>` : html`${key.allowedAddresses.map((prefix) => html`<code>${prefix}</code> `)}`;
+}
+
+/** Active, Revoked or Expired (the list and the key's page). */
+export function keyStatusBadge(key: ApiKeyInfo, now: Date): SafeHtml {
   if (key.revokedAt) return html`<span title="Revoked ${exactTime(key.revokedAt)}">${badge('danger', 'Revoked')}</span>`;
   if (expiryState(key.expiresAt, now) === 'expired') return html`<span title="Expired ${exactTime(key.expiresAt as string)}">${badge('danger', 'Expired')}</span>`;
   return badge('success', 'Active');
@@ -76,9 +82,9 @@ function keyRow(key: ApiKeyInfo, session: ActiveSession, now: Date): SafeHtml {
   <td>${key.scope === 'read_write' ? badge('warning', 'Read and write') : key.scope === 'ingest' ? badge('neutral', 'Ingest') : badge('neutral', 'Read only')}</td>
   <td><time datetime="${key.createdAt}" title="${exactTime(key.createdAt)}">${shortDate(key.createdAt)}</time></td>
   <td>${expiryCell(key, now)}</td>
-  <td>${key.allowedAddresses.length === 0 ? html`<span class="muted">Any address</span>` : key.allowedAddresses.map((prefix) => html`<code>${prefix}</code> `)}</td>
+  <td>${allowedCell(key)}</td>
   <td>${lastUseCell(key, now)}</td>
-  <td>${statusBadge(key, now)}</td>
+  <td>${keyStatusBadge(key, now)}</td>
   ${admin ? html`<td class="actions">${action}</td>` : ''}
 </tr>`;
 }

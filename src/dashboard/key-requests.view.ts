@@ -1,7 +1,8 @@
 import type { KeyRequests } from '../features/request-log/request-log.service.js';
+import { allowedCell, expiryCell, keyStatusBadge, lastUseCell } from './api-keys.view.js';
 import { renderChart } from './charts.view.js';
 import type { ChartColor, ChartSeries } from './charts.view.js';
-import { exactTime } from './format.js';
+import { exactTime, relativeTime } from './format.js';
 import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
 import { badge, emptyState, pageHeader } from './layout.js';
@@ -76,6 +77,23 @@ function hourlyChart(log: KeyRequests, windowMs: number, now: Date): SafeHtml {
   return renderChart({ id: 'key-requests', title: 'Requests per hour by status', unit: 'requests', kind: 'stacked-bars', window: [end - windowMs / 1000, end], stepSeconds: 3600, series });
 }
 
+/**
+ * What the key is besides its requests: its expiry (warned of
+ * EXPIRY_WARNING_DAYS ahead, as in the list) and whether its API_KEY_EXPIRING
+ * alert went out, its last use, its allowlist and its status.
+ */
+function keyFacts(key: KeyRequests['key'], now: Date): SafeHtml {
+  const alerted = key.expiryAlertedAt === null
+    ? ''
+    : html`<div class="stat-label" data-expiry-alert>Expiry alert sent <time datetime="${key.expiryAlertedAt}" title="${exactTime(key.expiryAlertedAt)}">${relativeTime(key.expiryAlertedAt, now)}</time></div>`;
+  return html`<div class="stats stats-4 key-facts">
+  <div class="stat" data-stat="expiry"><div class="stat-value">${expiryCell(key, now)}</div><div class="stat-label">Expires</div>${alerted}</div>
+  <div class="stat" data-stat="last-used"><div class="stat-value">${lastUseCell(key, now)}</div><div class="stat-label">Last used</div></div>
+  <div class="stat" data-stat="allowed"><div class="stat-value">${allowedCell(key)}</div><div class="stat-label">Allowed from</div></div>
+  <div class="stat" data-stat="status"><div class="stat-value">${keyStatusBadge(key, now)}</div><div class="stat-label">Status</div></div>
+</div>`;
+}
+
 function requestRow(r: KeyRequests['requests'][number]): SafeHtml {
   return html`<tr data-request-id="${r.requestId}">
   <td><time datetime="${r.requestedAt}" title="${exactTime(r.requestedAt)}">${exactTime(r.requestedAt)}</time></td>
@@ -91,7 +109,7 @@ function requestRow(r: KeyRequests['requests'][number]): SafeHtml {
 </tr>`;
 }
 
-/** A key's page: what the key is, a chart of its requests per hour by status, and its requests, filtered and paged. */
+/** A key's page: what the key is (its expiry and expiry alert, last use, allowlist, status), a chart of its requests per hour by status, and its requests, filtered and paged. */
 export function renderKeyRequests(log: KeyRequests, query: KeyRequestQuery, now: Date): SafeHtml {
   const { key } = log;
   const header = pageHeader({
@@ -110,7 +128,8 @@ export function renderKeyRequests(log: KeyRequests, query: KeyRequestQuery, now:
   ${log.more ? html`<a class="btn btn-secondary btn-sm" href="${pageUrl(key.id, query, { page: query.page + 1 })}" rel="next">Older</a>` : ''}
   <span class="field-help pager-status">page ${query.page}</span>
 </nav>`;
-  return html`${header}${filters(key.id, query)}
+  return html`${header}${keyFacts(key, now)}
+${filters(key.id, query)}
 <div class="card">${hourlyChart(log, REQUEST_WINDOWS[query.since], now)}</div>
 <div class="card card-flush key-requests">${table}</div>
 ${pager}`;

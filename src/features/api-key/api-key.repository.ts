@@ -17,6 +17,8 @@ export interface ApiKeyRow {
   readonly lastUsedAddress: string | null;
   readonly revokedAt: string | null;
   readonly expiresAt: string | null;
+  /** When the key's API_KEY_EXPIRING alert was claimed (queued); null while it was not. */
+  readonly expiryAlertedAt: string | null;
   /** Canonical CIDRs separated by spaces; null for any address. */
   readonly allowedAddresses: string | null;
 }
@@ -46,6 +48,7 @@ export function createApiKeyRepository({ db }: SqlContext) {
         'k.last_used_address as lastUsedAddress',
         'k.revoked_at as revokedAt',
         'k.expires_at as expiresAt',
+        'k.expiry_alerted_at as expiryAlertedAt',
         'k.allowed_addresses as allowedAddresses',
       ]);
 

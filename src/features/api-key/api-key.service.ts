@@ -30,6 +30,8 @@ export interface ApiKeyInfo {
   readonly revokedAt: string | null;
   /** When the key stops working, as if revoked; null for never. */
   readonly expiresAt: string | null;
+  /** When its API_KEY_EXPIRING alert was sent (queued for the company's rules, docs/alerts.md); null while it was not. */
+  readonly expiryAlertedAt: string | null;
   /** The CIDR prefixes requests with the key must come from; empty for any address. */
   readonly allowedAddresses: readonly string[];
 }
@@ -138,6 +140,7 @@ export function createApiKeyService(
       lastUsedAddress: null,
       revokedAt: null,
       expiresAt,
+      expiryAlertedAt: null,
       allowedAddresses: allowed,
       key: generated.key,
     };
@@ -355,6 +358,7 @@ function toInfo(row: ApiKeyRow): ApiKeyInfo {
     lastUsedAddress: row.lastUsedAddress,
     revokedAt: row.revokedAt,
     expiresAt: row.expiresAt,
+    expiryAlertedAt: row.expiryAlertedAt,
     allowedAddresses: allowlistOf(row.allowedAddresses),
   };
 }

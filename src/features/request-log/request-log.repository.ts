@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { RowColumn } from '../../db/dialect.js';
 import type { Store } from '../../db/store.js';
 import { createRowWriter } from '../../ingest/report-rows.repository.js';
+import type { RowWriter } from '../../ingest/report-rows.repository.js';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../../ingest/partitions.repository.js';
 import type { KeyRequest } from './request-log.writer.js';
 
@@ -52,6 +53,30 @@ export interface RequestRow {
   readonly userAgent: string | null;
 }
 
+/** INSERTs the requests with `writer`, one row each. */
+async function insertRows(writer: RowWriter, requests: readonly KeyRequest[]): Promise<void> {
+  await writer.insert(
+    REQUEST_LOG_TABLE,
+    COLUMNS,
+    requests.map((r) => ({
+      requested_at: new Date(r.at).toISOString(),
+      api_key_id: r.keyId,
+      request_id: r.requestId,
+      method: r.method,
+      path: r.path,
+      operation_name: r.operationName,
+      root_fields: r.rootFields.length === 0 ? null : r.rootFields.join(','),
+      status: r.status,
+      error_codes: r.errorCodes.length === 0 ? null : r.errorCodes.join(','),
+      cost: r.cost === null ? null : Math.round(r.cost),
+      duration_ms: r.durationMs,
+      statements: r.statements,
+      client_address: r.clientAddress,
+      user_agent: r.userAgent,
+    })),
+  );
+}
+
 /** SQL of the per-key request log: batched writes, a key's requests and hourly counts, retention. */
 export function createRequestLogRepository(store: Store) {
   const { db, dialect } = store;
@@ -65,28 +90,19 @@ export function createRequestLogRepository(store: Store) {
   };
 
   return {
-    /** Writes the requests in one multi-row INSERT (chunks of a few fixed sizes on SQLite). */
+    /**
+     * Writes the requests in one multi-row INSERT; where the dialect binds
+     * them in chunks of a few fixed sizes (SQLite), all the chunks in one
+     * transaction: one commit and one wait for the write lock per flush
+     * instead of one per chunk, the other server processes' flushes and
+     * writes queueing behind each (docs/benchmarks.md, the request log).
+     */
     async insert(requests: readonly KeyRequest[]): Promise<void> {
-      await rows.insert(
-        REQUEST_LOG_TABLE,
-        COLUMNS,
-        requests.map((r) => ({
-          requested_at: new Date(r.at).toISOString(),
-          api_key_id: r.keyId,
-          request_id: r.requestId,
-          method: r.method,
-          path: r.path,
-          operation_name: r.operationName,
-          root_fields: r.rootFields.length === 0 ? null : r.rootFields.join(','),
-          status: r.status,
-          error_codes: r.errorCodes.length === 0 ? null : r.errorCodes.join(','),
-          cost: r.cost === null ? null : Math.round(r.cost),
-          duration_ms: r.durationMs,
-          statements: r.statements,
-          client_address: r.clientAddress,
-          user_agent: r.userAgent,
-        })),
-      );
+      if (dialect.multiRowInsert === 'values' && requests.length > 1) {
+        await store.lockingTransaction((tx) => insertRows(createRowWriter(tx.db, dialect), requests));
+        return;
+      }
+      await insertRows(rows, requests);
     },
 
     /** The key's requests that match, newest first, `limit` of them after skipping `offset`. */
