@@ -12,10 +12,12 @@ import type { ReceivedWebhook, WebhookReceiver } from './helpers/webhook-receive
 import { createWriteKey } from './helpers/writes.js';
 
 // The alerts netgraph derives itself (docs/alerts.md): HIGH_CPU_USAGE from reported CPU, rogue and honeypot
-// access points from foreign BSSIDs, PORT_DOWN/PORT_UP and SNMP_AUTHENTICATION_FAILURE from trap events,
+// access points from foreign BSSIDs, PORT_BLOCKED/PORT_UNBLOCKED and STP_ERROR_PORT_BLOCKED/_UNBLOCKED from ports'
+// reported spanning-tree state, PORT_DOWN/PORT_UP and SNMP_AUTHENTICATION_FAILURE from trap events,
 // API_KEY_EXPIRING from keys' expiry. Delivered to real receivers on 127.0.0.1 in both bodies, to an alert
 // receiver's webhook, and never to another company's endpoint.
-const NEW_ALERTS = ['PORT_DOWN', 'PORT_UP', 'SNMP_AUTHENTICATION_FAILURE', 'HIGH_CPU_USAGE', 'ROGUE_ACCESS_POINT_DETECTED', 'HONEYPOT_ACCESS_POINT_DETECTED', 'API_KEY_EXPIRING'];
+const STP_ALERTS = ['PORT_BLOCKED', 'PORT_UNBLOCKED', 'STP_ERROR_PORT_BLOCKED', 'STP_ERROR_PORT_UNBLOCKED'];
+const NEW_ALERTS = ['PORT_DOWN', 'PORT_UP', 'SNMP_AUTHENTICATION_FAILURE', 'HIGH_CPU_USAGE', ...STP_ALERTS, 'ROGUE_ACCESS_POINT_DETECTED', 'HONEYPOT_ACCESS_POINT_DETECTED', 'API_KEY_EXPIRING'];
 const HQ = 'HQ — Zürich';
 const SWITCH = { device_name: 'Core switch\twith tab', device_type: 'switch', serial_number: SERIALS.acmeSwitch, virtual_device_uuid: IDS.acmeSwitch, network_uuid: IDS.acmeHq };
 const AP = { device_name: 'AP "lobby"\n2nd line', device_type: 'access_point', serial_number: SERIALS.acmeAp, virtual_device_uuid: IDS.acmeAp, network_uuid: IDS.acmeHq };
@@ -211,6 +213,69 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
     });
     expect((await settle('received', before.received, 3)).map((b) => b.metadata.alert_name)).toEqual(['Port down', 'SNMP authentication failure', 'Port up']);
     expect(counts().globex).toBe(before.globex);
+  });
+
+  it('PORT_BLOCKED, PORT_UNBLOCKED and the STP errors fire once per change of a port\'s reported spanning-tree state', async () => {
+    const before = counts();
+    clock.advance(60_000);
+    const t = clock.now();
+    const port = (portNumber: number, stpState?: string | null) => ({ portNumber, label: `ge-0/0/${portNumber}`, isConnected: true, ...(stpState === undefined ? {} : { stpState }) });
+    const ports = (p1: string | null, p2: string | null) => ({ interfaces: [port(1, p1), port(2, p2), port(3)] });
+    // first known states: nothing to compare with
+    await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t), ports('FORWARDING', 'FORWARDING'))]);
+    // one batch, out of order: port 1 blocked, then listening again (unblocked); port 2 broken
+    await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 2_000), ports('LISTENING', 'BROKEN')), report(SERIALS.acmeSwitch, at(t + 1_000), ports('BLOCKING', 'FORWARDING'))]);
+    // the same change posted twice at once (two reports of one poll, two senders): one event
+    await Promise.all([0, 1].map(() => post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 3_000), ports('FORWARDING', 'FORWARDING'))])));
+    // from LEARNING to BLOCKING blocks; from DISABLED (a port coming up) it does not; a state no longer reported is forgotten
+    await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 4_000), ports('LEARNING', 'DISABLED'))]);
+    await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 5_000), ports('BLOCKING', 'BLOCKING'))]);
+    await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 6_000), ports(null, 'FORWARDING'))]);
+    await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 7_000), ports('FORWARDING', 'FORWARDING'))]);
+
+    const standard = await settle('standard', before.standard, 5);
+    const event = (alert: string, ms: number, portNumber: number, stpState: string, previousStpState: string) => ({
+      metadata: { alert_name: `ALERT_${alert}`, network_name: HQ, timestamp: at(t + ms) },
+      data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { portNumber, label: `ge-0/0/${portNumber}`, stpState, previousStpState } },
+    });
+    expect(standard).toEqual([
+      event('PORT_BLOCKED', 1_000, 1, 'BLOCKING', 'FORWARDING'),
+      event('PORT_UNBLOCKED', 2_000, 1, 'LISTENING', 'BLOCKING'),
+      event('STP_ERROR_PORT_BLOCKED', 2_000, 2, 'BROKEN', 'FORWARDING'),
+      event('STP_ERROR_PORT_UNBLOCKED', 3_000, 2, 'FORWARDING', 'BROKEN'),
+      event('PORT_BLOCKED', 5_000, 1, 'BLOCKING', 'LEARNING'),
+    ]);
+    const meter = await settle('meter', before.meter, 5);
+    expect(meter.map((b) => b.metadata.alert_name)).toEqual(['Port blocked', 'Port unblocked', 'STP error', 'STP error cleared', 'Port blocked']);
+    expect(meter[2]).toEqual({
+      metadata: { alert_name: 'STP error', network_name: HQ, timestamp: at(t + 2_000) },
+      data: { port_number: 2, label: 'ge-0/0/2', stp_state: 'BROKEN', previous_stp_state: 'FORWARDING', ...SWITCH, event_uuid: standard[2]?.data.eventUUID },
+    });
+    expect((await settle('received', before.received, 5)).map((b) => b.metadata.alert_name)).toEqual(['Port blocked', 'Port unblocked', 'STP error', 'STP error cleared', 'Port blocked']);
+    expect(counts().globex).toBe(before.globex);
+
+    // the event log under Meter's EventType names, and the ports' latest state
+    const log = await app.graphql(
+      `{ recentEventLogEventsPage(networkUUID: "${IDS.acmeHq}", limit: 10, typeFilter: [PORT_BLOCKED, PORT_UNBLOCKED, STP_ERROR_PORT_BLOCKED, STP_ERROR_PORT_UNBLOCKED]) { total events { eventType eventTypeName generatedAt } } }`,
+      { key: writeKey },
+    );
+    expect(log.body.data.recentEventLogEventsPage).toEqual({
+      total: 5,
+      events: [
+        { eventType: 'PORT_BLOCKED', eventTypeName: 'Port blocked', generatedAt: at(t + 5_000) },
+        { eventType: 'STP_ERROR_PORT_UNBLOCKED', eventTypeName: 'STP error: port unblocked', generatedAt: at(t + 3_000) },
+        // at the same time: the later event first, as the log orders them
+        { eventType: 'STP_ERROR_PORT_BLOCKED', eventTypeName: 'STP error: port blocked', generatedAt: at(t + 2_000) },
+        { eventType: 'PORT_UNBLOCKED', eventTypeName: 'Port unblocked', generatedAt: at(t + 2_000) },
+        { eventType: 'PORT_BLOCKED', eventTypeName: 'Port blocked', generatedAt: at(t + 1_000) },
+      ],
+    });
+    const phy = await app.graphql(`{ phyInterfacesForVirtualDevice(virtualDeviceUUID: "${IDS.acmeSwitch}") { portNumber stpState } }`, { key: writeKey });
+    expect(phy.body.data.phyInterfacesForVirtualDevice).toEqual([
+      { portNumber: 1, stpState: 'FORWARDING' },
+      { portNumber: 2, stpState: 'FORWARDING' },
+      { portNumber: 3, stpState: null },
+    ]);
   });
 
   it('API_KEY_EXPIRING fires once per key within 7 days of its expiry, across concurrent checks, without the secret', async () => {

@@ -1,4 +1,6 @@
 import { isVlanId } from '../kernel/rules.js';
+import { STP_STATES } from '../ingest/report.protocol.js';
+import type { StpState } from '../ingest/report.protocol.js';
 import type { SnmpClient, SnmpObject, SnmpValue } from './snmp.client.js';
 
 // The standard MIB objects one poll reads, and how their values are decoded.
@@ -25,6 +27,8 @@ const IP_NET_TO_MEDIA_ENTRY = '1.3.6.1.2.1.4.22.1';
 const NEIGHBOUR_INVALID = 2;
 /** BRIDGE-MIB dot1dBasePortTable (index: bridge port; column 2 dot1dBasePortIfIndex). */
 const DOT1D_BASE_PORT_ENTRY = '1.3.6.1.2.1.17.1.4.1';
+/** BRIDGE-MIB dot1dStpPortTable (index: bridge port; column 3 dot1dStpPortState: disabled(1) blocking(2) listening(3) learning(4) forwarding(5) broken(6)). */
+const DOT1D_STP_PORT_ENTRY = '1.3.6.1.2.1.17.2.15.1';
 /** BRIDGE-MIB dot1dTpFdbTable (index: MAC; columns 1 address, 2 bridge port, 3 status): a bridge without VLANs. */
 const DOT1D_TP_FDB_ENTRY = '1.3.6.1.2.1.17.4.3.1';
 /** Q-BRIDGE-MIB dot1qTpFdbTable (index: FDB id, MAC; columns 2 bridge port, 3 status). */
@@ -120,6 +124,8 @@ export interface DevicePoll {
   readonly neighbours: readonly PolledNeighbour[];
   /** The learned forwarding entries of a bridge, in table order; null when the device is no bridge (no dot1dBasePortTable). */
   readonly forwarding: readonly PolledFdbEntry[] | null;
+  /** A bridge's ports' spanning-tree state (dot1dStpPortState) by ifIndex; empty when the agent has no dot1dStpPortTable. */
+  readonly stpStates: ReadonlyMap<number, StpState>;
   /** LLDP-MIB's remote table, the first neighbour of each local port that maps to an interface. */
   readonly lldpNeighbours: readonly PolledLldpNeighbour[];
   readonly resources: PolledResources;
@@ -128,11 +134,11 @@ export interface DevicePoll {
 /** Reads the system group, interfaces, IP neighbours and (of a bridge) the forwarding database of one device. */
 export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
   const [sysDescr, sysObjectID, sysUpTime, sysName] = await client.get(Object.values(SYSTEM));
-  const [ifRows, ifxRows, physical, forwarding, locPorts, remotes, resources] = await Promise.all([
+  const [ifRows, ifxRows, physical, bridge, locPorts, remotes, resources] = await Promise.all([
     walkTable(client, IF_ENTRY, Object.values(IF)),
     walkTable(client, IFX_ENTRY, Object.values(IFX)),
     walkTable(client, IP_NET_TO_PHYSICAL_ENTRY, [4, 6]),
-    pollForwarding(client),
+    pollBridge(client),
     walkTable(client, LLDP_LOC_PORT_ENTRY, [2, 3, 4]),
     walkTable(client, LLDP_REM_ENTRY, Object.values(LLDP_REM)),
     pollResources(client),
@@ -147,7 +153,7 @@ export async function pollDevice(client: SnmpClient): Promise<DevicePoll> {
     uptimeSeconds: typeof sysUpTime === 'number' ? Math.floor(sysUpTime / 100) : null,
     interfaces,
     neighbours,
-    forwarding,
+    ...bridge,
     lldpNeighbours: decodeLldpNeighbours(remotes, lldpPortsToIfIndex(locPorts, interfaces)),
     resources,
   };
@@ -258,19 +264,37 @@ export function decodeResources(loads: readonly number[], storage: Table): Polle
 /**
  * A bridge's learned forwarding entries: Q-BRIDGE-MIB's dot1qTpFdbTable where
  * the agent has it (the VLAN from the FDB id, see vlanOfFdb), else
- * BRIDGE-MIB's dot1dTpFdbTable (no VLAN); bridge ports mapped to ifIndex by
- * dot1dBasePortTable. Null when the agent has no dot1dBasePortTable.
+ * BRIDGE-MIB's dot1dTpFdbTable (no VLAN); and its ports' spanning-tree state
+ * (dot1dStpPortState), read in the same walk as the base ports, so it costs
+ * no round trip of its own. Bridge ports mapped to ifIndex by
+ * dot1dBasePortTable. Forwarding null when the agent has no dot1dBasePortTable.
  */
-async function pollForwarding(client: SnmpClient): Promise<PolledFdbEntry[] | null> {
-  const [basePorts, qFdb] = await Promise.all([walkTable(client, DOT1D_BASE_PORT_ENTRY, [2]), walkTable(client, DOT1Q_TP_FDB_ENTRY, [2, 3])]);
-  if (basePorts.size === 0) return null;
+async function pollBridge(client: SnmpClient): Promise<Pick<DevicePoll, 'forwarding' | 'stpStates'>> {
+  const [basePorts = new Map(), stpPorts = new Map(), qFdb = new Map()] = await walkTables(client, [
+    [DOT1D_BASE_PORT_ENTRY, [2]],
+    [DOT1D_STP_PORT_ENTRY, [3]],
+    [DOT1Q_TP_FDB_ENTRY, [2, 3]],
+  ]);
+  if (basePorts.size === 0) return { forwarding: null, stpStates: new Map() };
   const ifIndexOf = new Map<number, number>();
   for (const [port, row] of basePorts) {
     const ifIndex = integer(row.get(2));
     if (ifIndex !== null && ifIndex > 0) ifIndexOf.set(Number(port), ifIndex);
   }
-  if (qFdb.size > 0) return decodeQBridgeFdb(qFdb, await walkTable(client, DOT1Q_VLAN_CURRENT_ENTRY, [3]), ifIndexOf);
-  return decodeBridgeFdb(await walkTable(client, DOT1D_TP_FDB_ENTRY, [1, 2, 3]), ifIndexOf);
+  const stpStates = decodeStpStates(stpPorts, ifIndexOf);
+  if (qFdb.size > 0) return { forwarding: decodeQBridgeFdb(qFdb, await walkTable(client, DOT1Q_VLAN_CURRENT_ENTRY, [3]), ifIndexOf), stpStates };
+  return { forwarding: decodeBridgeFdb(await walkTable(client, DOT1D_TP_FDB_ENTRY, [1, 2, 3]), ifIndexOf), stpStates };
+}
+
+/** dot1dStpPortTable's states by the ifIndex of their bridge port; rows without an ifIndex or with a value outside the MIB's are left out. */
+export function decodeStpStates(rows: Table, ifIndexOf: ReadonlyMap<number, number>): Map<number, StpState> {
+  const states = new Map<number, StpState>();
+  for (const [port, row] of rows) {
+    const ifIndex = ifIndexOf.get(Number(port));
+    const state = STP_STATES[(integer(row.get(3)) ?? 0) - 1];
+    if (ifIndex !== undefined && state !== undefined) states.set(ifIndex, state);
+  }
+  return states;
 }
 
 /** dot1dTpFdbTable's learned rows whose bridge port has an ifIndex. */
@@ -331,9 +355,18 @@ export type Table = Map<string, Map<number, SnmpValue>>;
  * a walk of the whole table meets them, column by column.
  */
 async function walkTable(client: SnmpClient, entry: string, columns: readonly number[]): Promise<Table> {
-  const rows: Table = new Map();
-  const walked = await client.walkColumns(columns.map((c) => `${entry}.${c}`));
-  walked.forEach((objects, k) => addColumn(rows, `${entry}.${columns[k] as number}.`, columns[k] as number, objects));
+  return (await walkTables(client, [[entry, columns]]))[0] as Table;
+}
+
+/** walkTable of several tables at once: their columns in one multi-column walk, each table's rows apart. */
+async function walkTables(client: SnmpClient, tables: readonly (readonly [entry: string, columns: readonly number[]])[]): Promise<Table[]> {
+  const columns = tables.flatMap(([entry, cs], t) => cs.map((c) => ({ t, entry, c })));
+  const walked = await client.walkColumns(columns.map(({ entry, c }) => `${entry}.${c}`));
+  const rows = tables.map((): Table => new Map());
+  walked.forEach((objects, k) => {
+    const { t, entry, c } = columns[k] as (typeof columns)[number];
+    addColumn(rows[t] as Table, `${entry}.${c}.`, c, objects);
+  });
   return rows;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isSerialNumber } from '../kernel/rules.js';
 import { MAX_CLIENTS, MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
-import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report, UplinkSampleInput } from '../ingest/report.protocol.js';
+import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report, StpState, UplinkSampleInput } from '../ingest/report.protocol.js';
 import type { ProbeResult } from './collector.probes.js';
 import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
 
@@ -39,7 +39,7 @@ const MAX_COUNTER = BigInt(Number.MAX_SAFE_INTEGER);
  * The report one poll makes, and what to remember for the next: ports from
  * the interfaces (ifIndex as the port number), wired clients from the IP
  * neighbours, a bridge's MAC table from its forwarding database, each
- * port's LLDP neighbour, CPU and memory,
+ * port's LLDP neighbour and spanning-tree state, CPU and memory,
  * `DEVICE_BOOT` when the uptime went down, 32-bit counters unwrapped across
  * polls (reset by a reboot).
  */
@@ -56,7 +56,7 @@ export function buildReport(
   const lldp = new Map(poll.lldpNeighbours.map((n) => [n.ifIndex, n]));
   const interfaces = ports.map((i) => {
     const counters = i.counters === null ? null : unwrap(i.ifIndex, i.counters, rebooted ? undefined : previous, narrowCounters);
-    return portOf(i, device, counters, lldp.get(i.ifIndex));
+    return portOf(i, device, counters, lldp.get(i.ifIndex), poll.stpStates.get(i.ifIndex));
   });
   const { samples: uplinkSamples, uplinkBytes } = uplinkSamplesOf(ports, interfaces, rebooted ? undefined : previous, observedAt, probes);
   const report: Report = {
@@ -140,7 +140,7 @@ function uplinkSamplesOf(
   return { samples, uplinkBytes };
 }
 
-function portOf(i: PolledInterface, device: ReportingDevice, counters: CountersInput | null, neighbour: PolledLldpNeighbour | undefined): PortInput {
+function portOf(i: PolledInterface, device: ReportingDevice, counters: CountersInput | null, neighbour: PolledLldpNeighbour | undefined, stpState: StpState | undefined): PortInput {
   const isUplink = device.uplinks.includes(i.name);
   return {
     portNumber: i.ifIndex,
@@ -153,6 +153,8 @@ function portOf(i: PolledInterface, device: ReportingDevice, counters: CountersI
     portSpeedMbps: i.speedMbps,
     counters,
     lldpNeighbor: neighbour === undefined ? null : { chassisID: neighbour.chassisID, portID: neighbour.portID, portDescription: neighbour.portDescription, systemName: neighbour.systemName },
+    // a bridge's port in dot1dStpPortTable; other interfaces say nothing of spanning tree
+    ...(stpState === undefined ? {} : { stpState }),
   };
 }
 

@@ -17,7 +17,7 @@ const port = (ifIndex: number, rxBytes: bigint, wide: boolean, extra: Partial<Po
   ...extra,
 });
 const poll = (uptimeSeconds: number, interfaces: PolledInterface[], neighbours: DevicePoll['neighbours'] = [], forwarding: DevicePoll['forwarding'] = null): DevicePoll => ({
-  sysName: 'sw', sysDescr: null, sysObjectID: null, uptimeSeconds, interfaces, neighbours, forwarding,
+  sysName: 'sw', sysDescr: null, sysObjectID: null, uptimeSeconds, interfaces, neighbours, forwarding, stpStates: new Map(),
   lldpNeighbours: [], resources: { cpuPercent: null, memoryUsedBytes: null, memoryTotalBytes: null },
 });
 
@@ -138,6 +138,32 @@ describe('buildReport', () => {
       { macAddress: '0a:00:00:00:00:01', vlanID: null, portNumber: 5 },
       { macAddress: '0a:00:00:00:00:02', vlanID: null, portNumber: 7 },
     ]);
+  });
+
+  it("reads each bridge port's dot1dStpPortState onto the port of its ifIndex; other interfaces have none", async () => {
+    const agent = recordedAgent([
+      ...IF_ROWS,
+      ...BASE_PORTS,
+      // bridge port 1 (ifIndex 5) blocking, 2 (ifIndex 7) forwarding, 3 (no interface) broken; a value outside the MIB's
+      cell('1.3.6.1.2.1.17.2.15.1.3.1', 2),
+      cell('1.3.6.1.2.1.17.2.15.1.3.2', 5),
+      cell('1.3.6.1.2.1.17.2.15.1.3.3', 6),
+      cell('1.3.6.1.2.1.17.2.15.1.3.4', 7),
+    ]);
+    const polled = await pollDevice(agent);
+    expect([...polled.stpStates]).toEqual([
+      [5, 'BLOCKING'],
+      [7, 'FORWARDING'],
+    ]);
+    const ports = buildReport(device, polled, undefined, at).report.interfaces ?? [];
+    expect(ports.map((p) => [p.portNumber, p.stpState])).toEqual([
+      [5, 'BLOCKING'],
+      [7, 'FORWARDING'],
+      [9, undefined],
+    ]);
+    // a bridge without dot1dStpPortTable (no STP) and a device that is no bridge: no state
+    expect((await pollDevice(recordedAgent([...IF_ROWS, ...BASE_PORTS]))).stpStates.size).toBe(0);
+    expect((await pollDevice(recordedAgent(IF_ROWS))).stpStates.size).toBe(0);
   });
 
   it('prefers Q-BRIDGE-MIB where present: the VLAN of each FDB id from dot1qVlanCurrentTable, else the FDB id itself', async () => {

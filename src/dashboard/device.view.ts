@@ -49,6 +49,20 @@ function portState(port: PortView): SafeHtml {
   return badge('success', 'Up');
 }
 
+/** The port's spanning-tree state: blocking and broken stand out (they are the PORT_BLOCKED and STP_ERROR_PORT_BLOCKED events). */
+function stpState(port: PortView): SafeHtml {
+  switch (port.stpState) {
+    case null:
+      return none;
+    case 'BLOCKING':
+      return badge('warning', 'Blocking');
+    case 'BROKEN':
+      return badge('danger', 'Broken');
+    default:
+      return html`<span class="muted">${humanizeEnum(port.stpState)}</span>`;
+  }
+}
+
 function portRole(port: PortView): SafeHtml {
   if (port.isUplink) return port.isUplinkActive ? badge('accent', 'Uplink, active') : badge('neutral', 'Uplink, standby');
   return port.isTrunkPort ? html`Trunk` : html`Access`;
@@ -73,6 +87,7 @@ function portRow(port: PortView, stat: PortStatView | undefined): SafeHtml {
   <td class="num">${port.portNumber}</td>
   <td class="nowrap">${port.label ?? none}</td>
   <td>${portState(port)}</td>
+  <td>${stpState(port)}</td>
   <td class="num nowrap">${port.portSpeedMbps === null ? none : port.portSpeedMbps >= 1000 ? `${port.portSpeedMbps / 1000} Gbit/s` : `${port.portSpeedMbps} Mbit/s`}</td>
   <td>${portRole(port)}</td>
   <td>${port.nativeVLAN ? html`${port.nativeVLAN.name} <span class="muted">(${port.nativeVLAN.vlanID})</span>` : none}</td>
@@ -89,7 +104,7 @@ function renderPorts(detail: DeviceDetail): SafeHtml {
   if (ports.length === 0) return emptyState('No ports reported', 'Ports appear once the device reports its interfaces.');
   const stats = new Map(detail.portStats.map((s) => [s.portNumber, s]));
   return html`<p class="table-note">Received, sent, packets and errors: what the port's counters grew over the last 24 hours, counted across reboots.</p>
-<table class="table ports-table"><thead><tr><th class="num">Port</th><th>Label</th><th>State</th><th class="num">Speed</th><th>Role</th><th>Native VLAN</th><th>LLDP neighbour</th>
+<table class="table ports-table"><thead><tr><th class="num">Port</th><th>Label</th><th>State</th><th title="Spanning-tree state">STP</th><th class="num">Speed</th><th>Role</th><th>Native VLAN</th><th>LLDP neighbour</th>
 <th class="num">Received</th><th class="num">Sent</th><th class="num">Packets</th><th class="num">Errors</th></tr></thead>
 <tbody>${ports.map((p) => portRow(p, stats.get(p.portNumber)))}</tbody></table>`;
 }

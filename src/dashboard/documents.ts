@@ -94,6 +94,7 @@ export const DEVICE_PAGE = graphql(
         UUID label portNumber portType isEnabled isConnected isTrunkPort isUplink isUplinkActive portSpeedMbps
         nativeVLAN { name vlanID }
         lldpNeighbor { chassisID portID systemName remoteDevice { UUID label } }
+        stpState
       }
     }
     macTableSize: switchMACTablePage(virtualDeviceUUID: $device, limit: 1) { total }

@@ -71,8 +71,8 @@ function deliveryRow(delivery: DeliveryInfo, session: ActiveSession): SafeHtml {
 
 /** An alert's name as the form shows it: WAN stays upper case. */
 export function alertLabel(alert: string): string {
-  // acronyms stay upper case: WAN up, SNMP authentication failure, High CPU usage, API key expiring
-  return humanizeEnum(alert).replace(/\b(wan|snmp|cpu|api)\b/gi, (word) => word.toUpperCase());
+  // acronyms stay upper case: WAN up, SNMP authentication failure, High CPU usage, API key expiring, STP error port blocked
+  return humanizeEnum(alert).replace(/\b(wan|snmp|cpu|api|stp)\b/gi, (word) => word.toUpperCase());
 }
 
 function addForm(session: ActiveSession, form: FormState, networks: readonly NetworkListItem[]): SafeHtml {

@@ -29,6 +29,7 @@ import * as changeSources from './migrations/0026-change-sources.js';
 import * as discoveredDevices from './migrations/0027-discovered-devices.js';
 import * as rollupTiers from './migrations/0030-rollup-tiers.js';
 import * as collectorDiscovery from './migrations/0033-collector-discovery.js';
+import * as stpPortState from './migrations/0034-stp-port-state.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0027-discovered-devices': discoveredDevices,
   '0030-rollup-tiers': rollupTiers,
   '0033-collector-discovery': collectorDiscovery,
+  '0034-stp-port-state': stpPortState,
 };
 
 /**

@@ -296,6 +296,10 @@ export interface DevicePortTable {
   lldp_port_id: Generated<string | null>;
   lldp_port_description: Generated<string | null>;
   lldp_system_name: Generated<string | null>;
+  /** The port's spanning-tree state as reported (migration 0034): DISABLED, BLOCKING, LISTENING, LEARNING, FORWARDING, BROKEN; null when not reported. */
+  stp_state: Generated<string | null>;
+  /** The block alert the port has open (migration 0034): BLOCKED, STP_ERROR, or null (docs/alerts.md). */
+  stp_alert: Generated<string | null>;
 }
 
 /** A device's radio (BSSID) as its latest report with radios listed it. */

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { RowColumn, SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
-import type { MacTableEntryReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
+import type { MacTableEntryReport, OutletReport, PortReport, RadioReport, StpState } from './report.protocol.js';
+import { stpKey } from './report.stp.js';
+import type { PortStp, StpAlert } from './report.stp.js';
 
 /** What a device's newest reports change of its row; undefined leaves a column as it is. */
 export interface DeviceUpdate {
@@ -92,6 +94,8 @@ const PORTS: readonly RowColumn[] = [
   ['lldp_port_id', 'text'],
   ['lldp_port_description', 'text'],
   ['lldp_system_name', 'text'],
+  ['stp_state', 'text'],
+  ['stp_alert', 'text'],
 ];
 
 const RADIOS: readonly RowColumn[] = [
@@ -192,10 +196,11 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
 
     /**
      * Makes each device's ports exactly its list; a port a device keeps
-     * reporting keeps its UUID. (NOT IN, not a correlated NOT EXISTS:
-     * SQLite evaluates the list once, where it would scan it for every row.)
+     * reporting keeps its UUID; `stpAlerts` (by stpKey) is each port's open
+     * spanning-tree alert, none when left out. (NOT IN, not a correlated NOT
+     * EXISTS: SQLite evaluates the list once, where it would scan it for every row.)
      */
-    async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string): Promise<void> {
+    async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string, stpAlerts: ReadonlyMap<string, StpAlert | null> = new Map()): Promise<void> {
       if (lists.length === 0) return;
       const keep = lists.flatMap((l) => l.items.map((p) => ({ device_id: l.deviceId, port_number: p.portNumber })));
       await sql`DELETE FROM device_ports
@@ -220,6 +225,8 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
           lldp_port_id: p.lldpNeighbor?.portID ?? null,
           lldp_port_description: p.lldpNeighbor?.portDescription ?? null,
           lldp_system_name: p.lldpNeighbor?.systemName ?? null,
+          stp_state: p.stpState,
+          stp_alert: stpAlerts.get(stpKey(l.deviceId, p.portNumber)) ?? null,
         })),
       );
       const update = takeExcluded(PORTS.slice(3).map(([name]) => name));
@@ -229,6 +236,17 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
     /** Makes each device's radios exactly its list. */
     async replaceRadios(lists: readonly DeviceList<RadioReport>[]): Promise<void> {
       await replaceDeviceRows('device_radios', RADIOS, lists, (r) => ({ bssid: r.bssid, radio_band: r.radioBand, ssid: r.ssid, is_active: r.isActive }));
+    },
+
+    /** The spanning-tree state and open alert of these devices' stored ports that have a state, by stpKey. */
+    async portStpStates(deviceIds: readonly number[]): Promise<Map<string, PortStp>> {
+      const states = new Map<string, PortStp>();
+      if (deviceIds.length === 0) return states;
+      const stored = await sql<{ hardware_device_id: number | string; port_number: number; stp_state: StpState; stp_alert: StpAlert | null }>`
+        SELECT hardware_device_id, port_number, stp_state, stp_alert FROM device_ports
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', deviceIds)} AND stp_state IS NOT NULL`.execute(db);
+      for (const row of stored.rows) states.set(stpKey(Number(row.hardware_device_id), row.port_number), { state: row.stp_state, alert: row.stp_alert });
+      return states;
     },
 
     /** Each of these devices' stored outlets: on or off and the energy counter, by outlet number. */

@@ -55,6 +55,10 @@ export const MAX_WIFI_CHANNEL = 233;
 export const CHANNEL_WIDTHS_MHZ = [20, 40, 80, 160, 320] as const;
 /** `portType` values. */
 export type PortType = (typeof PORT_TYPES)[number];
+/** A port's spanning-tree state: BRIDGE-MIB's dot1dStpPortState values by name (docs/reports.md). */
+export const STP_STATES = ['DISABLED', 'BLOCKING', 'LISTENING', 'LEARNING', 'FORWARDING', 'BROKEN'] as const;
+/** One of STP_STATES. */
+export type StpState = (typeof STP_STATES)[number];
 /** `radioBand` values. */
 export type RadioBand = (typeof RADIO_BANDS)[number];
 
@@ -204,6 +208,11 @@ const PortSchema = Type.Decode(
       }),
     ),
     lldpNeighbor: Type.Optional(Type.Union([LldpNeighborSchema, Type.Null()], { description: 'the LLDP neighbour the port sees; null or left out when none' })),
+    stpState: Type.Optional(
+      Type.Union([oneOf(STP_STATES), Type.Null()], {
+        description: "the port's spanning-tree state (BRIDGE-MIB's dot1dStpPortState); null or left out when the device does not say (docs/alerts.md has the events its changes make)",
+      }),
+    ),
   }),
   (p) => {
     const isUplink = p.isUplink ?? false;
@@ -220,6 +229,7 @@ const PortSchema = Type.Decode(
       nativeVLANID: p.nativeVLANID ?? null,
       counters: p.counters == null ? null : countersOf(p.counters),
       lldpNeighbor: p.lldpNeighbor ?? null,
+      stpState: (p.stpState ?? null) as StpState | null,
     };
   },
 );

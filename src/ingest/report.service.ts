@@ -19,6 +19,7 @@ import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
 import { DAILY_SECONDS, HOURLY_SECONDS, RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
+import { stpChanges } from './report.stp.js';
 import { clientRounds, isFailedPoll, outletChanges, planSources, planState } from './report.state.js';
 import { recordDeviceTransitions } from '../platform/changes/changes.record.js';
 
@@ -238,7 +239,9 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   // a failed poll's report is the device's source alone: not seen, no state, no series
   const fresh = all.filter((f) => !isFailedPoll(f.report));
   const plan = planState(companyId, fresh, at, offlineMs);
-  await repository.replacePorts(plan.ports, randomUUID);
+  // the spanning-tree events, against the ports as stored: the devices' rows are locked, so one transaction at a time sees each change
+  const stp = plan.stpPorts.length === 0 ? undefined : stpChanges(plan.stpPorts, await repository.portStpStates(plan.stpPorts.map((p) => p.deviceId)));
+  await repository.replacePorts(plan.ports, randomUUID, stp?.alerts);
   await repository.replaceRadios(plan.radios);
   await repository.replaceMacTables(plan.macTables);
   const outlets = outletChanges(plan.outlets, await repository.outletStates(plan.outlets.map((o) => o.deviceId)));
@@ -283,7 +286,11 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
     const details = JSON.stringify({ outletNumber: o.outletNumber, label: o.label, isOn: o.isOn });
     return device === undefined ? [] : [eventRow(companyId, device, 'PDU_OUTLET_STATUS_CHANGED', o.observedAt, details, 'netgraph')];
   });
-  const alerts = [...highCpuEvents(companyId, fresh), ...(await foreignApEvents(repository, companyId, fresh))];
+  const stpEvents = (stp?.events ?? []).flatMap((e) => {
+    const device = devices.get(e.deviceId);
+    return device === undefined ? [] : [eventRow(companyId, device, e.type, e.observedAt, JSON.stringify(e.details), 'netgraph')];
+  });
+  const alerts = [...highCpuEvents(companyId, fresh), ...stpEvents, ...(await foreignApEvents(repository, companyId, fresh))];
   await repository.insertMany('events', [...rows.events, ...plan.transitions, ...outletEvents, ...alerts]);
   return plan.transitions;
 }

@@ -5,6 +5,7 @@ import type { DeviceRow, EventRow } from './report.repository.js';
 import { eventRow, readingKey } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
 import type { DeviceReport, MacTableEntryReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
+import type { PortSets } from './report.stp.js';
 
 /** What one request's stored reports change of their devices' latest state, to be written table by table. */
 export interface StatePlan {
@@ -16,6 +17,8 @@ export interface StatePlan {
   readonly macTables: DeviceList<MacTableEntryReport>[];
   /** PDUs' outlets: every newer report's set in observedAt order, the last of which the device keeps. */
   readonly outlets: OutletSets[];
+  /** Ports with a spanning-tree state: every newer report's list in observedAt order (report.stp.ts compares them). */
+  readonly stpPorts: PortSets[];
   /** DEVICE_ONLINE and DEVICE_OFFLINE events of the transitions these reports make. */
   readonly transitions: EventRow[];
 }
@@ -31,7 +34,7 @@ export function planState(companyId: number, fresh: readonly FreshReport[], at: 
     group.reports.push(report);
     byDevice.set(device.id, group);
   }
-  const plan: StatePlan = { updates: [], ports: [], radios: [], clientSets: [], macTables: [], outlets: [], transitions: [] };
+  const plan: StatePlan = { updates: [], ports: [], radios: [], clientSets: [], macTables: [], outlets: [], stpPorts: [], transitions: [] };
   for (const { device, reports } of [...byDevice.values()].sort((a, b) => a.device.id - b.device.id)) {
     reports.sort((a, b) => (a.observedAt < b.observedAt ? -1 : a.observedAt > b.observedAt ? 1 : 0));
     const update: DeviceUpdate = { ...onlineUpdate(companyId, device, reports, at, offlineMs, plan.transitions), ...latestState(device, reports, plan) };
@@ -155,6 +158,8 @@ function latestState(device: DeviceRow, reports: readonly DeviceReport[], plan: 
   if (macTable?.macTable) plan.macTables.push({ deviceId: device.id, observedAt: macTable.observedAt, items: macTable.macTable });
   const outletSets = newer.flatMap((r) => (r.outlets === undefined ? [] : [{ observedAt: r.observedAt, items: r.outlets }]));
   if (outletSets.length > 0) plan.outlets.push({ deviceId: device.id, sets: outletSets });
+  const portSets = newer.flatMap((r) => (r.interfaces === undefined ? [] : [{ observedAt: r.observedAt, items: r.interfaces }]));
+  if (portSets.some((set) => set.items.some((p) => p.stpState !== null))) plan.stpPorts.push({ deviceId: device.id, sets: portSets });
   const uptime = latest('uptimeSeconds');
   const mac = latest('macAddress');
   const cpu = latest('cpuPercent');

@@ -25,6 +25,10 @@ export const EVENT_TYPE_NAMES: Readonly<Record<string, string>> = {
   LINK_UP: 'Link up (SNMP trap)',
   SNMP_AUTHENTICATION_FAILURE: 'SNMP authentication failure',
   HIGH_CPU_USAGE: 'High CPU usage',
+  PORT_BLOCKED: 'Port blocked',
+  PORT_UNBLOCKED: 'Port unblocked',
+  STP_ERROR_PORT_BLOCKED: 'STP error: port blocked',
+  STP_ERROR_PORT_UNBLOCKED: 'STP error: port unblocked',
   ROGUE_ACCESS_POINT_DETECTED: 'Rogue access point detected',
   HONEYPOT_ACCESS_POINT_DETECTED: 'Honeypot access point detected',
 };

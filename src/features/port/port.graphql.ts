@@ -63,6 +63,23 @@ type PhyInterface {
   connectedDevices: [ConnectedDevice!]!
   """netgraph's own (not in Meter's API): the LLDP neighbour the port sees, from the latest report; null when none."""
   lldpNeighbor: LLDPNeighbor
+  """
+  netgraph's own (not in Meter's API): the port's spanning-tree state from the
+  latest report (BRIDGE-MIB's dot1dStpPortState); null when the device does not
+  say. Its changes are the events PORT_BLOCKED, PORT_UNBLOCKED,
+  STP_ERROR_PORT_BLOCKED and STP_ERROR_PORT_UNBLOCKED (docs/alerts.md).
+  """
+  stpState: STPPortState
+}
+
+"""A port's spanning-tree state, as BRIDGE-MIB's dot1dStpPortState names them (BROKEN: the bridge found the port faulty)."""
+enum STPPortState {
+  DISABLED
+  BLOCKING
+  LISTENING
+  LEARNING
+  FORWARDING
+  BROKEN
 }
 
 """A wired client on a port."""
@@ -101,6 +118,7 @@ extend type Query {
         (p) => `${p}.port_number`,
       ),
       lldpNeighbor: LLDP_NEIGHBOR_OF_PORT,
+      stpState: text('stp_state', true),
     },
     ConnectedDevice: {
       portNumber: integer('port_number'),

@@ -3,13 +3,13 @@ import type { NewAuditRow } from '../../platform/audit/audit.service.js';
 /** The alerts a rule can ask for (docs/webhooks.md and docs/alerts.md have a payload of each and the rule that fires it). */
 export const ALERT_TYPES = [
   'DEVICE_OFFLINE', 'DEVICE_ONLINE', 'DEVICE_BOOT', 'WAN_DOWN', 'WAN_UP', 'PORT_DOWN', 'PORT_UP', 'SNMP_AUTHENTICATION_FAILURE', 'HIGH_CPU_USAGE',
-  'ROGUE_ACCESS_POINT_DETECTED', 'HONEYPOT_ACCESS_POINT_DETECTED', 'CLIENT_COUNT_ABOVE', 'API_KEY_EXPIRING', 'AUDIT_LOG',
+  'PORT_BLOCKED', 'PORT_UNBLOCKED', 'STP_ERROR_PORT_BLOCKED', 'STP_ERROR_PORT_UNBLOCKED', 'ROGUE_ACCESS_POINT_DETECTED', 'HONEYPOT_ACCESS_POINT_DETECTED', 'CLIENT_COUNT_ABOVE', 'API_KEY_EXPIRING', 'AUDIT_LOG',
 ] as const;
 /** One alert a rule can ask for. */
 export type AlertType = (typeof ALERT_TYPES)[number];
 /**
  * The alert each type of event of the event log is: netgraph's own
- * (DEVICE_ONLINE/OFFLINE, HIGH_CPU_USAGE, ROGUE_/HONEYPOT_ACCESS_POINT_DETECTED),
+ * (DEVICE_ONLINE/OFFLINE, HIGH_CPU_USAGE, the spanning-tree ones, ROGUE_/HONEYPOT_ACCESS_POINT_DETECTED),
  * devices' reported ones, and those of SNMP traps (LINK_DOWN and LINK_UP are
  * ports going down and up as much as a device's reported PORT_DOWN/PORT_UP).
  * Events of other types are no alert.
@@ -26,6 +26,10 @@ export const EVENT_ALERT_OF: Readonly<Record<string, AlertType>> = {
   LINK_UP: 'PORT_UP',
   SNMP_AUTHENTICATION_FAILURE: 'SNMP_AUTHENTICATION_FAILURE',
   HIGH_CPU_USAGE: 'HIGH_CPU_USAGE',
+  PORT_BLOCKED: 'PORT_BLOCKED',
+  PORT_UNBLOCKED: 'PORT_UNBLOCKED',
+  STP_ERROR_PORT_BLOCKED: 'STP_ERROR_PORT_BLOCKED',
+  STP_ERROR_PORT_UNBLOCKED: 'STP_ERROR_PORT_UNBLOCKED',
   ROGUE_ACCESS_POINT_DETECTED: 'ROGUE_ACCESS_POINT_DETECTED',
   HONEYPOT_ACCESS_POINT_DETECTED: 'HONEYPOT_ACCESS_POINT_DETECTED',
 };

@@ -124,6 +124,14 @@ enum WebhookAlert {
   SNMP_AUTHENTICATION_FAILURE
   """A device's reported CPU went above 90% (once per crossing)."""
   HIGH_CPU_USAGE
+  """A port's spanning-tree state went to BLOCKING from LISTENING, LEARNING or FORWARDING (docs/alerts.md)."""
+  PORT_BLOCKED
+  """A port so blocked went back to LISTENING, LEARNING or FORWARDING."""
+  PORT_UNBLOCKED
+  """A port's spanning-tree state went to BROKEN."""
+  STP_ERROR_PORT_BLOCKED
+  """A port left BROKEN."""
+  STP_ERROR_PORT_UNBLOCKED
   """An access point heard a rogue access point (a foreign BSSID on the network's wire), first in 24 hours."""
   ROGUE_ACCESS_POINT_DETECTED
   """An access point heard a honeypot (a foreign BSSID with one of the network's SSIDs), first in 24 hours."""

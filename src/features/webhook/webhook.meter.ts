@@ -10,7 +10,7 @@ export type PayloadFormat = (typeof PAYLOAD_FORMATS)[number];
 /**
  * Meter's alert name for each of netgraph's alerts, as the `meter` body's
  * `metadata.alert_name` carries it (docs/alerts.md maps the rest of Meter's
- * catalogue). DEVICE_ONLINE, PORT_DOWN/UP, SNMP_AUTHENTICATION_FAILURE,
+ * catalogue). DEVICE_ONLINE, PORT_DOWN/UP, PORT_UNBLOCKED, STP_ERROR_PORT_UNBLOCKED, SNMP_AUTHENTICATION_FAILURE,
  * CLIENT_COUNT_ABOVE and API_KEY_EXPIRING have no Meter alert of their own:
  * they get names in Meter's style.
  */
@@ -24,6 +24,10 @@ export const METER_ALERT_NAMES: Readonly<Record<AlertType | typeof TEST_ALERT, s
   PORT_UP: 'Port up',
   SNMP_AUTHENTICATION_FAILURE: 'SNMP authentication failure',
   HIGH_CPU_USAGE: 'High CPU usage',
+  PORT_BLOCKED: 'Port blocked',
+  PORT_UNBLOCKED: 'Port unblocked',
+  STP_ERROR_PORT_BLOCKED: 'STP error',
+  STP_ERROR_PORT_UNBLOCKED: 'STP error cleared',
   ROGUE_ACCESS_POINT_DETECTED: 'Rogue access point',
   HONEYPOT_ACCESS_POINT_DETECTED: 'Honeypot access point',
   CLIENT_COUNT_ABOVE: 'Network client count',

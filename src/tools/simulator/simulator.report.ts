@@ -1,4 +1,4 @@
-import type { EventInput, MacTableEntryInput, PortInput, Report } from '../../ingest/report.protocol.js';
+import type { EventInput, MacTableEntryInput, PortInput, Report, StpState } from '../../ingest/report.protocol.js';
 import { formatTime } from '../../ingest/report.protocol.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
 import type { AccessPointAir, SimulatedClient } from './simulator.clients.js';
@@ -10,7 +10,7 @@ import { uuidOf } from './simulator.noise.js';
 import { dnsRequests, radioChannels } from './simulator.radio.js';
 import { pduReadings } from './simulator.pdu.js';
 import { foreignBssids, idsDetections, rogueMacEntries } from './simulator.security.js';
-import { isOffline, isOnSite, lastBoot } from './simulator.schedule.js';
+import { isOffline, isOnSite, lastBoot, stpBlockedPort } from './simulator.schedule.js';
 import { isPrimaryDown, portCounters, uplinkSample, wanEvents } from './simulator.traffic.js';
 
 /** Most uplink samples of one port in one report. */
@@ -45,6 +45,17 @@ function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, 
     nativeVLANID: port.nativeVlanId,
     counters: portCounters(device, port, boot, t),
   } satisfies PortInput;
+}
+
+/**
+ * A switch's ports with their spanning-tree state: forwarding with a link,
+ * disabled without, and now and then one blocked (stpBlockedPort); other
+ * devices report none.
+ */
+function withStpStates<P extends PortInput>(device: SimDevice, ports: readonly P[], t: number): P[] {
+  if (device.type !== 'SWITCH') return [...ports];
+  const blocked = stpBlockedPort(device.key, ports.filter((p) => p.isConnected === true && p.isUplink !== true).map((p) => p.portNumber), t);
+  return ports.map((p) => ({ ...p, stpState: (p.portNumber === blocked ? 'BLOCKING' : p.isConnected === true ? 'FORWARDING' : 'DISABLED') satisfies StpState }));
 }
 
 /**
@@ -120,7 +131,7 @@ export function deviceReport(device: SimDevice, t: number, options: FleetOptions
     uptimeSeconds: t - boot.end,
     macAddress: device.macAddress,
     ...resourcesAt(device, t),
-    interfaces: withLldpNeighbors(device, device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)), t),
+    interfaces: withLldpNeighbors(device, withStpStates(device, device.ports.map((p) => portReport(device, p, boot.end, t, primaryDown)), t), t),
     ...(samples.length > 0 ? { uplinkSamples: samples } : {}),
     ...(device.type === 'ACCESS_POINT' ? { radios: device.radios.map((r) => ({ BSSID: r.bssid, radioBand: r.band, ssid: r.ssid, isActive: true })) } : {}),
     ...(device.type === 'ACCESS_POINT' ? { radioChannels: radioChannels(device, t, wirelessByAp[device.apIndex ?? -1]?.length ?? 0) } : {}),

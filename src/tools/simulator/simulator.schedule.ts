@@ -14,7 +14,7 @@ const OUTAGE_CHANCE = 0.12;
 /** Events start early enough in their slot to end inside it. */
 const LATEST_START = SLOT_SECONDS - 1800;
 
-const SALT = { outage: 1, outageAt: 2, outageLength: 3, reason: 4, incident: 5, incidentAt: 6, incidentLength: 7, loss: 8 } as const;
+const SALT = { outage: 1, outageAt: 2, outageLength: 3, reason: 4, incident: 5, incidentAt: 6, incidentLength: 7, loss: 8, stp: 9, stpAt: 10, stpLength: 11, stpPort: 12 } as const;
 
 /** A time a device sends nothing, ending in a boot (DEVICE_BOOT at `end`). */
 export interface Outage {
@@ -82,6 +82,22 @@ export function incidentInSlot(deviceKey: number, portNumber: number, slot: numb
 export function incidentAt(deviceKey: number, portNumber: number, t: number): Incident | undefined {
   const incident = incidentInSlot(deviceKey, portNumber, slotOf(t));
   return incident !== undefined && incident.start <= t && t < incident.end ? incident : undefined;
+}
+
+/** The chance that a switch has a port blocked by spanning tree in a slot. */
+const STP_BLOCK_CHANCE = 0.1;
+
+/**
+ * The one port of `ports` (a switch's connected ports) that spanning tree
+ * blocks at `t`, if any: in about one slot in ten a switch has a redundant
+ * link blocked for 3 to 10 minutes (PORT_BLOCKED, then PORT_UNBLOCKED).
+ */
+export function stpBlockedPort(deviceKey: number, ports: readonly number[], t: number): number | undefined {
+  const slot = slotOf(t);
+  if (ports.length === 0 || unit(deviceKey, SALT.stp, slot) >= STP_BLOCK_CHANCE) return undefined;
+  const start = slot * SLOT_SECONDS + Math.floor(between(0, LATEST_START, deviceKey, SALT.stpAt, slot));
+  const end = start + Math.floor(between(180, 600, deviceKey, SALT.stpLength, slot));
+  return start <= t && t < end ? pick(ports, deviceKey, SALT.stpPort, slot) : undefined;
 }
 
 const DAY = 86_400;
