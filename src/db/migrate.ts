@@ -30,6 +30,7 @@ import * as discoveredDevices from './migrations/0027-discovered-devices.js';
 import * as rollupTiers from './migrations/0030-rollup-tiers.js';
 import * as collectorDiscovery from './migrations/0033-collector-discovery.js';
 import * as stpPortState from './migrations/0034-stp-port-state.js';
+import * as resourceTiers from './migrations/0031-resource-tiers.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0030-rollup-tiers': rollupTiers,
   '0033-collector-discovery': collectorDiscovery,
   '0034-stp-port-state': stpPortState,
+  '0031-resource-tiers': resourceTiers,
 };
 
 /**

@@ -51,6 +51,9 @@ export interface Database {
   device_temperature_rollups: DeviceTemperatureRollupTable;
   resource_samples: ResourceSampleTable;
   resource_rollups: ResourceRollupTable;
+  /** The hourly and daily tiers of resource_rollups (migration 0031): its columns, buckets a multiple of 3600 or 86400. */
+  resource_rollups_hourly: ResourceRollupTable;
+  resource_rollups_daily: ResourceRollupTable;
   ids_detections: IdsDetectionTable;
   foreign_bssid_observations: ForeignBssidObservationTable;
   client_sessions: ClientSessionTable;

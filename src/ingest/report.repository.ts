@@ -208,11 +208,14 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       await rows.insert('dns_counter_rollups', DNS_COUNTER_ROLLUPS, values as readonly RowValues[], tail);
     },
 
-    /** Adds resource samples to their 5-minute rollups: counts and sums add up. */
-    async upsertResourceRollups(values: readonly Insertable<Database['resource_rollups']>[]): Promise<void> {
-      const set = RESOURCE_ROLLUPS.slice(2).map(([column]) => `${column} = resource_rollups.${column} + excluded.${column}`);
+    /** Adds resource samples to their 5-minute rollups, or those folded by coarsenResourceRollups to their hourly or daily tier (migration 0031): counts and sums add up. */
+    async upsertResourceRollups(
+      values: readonly Insertable<Database['resource_rollups']>[],
+      table: 'resource_rollups' | 'resource_rollups_hourly' | 'resource_rollups_daily' = 'resource_rollups',
+    ): Promise<void> {
+      const set = RESOURCE_ROLLUPS.slice(2).map(([column]) => `${column} = ${table}.${column} + excluded.${column}`);
       const tail = sql`ON CONFLICT (hardware_device_id, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
-      await rows.insert('resource_rollups', RESOURCE_ROLLUPS, values as readonly RowValues[], tail);
+      await rows.insert(table, RESOURCE_ROLLUPS, values as readonly RowValues[], tail);
     },
 
     /** Adds to the networks' report counts per bucket. */

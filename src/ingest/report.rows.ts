@@ -454,3 +454,25 @@ export function coarsenReportCounts(values: readonly { network_id: number; bucke
   }
   return [...tier.values()];
 }
+
+/** A batch's CPU and memory rollups per device in the buckets of a coarser tier (`seconds` wide, migration 0031): sums and counts add up. */
+export function coarsenResourceRollups(values: readonly Insertable<Database['resource_rollups']>[], seconds: number): Insertable<Database['resource_rollups']>[] {
+  const tier = new Map<string, Insertable<Database['resource_rollups']>>();
+  for (const row of values) {
+    const bucket = row.bucket - (row.bucket % seconds);
+    const held = tier.get(`${row.hardware_device_id}/${bucket}`);
+    tier.set(
+      `${row.hardware_device_id}/${bucket}`,
+      held === undefined
+        ? { ...row, bucket }
+        : {
+            ...held,
+            cpu_percent_count: held.cpu_percent_count + row.cpu_percent_count,
+            cpu_percent_sum: held.cpu_percent_sum + row.cpu_percent_sum,
+            memory_percent_count: held.memory_percent_count + row.memory_percent_count,
+            memory_percent_sum: held.memory_percent_sum + row.memory_percent_sum,
+          },
+    );
+  }
+  return [...tier.values()];
+}

@@ -8,7 +8,7 @@ import type { Caller } from '../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
-import { buildSeriesRows, coarsenPresence, coarsenReportCounts, eventRow, foldUplinkTier } from './report.rows.js';
+import { buildSeriesRows, coarsenPresence, coarsenReportCounts, coarsenResourceRollups, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
 import { foreignApCandidates, highCpuEvents, networksWithForeignBssids } from './report.alerts.js';
 import type { FreshReport } from './report.rows.js';
@@ -178,6 +178,8 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['radio_rollups', 'bucket', rollup],
         ['dns_counter_rollups', 'bucket', rollup],
         ['resource_rollups', 'bucket', rollup],
+        ['resource_rollups_hourly', 'bucket', hourly],
+        ['resource_rollups_daily', 'bucket', daily],
         ['report_rollups', 'bucket', rollup],
         ['pdu_outlet_rollups', 'bucket', rollup],
         ['device_temperature_rollups', 'bucket', rollup],
@@ -273,6 +275,9 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertDnsRollups(rows.dnsRollups);
   await repository.insertMany('resource_samples', rows.resourceSamples);
   await repository.upsertResourceRollups(rows.resourceRollups);
+  // the CPU and memory tiers (migration 0031), folded as the uplink ones: one upsert per tier
+  await repository.upsertResourceRollups(coarsenResourceRollups(rows.resourceRollups, HOURLY_SECONDS), 'resource_rollups_hourly');
+  await repository.upsertResourceRollups(coarsenResourceRollups(rows.resourceRollups, DAILY_SECONDS), 'resource_rollups_daily');
   await repository.insertMany('pdu_outlet_samples', rows.outletSamples);
   await repository.upsertSumRollups('pdu_outlet_rollups', rows.outletRollups);
   await repository.insertMany('device_temperature_samples', rows.temperatureSamples);

@@ -81,6 +81,13 @@ export const REPORT_COUNT_TIERS = [
   { seconds: ROLLUP_SECONDS, table: 'report_rollups' },
 ] as const satisfies readonly RollupTier[];
 
+/** The CPU and memory rollups' tiers (migration 0031): daily, hourly, 5-minute. */
+export const RESOURCE_TIERS = [
+  { seconds: DAILY_SECONDS, table: 'resource_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'resource_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'resource_rollups' },
+] as const satisfies readonly RollupTier[];
+
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,
  * TELEMETRY_ROLLUP_RETENTION_DAYS, TELEMETRY_HOURLY_RETENTION_DAYS,
