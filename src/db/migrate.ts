@@ -28,6 +28,7 @@ import * as alertClaims from './migrations/0025-alert-claims.js';
 import * as changeSources from './migrations/0026-change-sources.js';
 import * as discoveredDevices from './migrations/0027-discovered-devices.js';
 import * as rollupTiers from './migrations/0030-rollup-tiers.js';
+import * as deviceSeriesTiers from './migrations/0032-device-series-tiers.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0026-change-sources': changeSources,
   '0027-discovered-devices': discoveredDevices,
   '0030-rollup-tiers': rollupTiers,
+  '0032-device-series-tiers': deviceSeriesTiers,
 };
 
 /**
