@@ -5,7 +5,12 @@ import pg from 'pg';
 /** Tables ingest writes, by retention: raw 48 h, rollups and history 90 d, state per device (bounded). */
 export const STORAGE_GROUPS = {
   raw: ['uplink_samples', 'port_counters', 'client_observations', 'report_receipts'],
-  rollups: ['uplink_rollups', 'client_presence_rollups', 'port_counter_rollups', 'client_metric_rollups', 'report_rollups'],
+  rollups: [
+    'uplink_rollups', 'client_presence_rollups', 'port_counter_rollups', 'client_metric_rollups', 'report_rollups',
+    // the radio, PDU outlet and temperature rollups and their hourly and daily tiers (migration 0032), counted at the rollups' 90 days
+    'radio_rollups', 'radio_rollups_hourly', 'radio_rollups_daily', 'pdu_outlet_rollups', 'pdu_outlet_rollups_hourly', 'pdu_outlet_rollups_daily',
+    'device_temperature_rollups', 'device_temperature_rollups_hourly', 'device_temperature_rollups_daily',
+  ],
   history: ['events', 'client_sessions'],
   state: ['device_ports', 'device_radios', 'network_clients', 'hardware_devices'],
 };

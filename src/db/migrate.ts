@@ -31,6 +31,7 @@ import * as rollupTiers from './migrations/0030-rollup-tiers.js';
 import * as collectorDiscovery from './migrations/0033-collector-discovery.js';
 import * as stpPortState from './migrations/0034-stp-port-state.js';
 import * as resourceTiers from './migrations/0031-resource-tiers.js';
+import * as deviceSeriesTiers from './migrations/0032-device-series-tiers.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0033-collector-discovery': collectorDiscovery,
   '0034-stp-port-state': stpPortState,
   '0031-resource-tiers': resourceTiers,
+  '0032-device-series-tiers': deviceSeriesTiers,
 };
 
 /**

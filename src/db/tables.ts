@@ -49,6 +49,13 @@ export interface Database {
   pdu_outlet_rollups: PduOutletRollupTable;
   device_temperature_samples: DeviceTemperatureSampleTable;
   device_temperature_rollups: DeviceTemperatureRollupTable;
+  /** The hourly and daily tiers of radio_rollups, pdu_outlet_rollups and device_temperature_rollups (migration 0032): their columns, buckets a multiple of 3600 or 86400. */
+  radio_rollups_hourly: RadioRollupTable;
+  radio_rollups_daily: RadioRollupTable;
+  pdu_outlet_rollups_hourly: PduOutletRollupTable;
+  pdu_outlet_rollups_daily: PduOutletRollupTable;
+  device_temperature_rollups_hourly: DeviceTemperatureRollupTable;
+  device_temperature_rollups_daily: DeviceTemperatureRollupTable;
   resource_samples: ResourceSampleTable;
   resource_rollups: ResourceRollupTable;
   /** The hourly and daily tiers of resource_rollups (migration 0031): its columns, buckets a multiple of 3600 or 86400. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import type { SqlDialect } from '../db/dialect.js';
+import type { RowColumn, SqlDialect } from '../db/dialect.js';
 import type { SqlContext } from '../db/store.js';
 import type { Database, EventTable } from '../db/tables.js';
 import { createReportClientRepository } from './report-clients.repository.js';
@@ -25,6 +25,14 @@ export interface DeviceRow {
   readonly cpuPercent: number | null;
 }
 
+/** The 5-minute rollups of counts and sums that have hourly and daily tiers (migration 0032), with their columns. */
+type SumTiered = 'radio_rollups' | 'pdu_outlet_rollups' | 'device_temperature_rollups';
+const SUM_TIERED_COLUMNS: Readonly<Record<SumTiered, readonly RowColumn[]>> = {
+  radio_rollups: RADIO_ROLLUPS,
+  pdu_outlet_rollups: OUTLET_ROLLUPS,
+  device_temperature_rollups: TEMPERATURE_ROLLUPS,
+};
+
 /** Tables ingest appends to in bulk. */
 type BulkTable = keyof typeof BULK_COLUMNS;
 
@@ -44,6 +52,13 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     );
 
   const rows = createRowWriter(db, dialect);
+  /** Upserts rows of counts and sums into `table` of `columns` (the key columns, then the counts and sums, which add up). */
+  const addSums = async (table: keyof Database, columns: readonly RowColumn[], values: readonly RowValues[]) => {
+    const keys = columns.filter(([name]) => !name.endsWith('_count') && !name.endsWith('_sum')).map(([name]) => name);
+    const set = columns.filter(([name]) => !keys.includes(name)).map(([name]) => `${name} = ${table}.${name} + excluded.${name}`);
+    const tail = sql`ON CONFLICT (${sql.raw(keys.join(', '))}) DO UPDATE SET ${sql.raw(set.join(', '))}`;
+    await rows.insert(table, columns, values, tail);
+  };
   return {
     ...createReportClientRepository(db, dialect),
     ...createReportStateRepository(db, dialect),
@@ -139,11 +154,16 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
      * key columns, then the count and sum columns, which add up.
      */
     async upsertSumRollups(table: 'pdu_outlet_rollups' | 'device_temperature_rollups', values: readonly RowValues[]): Promise<void> {
-      const columns = table === 'pdu_outlet_rollups' ? OUTLET_ROLLUPS : TEMPERATURE_ROLLUPS;
-      const keys = columns.filter(([name]) => !name.endsWith('_count') && !name.endsWith('_sum')).map(([name]) => name);
-      const set = columns.filter(([name]) => !keys.includes(name)).map(([name]) => `${name} = ${table}.${name} + excluded.${name}`);
-      const tail = sql`ON CONFLICT (${sql.raw(keys.join(', '))}) DO UPDATE SET ${sql.raw(set.join(', '))}`;
-      await rows.insert(table, columns, values, tail);
+      await addSums(table, table === 'pdu_outlet_rollups' ? OUTLET_ROLLUPS : TEMPERATURE_ROLLUPS, values);
+    },
+
+    /**
+     * Adds 5-minute rows folded by coarsenSums to the rows of their hourly or
+     * daily tier (migration 0032): counts and sums add up.
+     */
+    async upsertSumTier(table: `${SumTiered}_${'hourly' | 'daily'}`, values: readonly RowValues[]): Promise<void> {
+      const base = table.replace(/_(hourly|daily)$/, '') as SumTiered;
+      await addSums(table, SUM_TIERED_COLUMNS[base], values);
     },
 
     /** Keeps each port's last counter reading per bucket. */

@@ -475,4 +475,26 @@ export function coarsenResourceRollups(values: readonly Insertable<Database['res
     );
   }
   return [...tier.values()];
+/**
+ * A batch's 5-minute rows of a rollup of counts and sums (radio_rollups,
+ * pdu_outlet_rollups, device_temperature_rollups) in the buckets of a coarser
+ * tier (`seconds` wide, migration 0032): per key (every column but the
+ * bucket, the counts and the sums) and tier bucket, the counts and sums add
+ * up, so the tier row grows exactly as the 5-minute rows of its bucket do.
+ */
+export function coarsenSums<T extends { readonly bucket: number }>(values: readonly T[], seconds: number): T[] {
+  const added = (name: string) => name.endsWith('_count') || name.endsWith('_sum');
+  const tier = new Map<string, Record<string, unknown>>();
+  for (const row of values) {
+    const bucket = row.bucket - (row.bucket % seconds);
+    const entries = Object.entries(row);
+    const key = [...entries.filter(([name]) => !added(name) && name !== 'bucket').map(([, value]) => String(value)), bucket].join('/');
+    const held = tier.get(key);
+    if (held === undefined) {
+      tier.set(key, { ...row, bucket });
+      continue;
+    }
+    for (const [name, value] of entries) if (added(name)) held[name] = (held[name] as number) + (value as number);
+  }
+  return [...tier.values()] as unknown as T[];
 }

@@ -8,7 +8,7 @@ import type { Caller } from '../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
-import { buildSeriesRows, coarsenPresence, coarsenReportCounts, coarsenResourceRollups, eventRow, foldUplinkTier } from './report.rows.js';
+import { buildSeriesRows, coarsenPresence, coarsenReportCounts, coarsenResourceRollups, coarsenSums, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
 import { foreignApCandidates, highCpuEvents, networksWithForeignBssids } from './report.alerts.js';
 import type { FreshReport } from './report.rows.js';
@@ -183,6 +183,13 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['report_rollups', 'bucket', rollup],
         ['pdu_outlet_rollups', 'bucket', rollup],
         ['device_temperature_rollups', 'bucket', rollup],
+        // the tiers of migration 0032
+        ['radio_rollups_hourly', 'bucket', hourly],
+        ['radio_rollups_daily', 'bucket', daily],
+        ['pdu_outlet_rollups_hourly', 'bucket', hourly],
+        ['pdu_outlet_rollups_daily', 'bucket', daily],
+        ['device_temperature_rollups_hourly', 'bucket', hourly],
+        ['device_temperature_rollups_daily', 'bucket', daily],
         ['events', 'observed_at', history],
         ['client_connection_events', 'observed_at', history],
         ['changes', 'changed_at', history],
@@ -271,6 +278,9 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, DAILY_SECONDS), 'report_rollups_daily');
   await repository.insertMany('radio_samples', rows.radioSamples);
   await repository.upsertRadioRollups(rows.radioRollups);
+  // the tiers of the radio, outlet and temperature rollups (migration 0032): one upsert per tier, of the batch's rows folded
+  await repository.upsertSumTier('radio_rollups_hourly', coarsenSums(rows.radioRollups, HOURLY_SECONDS));
+  await repository.upsertSumTier('radio_rollups_daily', coarsenSums(rows.radioRollups, DAILY_SECONDS));
   await repository.insertMany('dns_counters', rows.dnsCounters);
   await repository.upsertDnsRollups(rows.dnsRollups);
   await repository.insertMany('resource_samples', rows.resourceSamples);
@@ -280,8 +290,12 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertResourceRollups(coarsenResourceRollups(rows.resourceRollups, DAILY_SECONDS), 'resource_rollups_daily');
   await repository.insertMany('pdu_outlet_samples', rows.outletSamples);
   await repository.upsertSumRollups('pdu_outlet_rollups', rows.outletRollups);
+  await repository.upsertSumTier('pdu_outlet_rollups_hourly', coarsenSums(rows.outletRollups, HOURLY_SECONDS));
+  await repository.upsertSumTier('pdu_outlet_rollups_daily', coarsenSums(rows.outletRollups, DAILY_SECONDS));
   await repository.insertMany('device_temperature_samples', rows.temperatureSamples);
   await repository.upsertSumRollups('device_temperature_rollups', rows.temperatureRollups);
+  await repository.upsertSumTier('device_temperature_rollups_hourly', coarsenSums(rows.temperatureRollups, HOURLY_SECONDS));
+  await repository.upsertSumTier('device_temperature_rollups_daily', coarsenSums(rows.temperatureRollups, DAILY_SECONDS));
   const security = securityRows(fresh, await repository.idsIpsModes(networksWithDetections(fresh)));
   await repository.insertMany('ids_detections', security.idsDetections);
   await repository.insertMany('foreign_bssid_observations', security.foreignBssids);

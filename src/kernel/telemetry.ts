@@ -87,6 +87,20 @@ export const RESOURCE_TIERS = [
   { seconds: HOURLY_SECONDS, table: 'resource_rollups_hourly' },
   { seconds: ROLLUP_SECONDS, table: 'resource_rollups' },
 ] as const satisfies readonly RollupTier[];
+/** A 5-minute rollup of sums and counts that has hourly and daily tiers (migration 0032), named `<table>_hourly` and `<table>_daily`: its tiers. */
+const sumTiers = <T extends string>(table: T) =>
+  [
+    { seconds: DAILY_SECONDS, table: `${table}_daily` },
+    { seconds: HOURLY_SECONDS, table: `${table}_hourly` },
+    { seconds: ROLLUP_SECONDS, table },
+  ] as const satisfies readonly RollupTier[];
+
+/** The radio utilization rollups' tiers (migration 0032): channelUtilizationByNetwork and channelUtilizationByAP. */
+export const RADIO_TIERS = sumTiers('radio_rollups');
+/** The PDU outlet rollups' tiers (migration 0032): pduMetrics and pdusMetrics. */
+export const OUTLET_TIERS = sumTiers('pdu_outlet_rollups');
+/** The device temperature rollups' tiers (migration 0032): pduMetrics and pdusMetrics. */
+export const TEMPERATURE_TIERS = sumTiers('device_temperature_rollups');
 
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,

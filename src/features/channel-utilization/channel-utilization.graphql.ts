@@ -19,7 +19,8 @@ const SERIES_ARGUMENTS: RootArgument[] = [
   { name: 'band', type: 'text', check: isRadioBand, rule: 'a RadioBand' },
 ];
 
-const checkTimeFilter = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterAt(args, TIME_FILTER_PATH), settings, TIME_FILTER_PATH);
+/** The radio series read the tiers (docs/metrics.md, "Tiers"): a step of whole hours or days reaches back as far as its tier is kept. */
+const checkTimeFilter = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterAt(args, TIME_FILTER_PATH), settings, TIME_FILTER_PATH, true);
 
 /** The radios below a network row, ordered by access point, then band. */
 const radiosOf = (oneDevice: boolean): ListMapping => ({

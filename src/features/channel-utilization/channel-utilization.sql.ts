@@ -1,7 +1,7 @@
-import { RADIO_UTILIZATION_METRICS } from '../../kernel/telemetry.js';
+import { RADIO_TIERS, RADIO_UTILIZATION_METRICS } from '../../kernel/telemetry.js';
 import { RADIO_BANDS } from '../../ingest/report.protocol.js';
 import type { SqlContext } from '../../engine/read.model.js';
-import { sources } from '../metrics/metrics.sql.js';
+import { tieredSources, tierRows } from '../metrics/metrics.sql.js';
 import type { Source } from '../metrics/metrics.sql.js';
 import { filterAt, seriesRanges } from '../metrics/metrics.window.js';
 
@@ -18,24 +18,26 @@ export const TIME_FILTER_PATH = 'filter.timeFilter';
 /**
  * Per bucket of the filter, each utilization's weighted average over the
  * radio `e` (its hardware_device_id and radio_band): the sum of its samples
- * over their count, from the 5-minute rollups wholly inside the window and
- * the raw samples for the rest of it (metrics' sources); a metric without
+ * over their count, from the rollups wholly inside the window (the daily or
+ * hourly tier when the step is whole days or hours, then the finer ones at
+ * the edges: metrics' tieredSources) and the raw samples for the rest of
+ * it; a metric without
  * samples in the bucket is NULL. Only buckets with a total utilization.
  */
 export function radioSeries(c: SqlContext, e: string): string {
-  const { rollup, raw } = sources(c, TIME_FILTER_PATH);
+  const { tiers, raw } = tieredSources(c, RADIO_TIERS, TIME_FILTER_PATH);
   const radio = (t: string) => `${t}.hardware_device_id = ${e}.hardware_device_id AND ${t}.radio_band = ${e}.radio_band`;
-  const fromRollups =
-    `SELECT ${rollup.bucket('r.bucket')} AS bucket, ` +
+  const fromRollups = (table: string, range: Source) =>
+    `SELECT ${range.bucket('r.bucket')} AS bucket, ` +
     RADIO_UTILIZATION_METRICS.map((m) => `r.${m}_sum AS ${m}_s, r.${m}_count AS ${m}_n`).join(', ') +
-    ` FROM radio_rollups r WHERE ${radio('r')} AND r.bucket >= ${rollup.from()} AND r.bucket < ${rollup.to()}`;
+    ` FROM ${table} r WHERE ${radio('r')} AND r.bucket >= ${range.from()} AND r.bucket < ${range.to()}`;
   const fromSamples = (source: Source) =>
     `SELECT ${source.bucket('u.observed_at')} AS bucket, ` +
     RADIO_UTILIZATION_METRICS.map((m) => `coalesce(u.${m}, 0) AS ${m}_s, CASE WHEN u.${m} IS NULL THEN 0 ELSE 1 END AS ${m}_n`).join(', ') +
     ` FROM radio_samples u WHERE ${radio('u')} AND u.observed_at >= ${source.from()} AND u.observed_at < ${source.to()}`;
   const averages = RADIO_UTILIZATION_METRICS.map((m) => `CASE WHEN sum(g.${m}_n) > 0 THEN 1.0 * sum(g.${m}_s) / sum(g.${m}_n) END AS ${m}`).join(', ');
   return (
-    `(SELECT g.bucket, ${averages} FROM (${fromRollups} UNION ALL ${fromSamples(raw[0])} UNION ALL ${fromSamples(raw[1])}) g ` +
+    `(SELECT g.bucket, ${averages} FROM (${tierRows(tiers, fromRollups)} UNION ALL ${fromSamples(raw[0])} UNION ALL ${fromSamples(raw[1])}) g ` +
     'GROUP BY g.bucket HAVING sum(g.total_utilization_n) > 0)'
   );
 }

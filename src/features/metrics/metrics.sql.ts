@@ -76,6 +76,15 @@ export function tieredSources(c: SqlContext, tiers: readonly RollupTier[], path 
   return { tiers: tiers.map((t, tier) => ({ table: t.table, ranges: [range(tier, 0), range(tier, 1)] as const })), raw: [raw(0), raw(1)] };
 }
 
+/**
+ * The rollup rows of a tiered series, as one UNION ALL: `fromRollups` over
+ * each range of each tier (coarsest first, as tieredSources gives them).
+ * Parameters in text order (the raw ranges' rows follow this text).
+ */
+export function tierRows(tiers: readonly TierSources[], fromRollups: (table: string, range: Source) => string): string {
+  return tiers.flatMap((t) => t.ranges.map((range) => fromRollups(t.table, range))).join(' UNION ALL ');
+}
+
 /** The UUIDs networkUUID and networkUUIDs name, distinct; empty when neither names one. */
 export const namedNetworks = (args: ArgumentValues): string[] => [
   ...new Set([...(args.networkUUID == null ? [] : [args.networkUUID as string]), ...((args.networkUUIDs as readonly string[] | null | undefined) ?? [])]),

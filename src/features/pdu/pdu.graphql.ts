@@ -23,7 +23,8 @@ export const OUTLET_VALUES_PER_COST_ELEMENT = 50;
 const OUTLETS_PER_COST_ELEMENT = 100;
 
 const ARGUMENT: readonly RootArgument[] = [{ name: 'virtualDeviceUUID', type: 'uuid' }, METRICS_FILTER_ARGUMENT];
-const checkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings);
+/** The outlet and temperature series read the tiers (docs/metrics.md, "Tiers"): a step of whole hours or days reaches back as far as its tier is kept. */
+const checkSeries = (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings, 'filter', true);
 
 /** A series' bucket start as a DateTime. */
 const bucketStart: FieldMapping = { kind: 'computed', type: 'datetime', sql: (t, c) => c.dialect.fromEpochSeconds(`${t}.bucket`) };
