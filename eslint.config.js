@@ -66,8 +66,6 @@ export default tseslint.config(
   {
     files: ['src/features/**/*.ts', 'src/platform/**/*.ts'],
     ignores: [
-      // issue 27: discovered-device reads the collector-target, device and network repositories, not yet routed through their services
-      'src/features/discovered-device/**',
       // issue 27: collector-target reads the virtual device repository, not yet routed through its service
       'src/features/collector-target/**',
       // issue 27: request-log writes and drops its day partitions through ingest's repositories, not yet routed through a service

@@ -228,7 +228,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       await rows.insert('dns_counter_rollups', DNS_COUNTER_ROLLUPS, values as readonly RowValues[], tail);
     },
 
-    /** Adds resource samples to their 5-minute rollups, or those folded by coarsenResourceRollups to their hourly or daily tier (migration 0031): counts and sums add up. */
+    /** Adds resource samples to their 5-minute rollups, or those folded by coarsenSums to their hourly or daily tier (migration 0031): counts and sums add up. */
     async upsertResourceRollups(
       values: readonly Insertable<Database['resource_rollups']>[],
       table: 'resource_rollups' | 'resource_rollups_hourly' | 'resource_rollups_daily' = 'resource_rollups',

@@ -455,30 +455,10 @@ export function coarsenReportCounts(values: readonly { network_id: number; bucke
   return [...tier.values()];
 }
 
-/** A batch's CPU and memory rollups per device in the buckets of a coarser tier (`seconds` wide, migration 0031): sums and counts add up. */
-export function coarsenResourceRollups(values: readonly Insertable<Database['resource_rollups']>[], seconds: number): Insertable<Database['resource_rollups']>[] {
-  const tier = new Map<string, Insertable<Database['resource_rollups']>>();
-  for (const row of values) {
-    const bucket = row.bucket - (row.bucket % seconds);
-    const held = tier.get(`${row.hardware_device_id}/${bucket}`);
-    tier.set(
-      `${row.hardware_device_id}/${bucket}`,
-      held === undefined
-        ? { ...row, bucket }
-        : {
-            ...held,
-            cpu_percent_count: held.cpu_percent_count + row.cpu_percent_count,
-            cpu_percent_sum: held.cpu_percent_sum + row.cpu_percent_sum,
-            memory_percent_count: held.memory_percent_count + row.memory_percent_count,
-            memory_percent_sum: held.memory_percent_sum + row.memory_percent_sum,
-          },
-    );
-  }
-  return [...tier.values()];
 /**
- * A batch's 5-minute rows of a rollup of counts and sums (radio_rollups,
- * pdu_outlet_rollups, device_temperature_rollups) in the buckets of a coarser
- * tier (`seconds` wide, migration 0032): per key (every column but the
+ * A batch's 5-minute rows of a rollup of counts and sums (resource_rollups,
+ * radio_rollups, pdu_outlet_rollups, device_temperature_rollups) in the
+ * buckets of a coarser tier (`seconds` wide, migrations 0031 and 0032): per key (every column but the
  * bucket, the counts and the sums) and tier bucket, the counts and sums add
  * up, so the tier row grows exactly as the 5-minute rows of its bucket do.
  */

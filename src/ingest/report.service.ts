@@ -8,7 +8,7 @@ import type { Caller } from '../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
-import { buildSeriesRows, coarsenPresence, coarsenReportCounts, coarsenResourceRollups, coarsenSums, eventRow, foldUplinkTier } from './report.rows.js';
+import { buildSeriesRows, coarsenPresence, coarsenReportCounts, coarsenSums, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
 import { foreignApCandidates, highCpuEvents, networksWithForeignBssids } from './report.alerts.js';
 import type { FreshReport } from './report.rows.js';
@@ -286,8 +286,8 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.insertMany('resource_samples', rows.resourceSamples);
   await repository.upsertResourceRollups(rows.resourceRollups);
   // the CPU and memory tiers (migration 0031), folded as the uplink ones: one upsert per tier
-  await repository.upsertResourceRollups(coarsenResourceRollups(rows.resourceRollups, HOURLY_SECONDS), 'resource_rollups_hourly');
-  await repository.upsertResourceRollups(coarsenResourceRollups(rows.resourceRollups, DAILY_SECONDS), 'resource_rollups_daily');
+  await repository.upsertResourceRollups(coarsenSums(rows.resourceRollups, HOURLY_SECONDS), 'resource_rollups_hourly');
+  await repository.upsertResourceRollups(coarsenSums(rows.resourceRollups, DAILY_SECONDS), 'resource_rollups_daily');
   await repository.insertMany('pdu_outlet_samples', rows.outletSamples);
   await repository.upsertSumRollups('pdu_outlet_rollups', rows.outletRollups);
   await repository.upsertSumTier('pdu_outlet_rollups_hourly', coarsenSums(rows.outletRollups, HOURLY_SECONDS));
