@@ -209,16 +209,20 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     await page.locator('#devices').getByRole('link', { name: 'Switch 01' }).click();
     await page.getByRole('heading', { name: 'Switch 01' }).waitFor();
     const data = await api(
-      `query($id: UUID!) { switchPortStats(virtualDeviceUUID: $id) { portNumber totalRxBytes totalTxBytes } phyInterfacesForVirtualDevice(virtualDeviceUUID: $id) { portNumber portSpeedMbps isConnected } }`,
+      `query($id: UUID!) { switchPortStats(virtualDeviceUUID: $id) { portNumber totalRxBytes totalTxBytes } phyInterfacesForVirtualDevice(virtualDeviceUUID: $id) { portNumber portSpeedMbps isConnected stpState } }`,
       { id: deviceId('Switch 01') },
     );
     const ports = data.phyInterfacesForVirtualDevice as JsonTree[];
     expect(await page.locator('#ports tbody tr').count()).toBe(ports.length);
     const busy = (data.switchPortStats as JsonTree[]).find((s) => s.totalRxBytes > 0) as JsonTree;
     const row = page.locator(`#ports tr[data-port="${busy.portNumber}"] td`);
-    expect(await row.nth(7).innerText()).toBe(formatBytes(busy.totalRxBytes));
-    expect(await row.nth(8).innerText()).toBe(formatBytes(busy.totalTxBytes));
+    expect(await row.nth(8).innerText()).toBe(formatBytes(busy.totalRxBytes));
+    expect(await row.nth(9).innerText()).toBe(formatBytes(busy.totalTxBytes));
     expect(await row.nth(2).innerText()).toBe('Up');
+    // the spanning-tree state as the API has it (the simulator's switches report one per port)
+    const stp = ports.find((p) => p.portNumber === busy.portNumber)?.stpState as string;
+    expect(stp).toMatch(/^[A-Z]+$/);
+    expect((await row.nth(3).innerText()).toUpperCase()).toBe(stp);
     // CPU and memory as the API has them; each port's LLDP neighbour, by the network's device it resolves to
     const switch01 = (await api(`query($id: UUID!) { virtualDevice(UUID: $id) { cpuUsagePercent memoryTotalBytes phyInterfaces { portNumber lldpNeighbor { portID remoteDevice { label } } } } }`, { id: deviceId('Switch 01') })).virtualDevice as JsonTree;
     expect(await page.locator('[data-stat="cpu"] .stat-value').innerText()).toBe(`${switch01.cpuUsagePercent}%`);
@@ -226,7 +230,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     const seen = (switch01.phyInterfaces as JsonTree[]).filter((p) => p.lldpNeighbor !== null);
     expect(seen.length).toBeGreaterThan(0);
     for (const p of seen) {
-      expect(await page.locator(`#ports tr[data-port="${p.portNumber}"] td`).nth(6).innerText()).toBe(`${p.lldpNeighbor.remoteDevice.label} ${p.lldpNeighbor.portID}`);
+      expect(await page.locator(`#ports tr[data-port="${p.portNumber}"] td`).nth(7).innerText()).toBe(`${p.lldpNeighbor.remoteDevice.label} ${p.lldpNeighbor.portID}`);
     }
     await screenshot(page, 'device');
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest } from '../src/db/migrate.js';
+import * as deviceSeriesTiers from '../src/db/migrations/0032-device-series-tiers.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
@@ -223,12 +224,17 @@ describe.each(storeKinds())('tiered radio, outlet and temperature rollups on %s'
 
   it('migration 0032 folds the 5-minute rows a database already holds into the tiers', async () => {
     const before = await answers();
+    const rows = (table: string) => sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)} ORDER BY 1, 2, 3`.execute(app.server.store.db).then((r) => r.rows);
+    const stored = await Promise.all(TIER_TABLES.map(rows));
     // the layout before 0032: 5-minute rows, no tiers
     for (const table of TIER_TABLES) await sql`DROP TABLE ${sql.table(table)}`.execute(app.server.store.db);
-    await sql`DELETE FROM netgraph_migration WHERE name = '0032-device-series-tiers'`.execute(app.server.store.db);
-    expect((await migrateToLatest(app.server.store)).map((r) => `${r.migrationName} ${r.status}`)).toEqual(['0032-device-series-tiers Success']);
+    // the migration's own step, run again as on an upgrade (the migrator refuses to rerun one that later migrations follow)
+    await deviceSeriesTiers.up(app.server.store.db as Kysely<unknown>, app.server.store.dialect);
     expect(await Promise.all(TIER_TABLES.map(count))).toEqual([8, 2, 8, 2, 4, 1]);
-    expect(await answers()).toEqual(before);
+    expect(await Promise.all(TIER_TABLES.map(rows))).toEqual(stored);
+    // PostgreSQL: the running server's prepared reads of the dropped tables fail to re-plan (42703 on a lateral column), so the
+    // answers are compared on SQLite, and on PostgreSQL the tiers' rows above are the proof; a real upgrade migrates before serving
+    if (kind === 'sqlite') expect(await answers()).toEqual(before);
   });
 
   it('answers whole hours and days unchanged once the 5-minute rows and raw samples are past their retention', async () => {

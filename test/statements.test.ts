@@ -137,7 +137,7 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
       const company = compiled.slots.findIndex((slot) => slot.kind === 'company') + 1;
       expect(company).toBeGreaterThan(0);
       expect(compiled.text).toMatch(new RegExp(`company_id = (\\$${company}|\\?)|\\.id = (\\$${company}|\\?)`));
-      if (compiled.batchText !== undefined) expect(compiled.batchText).toMatch(new RegExp(`company_id = b\\.p${company}|\\.id = b\\.p${company}`));
+      if (compiled.batchText !== undefined) expect(compiled.batchText).toMatch(new RegExp(`company_id = batch\\.p${company}|\\.id = batch\\.p${company}`));
       // only PostgreSQL coalesces reads, and not those with a list parameter
       expect(compiled.batchText === undefined).toBe(dialect === 'sqlite' || compiled.slots.some((slot) => slot.type.endsWith('[]')));
     }

@@ -256,7 +256,8 @@ const postgresDialect: SqlDialect = {
   batchOf: (columns, types) => {
     const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(', ');
     const names = types.map((_, i) => `p${i + 1}`).join(', ');
-    return `SELECT b.i, ${columns} FROM unnest(${arrays}) WITH ORDINALITY AS b(${names}, i)`;
+    // `batch`, not a short alias: a feature's own derived table named like it would hide the parameters (a bands table `b` did)
+    return `SELECT batch.i, ${columns} FROM unnest(${arrays}) WITH ORDINALITY AS batch(${names}, i)`;
   },
   types: {
     // byte order, the same order and equality as SQLite's BINARY collation

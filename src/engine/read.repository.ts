@@ -240,7 +240,7 @@ export function compileRead(dialect: SqlDialect, model: ReadModel, reads: readon
   const { slots } = compiler;
   if (dialect.batchOf === undefined) return { text, slots };
   // the same select list, each parameter read from the row of one caller
-  const batchCompiler = new ReadCompiler(dialect, model, (index) => `b.p${index}`);
+  const batchCompiler = new ReadCompiler(dialect, model, (index) => `batch.p${index}`);
   const batchColumns = selectList(batchCompiler, reads, withKeyCheck);
   const types = slots.map((slot) => slot.type);
   if (types.some(isListParam)) return { text, slots };
@@ -280,7 +280,7 @@ export interface CompiledKeyCheck {
 export function compileKeyCheck(dialect: SqlDialect): CompiledKeyCheck {
   // parameters in the order of the text (the time, then the key), as SQLite binds them
   const text = `SELECT ${keyColumn(dialect.placeholder(2), dialect.typed(dialect.placeholder(1), 'timestamptz'))}`;
-  return dialect.batchOf === undefined ? { text } : { text, batchText: dialect.batchOf(keyColumn('b.p2', 'b.p1'), ['timestamptz', 'bigint']) };
+  return dialect.batchOf === undefined ? { text } : { text, batchText: dialect.batchOf(keyColumn('batch.p2', 'batch.p1'), ['timestamptz', 'bigint']) };
 }
 
 /**
