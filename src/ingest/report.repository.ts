@@ -233,9 +233,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       values: readonly Insertable<Database['resource_rollups']>[],
       table: 'resource_rollups' | 'resource_rollups_hourly' | 'resource_rollups_daily' = 'resource_rollups',
     ): Promise<void> {
-      const set = RESOURCE_ROLLUPS.slice(2).map(([column]) => `${column} = ${table}.${column} + excluded.${column}`);
-      const tail = sql`ON CONFLICT (hardware_device_id, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
-      await rows.insert(table, RESOURCE_ROLLUPS, values as readonly RowValues[], tail);
+      await addSums(table, RESOURCE_ROLLUPS, values as readonly RowValues[]);
     },
 
     /** Adds to the networks' report counts per bucket. */
