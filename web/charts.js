@@ -35,8 +35,22 @@
   /** The hover time: date and time in the viewer's zone. */
   const timeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
+  /**
+   * The bucket the legend shows while the pointer is off the chart: the
+   * newest one that holds a value, so a chart reads "now" at a glance; the
+   * hovered bucket while it is on (uPlot passes a null index off the chart).
+   */
+  function latestIndex(chart) {
+    for (let j = chart.data[0].length - 1; j >= 0; j--) {
+      if (chart.data.slice(1).some((column) => column[j] !== null && column[j] !== undefined)) return j;
+    }
+    return null;
+  }
+
   function options(figure, chart, width) {
     const unit = chart.unit;
+    const latest = latestIndex(chart);
+    const shown = (idx) => idx ?? latest;
     // quality sits near 100 %: start the axis a little under the lowest value, so dips show (never below 0)
     // a temperature drifts a few degrees: an axis around its values, not from 0; a score runs from 0 to 100: the whole
     // scale, so a poor score looks poor
@@ -64,7 +78,7 @@
         },
       ],
       series: [
-        { label: 'Time', value: (_u, ts) => (ts === null ? '—' : timeFormat.format(new Date(ts * 1000))) },
+        { label: 'Time', value: (_u, _ts, _s, idx) => (shown(idx) === null ? '—' : timeFormat.format(new Date(chart.data[0][shown(idx)] * 1000))) },
         ...chart.labels.map((label, i) => ({
           label,
           stroke: COLORS[chart.styles[i].color % COLORS.length],
@@ -74,7 +88,7 @@
           points: { show: chart.data[0].length <= 30, size: 5 },
           // a missing bucket is a gap, not a line across it
           spanGaps: false,
-          value: (_u, v) => format(unit, v),
+          value: (_u, _v, _s, idx) => (shown(idx) === null ? '—' : format(unit, chart.data[i + 1][shown(idx)])),
         })),
       ],
       // a vertical line at the hovered time; no horizontal one, no zoom by dragging
@@ -94,6 +108,7 @@
     columns.forEach((column, i) => sums.push(column.map((v, j) => (v ?? 0) + (i === 0 ? 0 : sums[i - 1][j]))));
     const order = columns.map((_, i) => columns.length - 1 - i);
     const base = options(figure, chart, width);
+    const latest = latestIndex(chart);
     const bars = uPlot.paths.bars({ size: [0.8, 40] });
     base.series = [
       base.series[0],
@@ -104,7 +119,7 @@
         width: 0,
         paths: bars,
         points: { show: false },
-        value: (_u, _v, _s, idx) => (idx === null ? '—' : format(chart.unit, columns[i][idx] ?? 0)),
+        value: (_u, _v, _s, idx) => ((idx ?? latest) === null ? '—' : format(chart.unit, columns[i][idx ?? latest] ?? 0)),
       })),
     ];
     // the x scale spans whole buckets, so the first and last bars are not cut in half

@@ -94,18 +94,24 @@ function keyFacts(key: KeyRequests['key'], now: Date): SafeHtml {
 </div>`;
 }
 
+/** A request's exact time as two lines, its date over its time of day, so the column stays narrow. */
+function dateOverTime(at: string): SafeHtml {
+  const exact = exactTime(at);
+  const [date, ...time] = exact.split(' ');
+  return html`<time datetime="${at}" title="${exact}">${date ?? ''}<br>${time.join(' ')}</time>`;
+}
+
 function requestRow(r: KeyRequests['requests'][number]): SafeHtml {
   return html`<tr data-request-id="${r.requestId}">
-  <td><time datetime="${r.requestedAt}" title="${exactTime(r.requestedAt)}">${exactTime(r.requestedAt)}</time></td>
+  <td>${dateOverTime(r.requestedAt)}</td>
   <td>${statusBadge(r.status)}</td>
-  <td><code>${r.method} ${r.path}</code></td>
-  <td>${r.operationName ?? html`<span class="muted">—</span>`}</td>
+  <td><code>${r.method} ${r.path}</code>${r.operationName === null ? '' : html`<br><span class="muted">${r.operationName}</span>`}</td>
   <td>${r.rootFields === null ? html`<span class="muted">—</span>` : html`<code>${r.rootFields.split(',').join(', ')}</code>`}</td>
   <td>${r.errorCodes === null ? html`<span class="muted">—</span>` : html`<code>${r.errorCodes.split(',').join(', ')}</code>`}</td>
   <td class="num">${r.cost === null ? '—' : String(r.cost)}</td>
   <td class="num">${r.durationMs.toFixed(1)}</td>
   <td class="num">${String(r.statements)}</td>
-  <td>${r.clientAddress === null ? '—' : html`<code>${r.clientAddress}</code>`}<br><span class="muted">${r.userAgent ?? ''}</span></td>
+  <td>${r.clientAddress === null ? '—' : html`<code>${r.clientAddress}</code>`}<br><span class="muted user-agent" title="${r.userAgent ?? ''}">${r.userAgent ?? ''}</span></td>
 </tr>`;
 }
 
@@ -120,7 +126,7 @@ export function renderKeyRequests(log: KeyRequests, query: KeyRequestQuery, now:
   const table = log.requests.length === 0
     ? emptyState('No requests', query.status !== '' || query.operation !== '' ? 'No request in this window matches the filters.' : 'This key made no request in this window.')
     : html`<table class="table">
-  <thead><tr><th>Time</th><th>Status</th><th>Request</th><th>Operation</th><th>Root fields</th><th>Errors</th><th class="num">Cost</th><th class="num">ms</th><th class="num">SQL</th><th>From</th></tr></thead>
+  <thead><tr><th>Time</th><th>Status</th><th>Request</th><th>Root fields</th><th>Errors</th><th class="num">Cost</th><th class="num">ms</th><th class="num">SQL</th><th>From</th></tr></thead>
   <tbody>${log.requests.map(requestRow)}</tbody>
 </table>`;
   const pager = html`<nav class="pager" aria-label="Request pages">
