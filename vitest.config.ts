@@ -8,7 +8,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // each test file gets its own SQLite file and PostgreSQL schema, so files run in parallel
+    // each test file gets its own SQLite files and PostgreSQL schema or databases (test/helpers/stores.ts), so files run in parallel
     fileParallelism: true,
     // vitest's default is one worker less than the cores, which on a 2-core machine (CI's) is one file at a time; most
     // files wait on processes, sockets and databases rather than compute, so two at once took the suite from about

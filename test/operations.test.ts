@@ -424,7 +424,8 @@ describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and com
     const key = await app.createKey('acme');
     // a role of its own, whose connection limit refuses this server's connections and no other test's
     const role = `netgraph_capped_${Date.now().toString(36)}`;
-    const schema = new URL(app.database.url).searchParams.get('options')?.replace('-c search_path=', '') as string;
+    // the app's schema: its own in the run's database, or public in a copied template (test/helpers/stores.ts)
+    const schema = new URL(app.database.url).searchParams.get('options')?.replace('-c search_path=', '') ?? 'public';
     const admin = new pg.Client({ connectionString: app.database.url });
     await admin.connect();
     await admin.query(
@@ -453,9 +454,10 @@ describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and com
       expect(await statusOnceBack(server.url, key)).toBe(200);
     } finally {
       await server.stop();
-      await app.close();
+      // before the app's database goes: dropping it ends every connection to it, this one's too
       await admin.query(`DROP OWNED BY ${role}; DROP ROLE ${role}`);
       await admin.end();
+      await app.close();
     }
   });
 

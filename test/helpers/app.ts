@@ -71,7 +71,8 @@ export async function startTestApp(
     backgroundWork?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const database = options.database ?? (await createTestDatabase(kind));
+  // a copy of the run's migrated template: the server's own migration run then finds nothing to do
+  const database = options.database ?? (await createTestDatabase(kind, { migrated: true }));
   const config = loadConfig({
     DATABASE_URL: database.url,
     LOG_LEVEL: 'silent',

@@ -22,19 +22,36 @@ export interface TestDatabase {
 
 /**
  * Creates an empty database: a SQLite file in a temp folder, or a fresh
- * schema in the test PostgreSQL database (selected with search_path in the URL).
+ * schema in the test PostgreSQL database (selected with search_path in the
+ * URL). With `migrated`, a database with every migration run instead: a copy
+ * of the run's template (test/helpers/global-setup.ts), a file or a
+ * PostgreSQL database of its own.
  */
-export async function createTestDatabase(kind: StoreKind): Promise<TestDatabase> {
+export async function createTestDatabase(kind: StoreKind, { migrated = false }: { migrated?: boolean } = {}): Promise<TestDatabase> {
   if (kind === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-test-'));
+    const file = path.join(dir, 'netgraph.db');
+    if (migrated) fs.copyFileSync(inject('migratedTemplates').sqliteFile, file);
     return {
       kind,
-      url: `sqlite:${path.join(dir, 'netgraph.db')}`,
+      url: `sqlite:${file}`,
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
   const base = inject('postgresUrl');
   if (!base) throw new Error('PostgreSQL is not available for this run');
+  const { postgresDatabase, postgresCopyPrefix } = inject('migratedTemplates');
+  if (migrated && postgresDatabase) {
+    const name = `${postgresCopyPrefix}${randomBytes(6).toString('hex')}`;
+    await withClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${postgresDatabase}`));
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    return {
+      kind,
+      url: url.toString(),
+      drop: () => withClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    };
+  }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   await withClient(base, (client) => client.query(`CREATE SCHEMA ${schema}`));
   const url = new URL(base);
