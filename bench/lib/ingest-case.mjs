@@ -69,7 +69,7 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
     const underIngest = await readsUnderIngest(netgraph, reads.get(store.name) ?? new Map(), options, (seconds) =>
       ingest(netgraph, seconds, { senders: 2, rate: FLEET_RATE }), log);
     const storage = await measureStorage(fleet, store, (factoryOfBatch, limit) =>
-      runIngest({ url: floor.url, factory: factoryOfBatch, request: request(floor), senders: 1, seconds: 600, limit }));
+      runIngest({ url: netgraph.url, factory: factoryOfBatch, request: request(netgraph), senders: 1, seconds: 600, limit }));
     log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes`);
     for (const t of targets) await t.stop();
     const single = store.name === 'sqlite' ? await oneProcess(await start('netgraph-sqlite-1', 1), options, ingest, log) : undefined;
@@ -106,9 +106,10 @@ const STORAGE_HOURS = 2;
 /**
  * The growth of the tables when one batch of devices reports every 30 s for
  * STORAGE_HOURS, in times before the fleet's (46 h back, inside the 48 h
- * raw retention), so no report of the fleet is older than theirs. The
- * floor writes them: the same rows as netgraph (test/bench-harness.test.ts),
- * in a fraction of the time. `post(factory, limit)` sends the batches.
+ * raw retention), so no report of the fleet is older than theirs.
+ * netgraph writes them, so its rollup tiers are counted (the floor writes
+ * only the raw rows and 5-minute rollups). `post(factory, limit)` sends the
+ * batches.
  */
 async function measureStorage(fleet, store, post) {
   const batch = fleet.batches[0];

@@ -1,5 +1,6 @@
 // The ingest case's tables and its section of docs/benchmarks.md.
 import { median } from './report.mjs';
+import { RETENTION_DEFAULTS } from '../../dist/kernel/telemetry.js';
 import { storagePerDevice } from './storage.mjs';
 
 export const INGEST_DOCS_START = '<!-- bench:ingest:start -->';
@@ -66,7 +67,8 @@ export function ingestTables(ingest) {
     }
     if (s.storage) {
       const per = storagePerDevice(s.storage);
-      storage.push([STORE_LABEL[store], `${s.storage.devices} x ${s.storage.hours} h`, size(per.perDeviceDay.raw), size(per.perDeviceDay.rollups), size(per.perDeviceDay.history),
+      const d = per.perDeviceDay;
+      storage.push([STORE_LABEL[store], `${s.storage.devices} x ${s.storage.hours} h`, size(d.raw), size(d.rollups), size(d.hourly), size(d.daily), size(d.history),
         size(per.perDeviceRetained), size(per.fleet1000), size(per.fleet10000)]);
     }
   }
@@ -81,7 +83,7 @@ export function ingestTables(ingest) {
         `: ${sqlite.sustained ? 'sustained' : 'NOT sustained'}.`
       : '',
     storage.length > 0
-      ? table(['store', 'devices x hours', 'raw / device / day', 'rollups / device / day', 'history / device / day', 'per device, default retentions', '1,000 devices', '10,000 devices'], storage)
+      ? table(['store', 'devices x hours', 'raw / device / day', '5-min rollups / device / day', 'hourly / device / day', 'daily / device / day', 'history / device / day', 'per device, default retentions', '1,000 devices', '10,000 devices'], storage)
       : '',
   ];
 }
@@ -109,7 +111,7 @@ export function ingestMarkdown(results) {
     '',
     single,
     '',
-    'Storage: the rows one batch of devices adds reporting every 30 s for 2 hours, times each table\'s bytes per row with its indexes (PostgreSQL `pg_total_relation_size` over the table\'s partitions, SQLite `dbstat`, over `count(*)`), written by the ingest floor (the same rows as netgraph), per device per day; then with the default retentions, raw series and receipts 48 h, rollups, events and client history 90 d (device state is bounded per device and left out; these clients never leave, so client history does not grow here):',
+    `Storage: the rows one batch of devices adds reporting every 30 s for 2 hours, times each table's bytes per row with its indexes (PostgreSQL \`pg_total_relation_size\` over the table's partitions, SQLite \`dbstat\`, over \`count(*)\`), written by netgraph, per device per day (a tier counts a whole bucket: a daily tier's rows of 2 hours are its rows of a day); then with the default retentions (src/kernel/telemetry.ts): raw series and receipts 48 h, 5-minute rollups ${RETENTION_DEFAULTS.rollupRetentionDays} d, hourly tiers ${RETENTION_DEFAULTS.hourlyRetentionDays} d, daily tiers ${RETENTION_DEFAULTS.dailyRetentionDays} d, events and client history ${RETENTION_DEFAULTS.eventRetentionDays} d (device state is bounded per device and left out; these clients never leave, so client history does not grow here):`,
     '',
     storage,
   ].join('\n');

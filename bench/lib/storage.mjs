@@ -1,21 +1,44 @@
 // What reports take on disk: the bytes of the tables ingest writes, with
 // their indexes, grouped by how long they are kept.
 import pg from 'pg';
+import { RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../../dist/kernel/telemetry.js';
 
-/** Tables ingest writes, by retention: raw 48 h, rollups and history 90 d, state per device (bounded). */
+/**
+ * The groups of tables ingest writes, each kept for its default retention
+ * (src/kernel/telemetry.ts): raw samples and receipts, the 5-minute rollups,
+ * their hourly and daily tiers (every `<rollup>_hourly` and `<rollup>_daily`
+ * table), and events and client history; state per device is bounded.
+ * `bucketHours` is a tier's bucket width: a series adds 24 / bucketHours rows
+ * a day to it, however few hours the measurement ran.
+ */
 export const STORAGE_GROUPS = {
-  raw: ['uplink_samples', 'port_counters', 'client_observations', 'report_receipts'],
-  rollups: [
-    'uplink_rollups', 'client_presence_rollups', 'port_counter_rollups', 'client_metric_rollups', 'report_rollups',
-    // the radio, PDU outlet and temperature rollups and their hourly and daily tiers (migration 0032), counted at the rollups' 90 days
-    'radio_rollups', 'radio_rollups_hourly', 'radio_rollups_daily', 'pdu_outlet_rollups', 'pdu_outlet_rollups_hourly', 'pdu_outlet_rollups_daily',
-    'device_temperature_rollups', 'device_temperature_rollups_hourly', 'device_temperature_rollups_daily',
-  ],
-  history: ['events', 'client_sessions'],
-  state: ['device_ports', 'device_radios', 'network_clients', 'hardware_devices'],
+  raw: { days: RETENTION_DEFAULTS.rawRetentionHours / 24, bucketHours: 0 },
+  rollups: { days: RETENTION_DEFAULTS.rollupRetentionDays, bucketHours: 300 / 3600 },
+  hourly: { days: RETENTION_DEFAULTS.hourlyRetentionDays, bucketHours: 1 },
+  daily: { days: RETENTION_DEFAULTS.dailyRetentionDays, bucketHours: 24 },
+  history: { days: RETENTION_DEFAULTS.eventRetentionDays, bucketHours: 0 },
 };
+const STATE = ['device_ports', 'device_radios', 'network_clients', 'hardware_devices'];
 
-const TABLES = Object.values(STORAGE_GROUPS).flat();
+/** The group of a table of the schema, or undefined for one ingest does not write. */
+function groupOf(table) {
+  if (RAW_SERIES_TABLES.includes(table) || table === 'report_receipts') return 'raw';
+  if (table === 'events' || table === 'client_sessions' || table === 'client_connection_events') return 'history';
+  if (table.endsWith('_rollups_hourly')) return 'hourly';
+  if (table.endsWith('_rollups_daily')) return 'daily';
+  if (table.endsWith('_rollups')) return 'rollups';
+  return STATE.includes(table) ? 'state' : undefined;
+}
+
+/** The tables ingest writes, by group, of the schema at `store` (its tables, not their day partitions). */
+async function tablesOf(list) {
+  const tables = {};
+  for (const table of await list()) {
+    const group = groupOf(table);
+    if (group !== undefined) (tables[group] ??= []).push(table);
+  }
+  return tables;
+}
 
 /**
  * Bytes (indexes included) and rows per table. PostgreSQL:
@@ -29,7 +52,11 @@ export async function storageSnapshot(store) {
     await client.connect();
     try {
       const out = {};
-      for (const table of TABLES) {
+      // partitions (`<table>_pYYYYMMDD`, `<table>_default`) count with their table through pg_partition_tree
+      const groups = await tablesOf(async () => (await client.query(`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition`)).rows.map((r) => r.name));
+      out.groups = groups;
+      for (const table of Object.values(groups).flat()) {
         // pg_partition_tree lists nothing for a table that is not partitioned
         const text = `SELECT coalesce((SELECT sum(pg_total_relation_size(p.relid)) FROM pg_partition_tree('${table}'::regclass) p), pg_total_relation_size('${table}'))::bigint AS bytes,
             (SELECT count(*) FROM ${table}) AS rows`;
@@ -48,7 +75,8 @@ export async function storageSnapshot(store) {
       .prepare('SELECT m.tbl_name AS name, sum(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_schema m ON m.name = s.name GROUP BY m.tbl_name')
       .all();
     const bytes = Object.fromEntries(rows.map((r) => [r.name, r.bytes]));
-    return Object.fromEntries(TABLES.map((t) => [t, { bytes: bytes[t] ?? 0, rows: db.prepare(`SELECT count(*) AS n FROM ${t}`).get().n }]));
+    const groups = await tablesOf(async () => db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((r) => r.name));
+    return { groups, ...Object.fromEntries(Object.values(groups).flat().map((t) => [t, { bytes: bytes[t] ?? 0, rows: db.prepare(`SELECT count(*) AS n FROM ${t}`).get().n }])) };
   } finally {
     db.close();
   }
@@ -64,19 +92,25 @@ export async function storageSnapshot(store) {
 export function storageDelta(before, after) {
   const out = {};
   const grown = (t) => (after[t].rows > 0 ? ((after[t].rows - before[t].rows) * after[t].bytes) / after[t].rows : 0);
-  for (const [group, tables] of Object.entries(STORAGE_GROUPS)) out[group] = Math.round(tables.reduce((sum, t) => sum + grown(t), 0));
+  for (const group of Object.keys(STORAGE_GROUPS)) out[group] = Math.round((after.groups[group] ?? []).reduce((sum, t) => sum + grown(t), 0));
+  out.tables = Object.fromEntries(Object.values(after.groups).flat().map((t) => [t, Math.round(grown(t))]).filter(([, bytes]) => bytes > 0));
   return out;
 }
 
 /**
  * Bytes per device per day, per group, from the growth `delta` that
  * `devices` devices caused in `hours` of reports, and what a fleet needs
- * with the default retentions (raw 48 h; rollups, events and client history
- * 90 d). State is bounded per device and left out of the per-day rate.
+ * with the default retentions (each group for its days). A tier's rows are
+ * one per series and bucket, so `hours` shorter than its bucket still added
+ * a whole bucket's rows: its growth counts for a bucket's hours. State is
+ * bounded per device and left out of the per-day rate.
  */
 export function storagePerDevice({ delta, devices, hours }) {
-  const deviceDays = (devices * hours) / 24;
-  const day = { raw: delta.raw / deviceDays, rollups: delta.rollups / deviceDays, history: delta.history / deviceDays };
-  const retained = day.raw * 2 + (day.rollups + day.history) * 90;
+  const day = {};
+  let retained = 0;
+  for (const [group, { days, bucketHours }] of Object.entries(STORAGE_GROUPS)) {
+    day[group] = (delta[group] ?? 0) / devices / (Math.max(hours, bucketHours) / 24);
+    retained += day[group] * days;
+  }
   return { perDeviceDay: day, perDeviceRetained: retained, fleet1000: retained * 1000, fleet10000: retained * 10_000 };
 }
