@@ -54,6 +54,10 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
     const netgraph = await start(`netgraph-${store.name}`);
     const floor = await start(`ingest-floor-${store.name}`);
     const targets = [netgraph, floor];
+    // first, on the freshly loaded database: every rollup tier row it needs is new (the fleet's reports later share its day)
+    const storage = await measureStorage(fleet, store, (factoryOfBatch, limit) =>
+      runIngest({ url: netgraph.url, factory: factoryOfBatch, request: request(netgraph), senders: 1, seconds: 600, limit }));
+    log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes`);
     if (options.warmup > 0) for (const t of targets) await ingest(t, options.warmup);
     const rounds = [];
     for (let r = 0; r < options.rounds; r++) {
@@ -68,9 +72,6 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
     }
     const underIngest = await readsUnderIngest(netgraph, reads.get(store.name) ?? new Map(), options, (seconds) =>
       ingest(netgraph, seconds, { senders: 2, rate: FLEET_RATE }), log);
-    const storage = await measureStorage(fleet, store, (factoryOfBatch, limit) =>
-      runIngest({ url: netgraph.url, factory: factoryOfBatch, request: request(netgraph), senders: 1, seconds: 600, limit }));
-    log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes`);
     for (const t of targets) await t.stop();
     const single = store.name === 'sqlite' ? await oneProcess(await start('netgraph-sqlite-1', 1), options, ingest, log) : undefined;
     out.stores[store.name] = { rounds, storage, underIngest, oneProcess: single };

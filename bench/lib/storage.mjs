@@ -18,12 +18,13 @@ export const STORAGE_GROUPS = {
   daily: { days: RETENTION_DEFAULTS.dailyRetentionDays, bucketHours: 24 },
   history: { days: RETENTION_DEFAULTS.eventRetentionDays, bucketHours: 0 },
 };
-const STATE = ['device_ports', 'device_radios', 'network_clients', 'hardware_devices'];
+const STATE = ['device_ports', 'device_radios', 'network_clients', 'hardware_devices', 'client_sessions'];
 
 /** The group of a table of the schema, or undefined for one ingest does not write. */
 function groupOf(table) {
   if (RAW_SERIES_TABLES.includes(table) || table === 'report_receipts') return 'raw';
-  if (table === 'events' || table === 'client_sessions' || table === 'client_connection_events') return 'history';
+  // a client's session is opened once and lives while the client stays (the bench's clients never leave): state here, not history
+  if (table === 'events' || table === 'client_connection_events') return 'history';
   if (table.endsWith('_rollups_hourly')) return 'hourly';
   if (table.endsWith('_rollups_daily')) return 'daily';
   if (table.endsWith('_rollups')) return 'rollups';
