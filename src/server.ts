@@ -3,6 +3,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { redactUrl } from './config.js';
+// the report protocol's compiled check, loaded lazily by the report service (report.service.ts), loaded here at start so no first report waits for it
+import './ingest/report.parse.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { ReplicaState, Store } from './db/store.js';
 import { generateDemoDataset } from './tools/demo/dataset.js';

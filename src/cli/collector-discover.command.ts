@@ -4,7 +4,8 @@ import { parseJsonText } from '../kernel/json-input.js';
 import { createChecks } from '../kernel/snmp-target.js';
 import { postDiscovered, readDiscovery, sweep } from '../collector/collector.discovery.js';
 import type { SweepResult } from '../collector/collector.discovery.js';
-import { COLLECTOR_OPTIONS, readConfig } from './collector.command.js';
+import { readConfig } from './collector.command.js';
+import { COLLECTOR_OPTIONS } from './options.js';
 import type { Command, CommandContext } from './io.js';
 import { printJson, printTable } from './io.js';
 

@@ -4,7 +4,7 @@ import { parseJsonText } from '../kernel/json-input.js';
 import type { TargetInfo } from '../features/collector-target/collector-target.service.js';
 import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
-import type { WithServices } from './simulate.command.js';
+import type { WithServices } from './options.js';
 
 // `netgraph collector targets ...`: thin over the collector target service, as the operator of the named company (CLI_ACTOR)
 

@@ -4,18 +4,9 @@ import { parseCollectorConfig } from '../collector/collector.config.js';
 import { createCollector } from '../collector/collector.service.js';
 import type { PollOutcome } from '../collector/collector.service.js';
 import { createProcessLog } from '../observability/log.js';
-import type { CommandContext, OptionSpec } from './io.js';
+import type { CommandContext } from './io.js';
 import { printJson, printTable } from './io.js';
-import { abortOnSignals } from './simulate.command.js';
-
-/** The options of `netgraph collector`. */
-export const COLLECTOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  config: { type: 'string', value: 'FILE', description: 'the configuration file: server, ingest key, settings, devices of its own', default: 'none: --server and --key-file', file: true },
-  server: { type: 'string', value: 'URL', description: 'without --config: the netgraph server, whose targets for the key are polled', default: 'none' },
-  'key-file': { type: 'string', value: 'FILE', description: 'without --config: a file holding the ingest key (not the command line, where ps shows it)', default: 'none', file: true },
-  spool: { type: 'string', value: 'DIR', description: 'without --config: where reports wait for the server', default: 'collector-spool', file: true },
-  once: { type: 'boolean', description: 'poll once and print the reports instead of sending them; exit 1 when a device failed', default: 'off' },
-};
+import { abortOnSignals } from './options.js';
 
 /**
  * `netgraph collector --config FILE`: polls the file's devices over SNMP

@@ -10,11 +10,9 @@ import { USER_ROLES } from '../features/user/user.service.js';
 import type { UserInfo } from '../features/user/user.service.js';
 import { openRuntime } from '../runtime.js';
 import type { Services } from '../services.js';
-import { COLLECTOR_OPTIONS, collector } from './collector.command.js';
 import type { CliIo, Command, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
-import { serve } from './serve.js';
-import { SIMULATE_OPTIONS, simulate } from './simulate.command.js';
+import { COLLECTOR_OPTIONS, SIMULATE_OPTIONS } from './options.js';
 import { helpCommands } from './help.js';
 import { webhookCommands } from './webhooks.command.js';
 import { keyCommands } from './keys.command.js';
@@ -78,7 +76,8 @@ export const COMMANDS: readonly Command[] = [
       workers: { type: 'string', value: 'N', description: 'processes sharing the port, from 1 to 64', default: '1' },
     },
     examples: ['netgraph serve --port 8080 --host 0.0.0.0 --workers 2'],
-    run: serve,
+    // the server, the simulator and the collector load when they run: other commands start without them (options.ts)
+    run: async (context) => (await import('./serve.js')).serve(context),
   },
   {
     path: ['migrate'],
@@ -226,7 +225,7 @@ export const COMMANDS: readonly Command[] = [
     summary: 'the company\'s (or every company\'s) devices post simulated reports: history first, then live until Ctrl-C',
     options: SIMULATE_OPTIONS,
     examples: ['netgraph simulate --company acme --backfill 24h', 'netgraph simulate --company acme --url https://netgraph.example --key ngk_…'],
-    run: (context) => simulate(context, withServices),
+    run: async (context) => (await import('./simulate.command.js')).simulate(context, withServices),
   },
   // before `collector`, which would otherwise take `collector targets ...` as its own
   ...collectorTargetCommands(withServices),
@@ -239,7 +238,7 @@ export const COMMANDS: readonly Command[] = [
       'netgraph collector --server https://netgraph.example --key-file /etc/netgraph/collector.key',
       'netgraph collector --config collector.json --once',
     ],
-    run: collector,
+    run: async (context) => (await import('./collector.command.js')).collector(context),
   },
   {
     path: ['audit', 'list'],

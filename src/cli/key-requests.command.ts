@@ -3,7 +3,7 @@ import type { KeyRequests } from '../features/request-log/request-log.service.js
 import { MAX_PAGE_SIZE } from '../features/request-log/request-log.service.js';
 import type { Command } from './io.js';
 import { printJson, printTable } from './io.js';
-import type { WithServices } from './simulate.command.js';
+import type { WithServices } from './options.js';
 
 // `netgraph keys requests ...`: a key's request log, thin over the request log service, as the operator
 

@@ -4,8 +4,8 @@ import type { ApiKeyInfo } from '../features/api-key/api-key.service.js';
 import { EXPIRY_WARNING_DAYS, expiryState } from '../features/api-key/api-key.rules.js';
 import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
-import { parseDuration } from './simulate.command.js';
-import type { WithServices } from './simulate.command.js';
+import { parseDuration } from './options.js';
+import type { WithServices } from './options.js';
 import { keyRequestsCommand } from './key-requests.command.js';
 
 // `netgraph keys ...`: thin over the API key service, as the operator (CLI_ACTOR in the audit log)

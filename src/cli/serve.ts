@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import type { Config } from '../config.js';
-import { AppError } from '../kernel/errors.js';
 import { LOG_LEVELS } from '../config.js';
 import { startDemoSimulator } from '../tools/demo/demo-simulator.js';
 import type { DemoSimulator, DemoSimulatorLog } from '../tools/demo/demo-simulator.js';
@@ -12,19 +11,10 @@ import { createProcessLog, exitOnCrash } from '../observability/log.js';
 import { openRuntime } from '../runtime.js';
 import type { Runtime } from '../runtime.js';
 import type { CommandContext } from './io.js';
+import { integerOption } from './options.js';
 import { sqliteDriverFor } from '../db/sqlite-driver.js';
 
 const MAX_WORKERS = 64;
-
-/** The value of an integer option from `min` to `max`, or undefined when absent; BAD_USER_INPUT naming the option otherwise. */
-export function integerOption(value: string | boolean | undefined, name: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new AppError('BAD_USER_INPUT', `--${name} must be a whole number from ${min} to ${max}`);
-  }
-  return n;
-}
 
 /**
  * `netgraph serve`: one process by default; with --workers N, a primary that

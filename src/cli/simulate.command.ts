@@ -7,37 +7,12 @@ import { runSimulator } from '../tools/simulator/simulator.runner.js';
 import type { SimulatorProgress, SimulatorSummary } from '../tools/simulator/simulator.runner.js';
 import { createHttpSink, createRoutingSink } from '../tools/simulator/simulator.sink.js';
 import type { ReportSink } from '../tools/simulator/simulator.sink.js';
-import type { Services } from '../services.js';
-import type { CliIo, CommandContext, OptionSpec } from './io.js';
-import { integerOption } from './serve.js';
+import type { CliIo, CommandContext } from './io.js';
+import { integerOption, parseDuration, abortOnSignals } from './options.js';
+import type { WithServices } from './options.js';
 
-/** How a command gets the services: the CLI's `withServices`, handed in so this file does not import commands.ts. */
-export type WithServices = <T>(config: Config, fn: (services: Services) => Promise<T>) => Promise<T>;
-
-/** The options of `netgraph simulate`. */
-export const SIMULATE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  company: { type: 'string', value: 'SLUG', description: 'only this company\'s devices', default: 'every company with assigned devices' },
-  interval: { type: 'string', value: 'SECONDS', description: 'time between two reports of a device, 1 to 86400', default: '30' },
-  seed: { type: 'string', value: 'N', description: 'another seed, another fleet history, 0 to 4294967295', default: '1' },
-  url: { type: 'string', value: 'URL', description: 'the server to post to; needs --key', default: 'http://127.0.0.1:$PORT' },
-  key: { type: 'string', value: 'KEY', description: 'an API key with the ingest scope; required with --url', default: 'a new ingest key per company' },
-  backfill: { type: 'string', value: 'DURATION', description: 'first send this much history (90s, 30m, 24h, 7d; at most 30d)', default: 'none' },
-};
-
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-const MAX_BACKFILL_SECONDS = 30 * 86_400;
 /** Rejections printed one by one; the rest are counted. */
 const MAX_REJECTIONS_SHOWN = 20;
-
-/** A duration like 90s, 30m, 24h or 7d in seconds (up to 30 days); BAD_USER_INPUT otherwise. */
-export function parseDuration(value: string, option: string): number {
-  const match = /^(\d+)([smhd])$/.exec(value.trim());
-  const seconds = match ? Number(match[1]) * (UNITS[match[2] as string] ?? 0) : Number.NaN;
-  if (!Number.isSafeInteger(seconds) || seconds > MAX_BACKFILL_SECONDS) {
-    throw new AppError('BAD_USER_INPUT', `--${option} must be a duration like 30m, 24h or 7d (at most 30d), not "${value}"`);
-  }
-  return seconds;
-}
 
 interface SimulatedCompany {
   readonly slug: string;
@@ -111,15 +86,6 @@ function createSink(companies: readonly SimulatedCompany[], url: string, signal:
     for (const network of company.networks) for (const device of network.devices) routes.set(device.serialNumber, sink);
   }
   return createRoutingSink(routes);
-}
-
-/** An AbortController aborted by SIGINT or SIGTERM, and how to stop listening. */
-export function abortOnSignals(): { controller: AbortController; release: () => void } {
-  const controller = new AbortController();
-  // the signal's name in the reason, so a log can say who asked it to stop
-  const stop = (signal: NodeJS.Signals) => controller.abort(new Error(`stopped by ${signal}`));
-  process.once('SIGINT', stop).once('SIGTERM', stop);
-  return { controller, release: () => process.off('SIGINT', stop).off('SIGTERM', stop) };
 }
 
 /**

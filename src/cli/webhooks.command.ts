@@ -4,7 +4,7 @@ import type { AuthorizationInput, EndpointInfo, RuleInput } from '../features/we
 import { ALERT_TYPES } from '../features/webhook/webhook.alerts.js';
 import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
-import type { WithServices } from './simulate.command.js';
+import type { WithServices } from './options.js';
 
 // `netgraph webhooks ...`: thin over the webhook service, as the operator of the named company (CLI_ACTOR in the audit log)
 

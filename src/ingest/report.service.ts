@@ -14,7 +14,6 @@ import { foreignApCandidates, highCpuEvents, networksWithForeignBssids } from '.
 import type { FreshReport } from './report.rows.js';
 import type { EventRow } from './report.repository.js';
 import type { ForeignApContext } from './report-alerts.repository.js';
-import { isRejection, parseReport } from './report.parse.js';
 import type { Rejection } from './report.parse.js';
 import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
@@ -85,6 +84,8 @@ export function createReportService(store: Store, settings: ReportSettings, now:
       observe?: (figures: IngestFigures) => void,
       refused: ReadonlyMap<number, Rejection> = new Map(),
     ): Promise<IngestResult> {
+      // loaded on the first report (server.ts loads it at start): the compiled protocol check is a few hundred modules that no CLI command needs
+      const { isRejection, parseReport } = await import('./report.parse.js');
       const at = now().getTime();
       const window = { earliest: at - settings.rawRetentionHours * 3_600_000, latest: at + MAX_CLOCK_AHEAD_MS };
       const rejected: Rejection[] = [];
