@@ -1,7 +1,8 @@
 import type { SqlContext } from '../../db/store.js';
+import type { SnmpColumns, StoredSnmp } from '../../kernel/snmp-target.js';
 
 /** A range row as stored: its sealed credentials, and the collector key that sweeps it (null: every collector of the company). */
-export interface RangeRow {
+export interface RangeRow extends StoredSnmp {
   readonly id: number;
   readonly uuid: string;
   readonly companyId: number;
@@ -10,27 +11,15 @@ export interface RangeRow {
   readonly apiKeyLabel: string | null;
   readonly cidr: string;
   readonly port: number;
-  readonly snmpVersion: string;
-  readonly snmpUser: string | null;
-  readonly snmpLevel: string | null;
-  readonly authProtocol: string | null;
-  readonly privProtocol: string | null;
-  readonly credentials: string;
   readonly ratePerSecond: number;
   readonly intervalSeconds: number;
 }
 
 /** The columns a range's settings are stored in. */
-export interface RangeValues {
+export interface RangeValues extends SnmpColumns {
   readonly api_key_id: number | null;
   readonly cidr: string;
   readonly port: number;
-  readonly snmp_version: string;
-  readonly snmp_user: string | null;
-  readonly snmp_level: string | null;
-  readonly auth_protocol: string | null;
-  readonly priv_protocol: string | null;
-  readonly credentials: string;
   readonly rate_per_second: number;
   readonly interval_seconds: number;
 }

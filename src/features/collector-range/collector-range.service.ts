@@ -7,9 +7,9 @@ import { isGiven, notFound, requireSomeChange, requireUuid } from '../../platfor
 import type { WriteService } from '../../platform/write/write.service.js';
 import { readRangeSettings } from '../../kernel/snmp-range.js';
 import type { RangeSettings } from '../../kernel/snmp-range.js';
-import type { SnmpCredentials } from '../../kernel/snmp-target.js';
+import type { SnmpCredentials, SnmpInfo } from '../../kernel/snmp-target.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
-import { openSnmp, refusal, sealSnmp } from '../collector-target/collector-target.service.js';
+import { openSnmp, refusal, sealSnmp, snmpInfoOf } from '../collector-target/collector-target.service.js';
 import { createCollectorRangeRepository } from './collector-range.repository.js';
 import type { CollectorRangeRepository, RangeRow, RangeValues } from './collector-range.repository.js';
 
@@ -32,15 +32,10 @@ export interface UpdateRangeInput extends RangeSettingsInput {
 }
 
 /** A range as the API, the CLI and the audit log show it: never a community or key. */
-export interface RangeInfo {
+export interface RangeInfo extends SnmpInfo {
   readonly UUID: string;
   readonly range: string;
   readonly port: number;
-  readonly snmpVersion: string;
-  readonly snmpUser: string | null;
-  readonly snmpLevel: string | null;
-  readonly authProtocol: string | null;
-  readonly privProtocol: string | null;
   readonly ratePerSecond: number;
   readonly intervalSeconds: number;
   /** The ingest key of the collector that sweeps it; null: every collector of the company. */
@@ -200,11 +195,7 @@ function infoOf(row: RangeRow): RangeInfo {
     UUID: row.uuid,
     range: row.cidr,
     port: row.port,
-    snmpVersion: row.snmpVersion,
-    snmpUser: row.snmpUser,
-    snmpLevel: row.snmpLevel,
-    authProtocol: row.authProtocol,
-    privProtocol: row.privProtocol,
+    ...snmpInfoOf(row),
     ratePerSecond: row.ratePerSecond,
     intervalSeconds: row.intervalSeconds,
     collectorKeyUUID: row.apiKeyUuid,

@@ -6,7 +6,7 @@ import { buildChange } from '../../platform/audit/audit.service.js';
 import { isGiven, notFound, requireSomeChange, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { readTargetSettings } from '../../kernel/snmp-target.js';
-import type { SnmpCredentials, TargetSettings } from '../../kernel/snmp-target.js';
+import type { SnmpColumns, SnmpCredentials, SnmpInfo, StoredSnmp, TargetSettings } from '../../kernel/snmp-target.js';
 import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
 import { createCollectorTargetRepository } from './collector-target.repository.js';
@@ -35,17 +35,12 @@ export interface UpdateTargetInput extends TargetSettingsInput {
 }
 
 /** A target as the API, the CLI and the audit log show it: never a community or key. */
-export interface TargetInfo {
+export interface TargetInfo extends SnmpInfo {
   readonly UUID: string;
   readonly virtualDeviceUUID: string;
   readonly networkUUID: string;
   readonly host: string;
   readonly port: number;
-  readonly snmpVersion: string;
-  readonly snmpUser: string | null;
-  readonly snmpLevel: string | null;
-  readonly authProtocol: string | null;
-  readonly privProtocol: string | null;
   readonly intervalSeconds: number;
   readonly uplinks: readonly string[];
   /** `<uplink>=<host>:<port>`. */
@@ -216,26 +211,6 @@ export function toValues(settings: TargetSettings, box: SecretBox, uuid: string)
   };
 }
 
-/** The columns SNMP credentials are stored in: the secrets sealed (for `context`), the rest plain. */
-export interface SnmpColumns {
-  readonly snmp_version: string;
-  readonly snmp_user: string | null;
-  readonly snmp_level: string | null;
-  readonly auth_protocol: string | null;
-  readonly priv_protocol: string | null;
-  readonly credentials: string;
-}
-
-/** Stored SNMP credentials as a repository reads them. */
-export interface StoredSnmp {
-  readonly snmpVersion: string;
-  readonly snmpUser: string | null;
-  readonly snmpLevel: string | null;
-  readonly authProtocol: string | null;
-  readonly privProtocol: string | null;
-  readonly credentials: string;
-}
-
 /**
  * Checked SNMP credentials as columns, the community or keys sealed with the
  * webhook secrets' box for `context` (one object's own: a sealed value copied
@@ -252,6 +227,11 @@ export function sealSnmp(snmp: SnmpCredentials, box: SecretBox, context: string)
     priv_protocol: v3?.privProtocol ?? null,
     credentials: box.seal(JSON.stringify(secrets), context),
   };
+}
+
+/** Stored SNMP credentials as the API shows them: no secret. */
+export function snmpInfoOf(row: StoredSnmp): SnmpInfo {
+  return { snmpVersion: row.snmpVersion, snmpUser: row.snmpUser, snmpLevel: row.snmpLevel, authProtocol: row.authProtocol, privProtocol: row.privProtocol };
 }
 
 /** Stored SNMP credentials as given (sealSnmp's input), the secrets opened with the `context` they were sealed for. */
@@ -288,11 +268,7 @@ export function infoOf(row: TargetRow): TargetInfo {
     networkUUID: row.networkUuid,
     host: row.host,
     port: row.port,
-    snmpVersion: row.snmpVersion,
-    snmpUser: row.snmpUser,
-    snmpLevel: row.snmpLevel,
-    authProtocol: row.authProtocol,
-    privProtocol: row.privProtocol,
+    ...snmpInfoOf(row),
     intervalSeconds: row.intervalSeconds,
     uplinks: JSON.parse(row.uplinks) as string[],
     uplinkProbes: JSON.parse(row.uplinkProbes) as string[],
