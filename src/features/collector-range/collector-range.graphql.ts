@@ -1,6 +1,7 @@
 import { dateTime, inCompany, integer, isCompany, text, uuidArgument } from '../../engine/read.model.js';
 import type { GraphQLFeature, MutationInput, ObjectReference } from '../../engine/read.model.js';
 import type { CollectorRangeService, RangeSettingsInput } from './collector-range.service.js';
+import { SNMP_INFO_FIELDS, SNMP_INFO_SDL } from '../collector-target/collector-target.graphql.js';
 
 const range = (uuid: string): ObjectReference => ({ root: 'collectorRangeByUUID', arg: uuid });
 
@@ -34,16 +35,7 @@ type CollectorRange {
   range: String!
   """The agents' UDP port."""
   port: Int!
-  """2c or 3."""
-  snmpVersion: String!
-  """SNMPv3: the USM user; null for 2c."""
-  snmpUser: String
-  """SNMPv3: authPriv or authNoPriv; null for 2c."""
-  snmpLevel: String
-  """SNMPv3: sha, sha224, sha256, sha384 or sha512; null for 2c."""
-  authProtocol: String
-  """SNMPv3 authPriv: aes, aes256b or aes256r; null otherwise."""
-  privProtocol: String
+${SNMP_INFO_SDL}
   """Addresses a sweep starts per second, at most."""
   ratePerSecond: Int!
   """Seconds from the start of one sweep to the next."""
@@ -129,11 +121,7 @@ type DeleteCollectorRangePayload {
       companyUUID: { kind: 'computed', type: 'string', sql: (t) => `(SELECT crc.uuid FROM companies crc WHERE crc.id = ${t}.company_id)` },
       range: text('cidr'),
       port: integer('port'),
-      snmpVersion: text('snmp_version'),
-      snmpUser: text('snmp_user', true),
-      snmpLevel: text('snmp_level', true),
-      authProtocol: text('auth_protocol', true),
-      privProtocol: text('priv_protocol', true),
+      ...SNMP_INFO_FIELDS,
       // the sealed credentials column is mapped by no field
       ratePerSecond: integer('rate_per_second'),
       intervalSeconds: integer('interval_seconds'),
