@@ -180,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     apiKeys: services.apiKeys,
     reports: services.reports,
     collectorTargets: services.collectorTargets,
+    collectorRanges: services.collectorRanges,
     discoveredDevices: services.discoveredDevices,
     limits: reportLimits,
     classifyError,

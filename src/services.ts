@@ -27,6 +27,7 @@ import { createAlertService } from './features/alert/alert.service.js';
 import { createRequestLogService } from './features/request-log/request-log.service.js';
 import type { RequestLogSettings } from './features/request-log/request-log.service.js';
 import { createCollectorTargetService } from './features/collector-target/collector-target.service.js';
+import { createCollectorRangeService } from './features/collector-range/collector-range.service.js';
 import { createDiscoveredDeviceService } from './features/discovered-device/discovered-device.service.js';
 import type { WebhookConfig } from './config.js';
 
@@ -90,6 +91,7 @@ export function createServices(
     reports: createReportService(store, reportSettings, options.reports?.now ?? now),
     webhooks: createWebhookService({ store, writes, companies, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, now: webhookNow }),
     collectorTargets: createCollectorTargetService({ store, writes, box, now }),
+    collectorRanges: createCollectorRangeService({ store, writes, box, now }),
     discoveredDevices: createDiscoveredDeviceService({ store, writes, box, now }),
     alerts: createAlertService({ store, writes, box, allowPrivateTargets: webhookSettings.allowPrivateTargets, canEmail: webhookSettings.smtp !== null, now: webhookNow }),
     /** The dispatcher and the deliverer the background tasks run (webhook.tasks.ts). */

@@ -224,5 +224,47 @@ describe.skipIf(!AVAILABLE)('discovery: a collector sweeps a range for SNMP agen
         [network.addresses[1], 'IGNORED', 'ingest key'],
       ]);
     }, 90_000);
+
+    it('sweeps a range created through the API when run with only the server and its key: the agents appear as NEW discovered devices', async () => {
+      // a fresh company state: nothing discovered yet
+      const fresh = await startTestApp(kind, { data: createFixture() });
+      const collectorKey = await fresh.server.services.apiKeys.create({ companySlug: 'acme', label: 'site-a collector', scope: 'ingest' });
+      const created = await fresh.graphql('mutation ($i: CreateCollectorRangeInput!) { createCollectorRange(input: $i) { range { UUID range collectorKeyLabel } } }', {
+        key: await createScopedKey(fresh, 'read_write'),
+        variables: { i: { range: network.range, snmp: { version: '2c', community: 'public' }, ratePerSecond: 50, intervalSeconds: 60, collectorKeyUUID: collectorKey.id } },
+      });
+      expect(created.body.errors).toBeUndefined();
+      const rangeId = created.body.data.createCollectorRange.range.UUID as string;
+      const freshKeyFile = path.join(dir, `${kind}-range.key`);
+      fs.writeFileSync(freshKeyFile, `${collectorKey.key}\n`, { mode: 0o600 });
+      const freshRead = await fresh.createKey('acme');
+      const discovered = async () => (await fresh.graphql(LIST, { key: freshRead })).body.data.discoveredDevicesForCompany as JsonTree[];
+      expect(await discovered()).toEqual([]);
+      const { child, result } = startNetgraph(['collector', '--server', fresh.url, '--key-file', freshKeyFile, '--spool', path.join(dir, `${kind}-range-spool`)], { LOG_LEVEL: 'info' });
+      let seen: JsonTree[] = [];
+      try {
+        const deadline = Date.now() + 60_000;
+        while (seen.length < 2) {
+          if (Date.now() > deadline) throw new Error(`the range's sweep never arrived: ${JSON.stringify(seen)}`);
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          seen = await discovered();
+        }
+      } catch (error) {
+        child.kill('SIGKILL');
+        await fresh.close();
+        throw error;
+      }
+      const finished = await stopNetgraph(child, result);
+      await fresh.close();
+      expect(finished.code).toBe(0);
+      expect(seen.map((d) => [d.address, d.sysName, d.vendor, d.state, d.collectorName])).toEqual([
+        [network.addresses[0], 'netgraph-disc-a', 'Net-SNMP', 'NEW', 'site-a collector'],
+        [network.addresses[1], 'netgraph-disc-b', 'Net-SNMP', 'NEW', 'site-a collector'],
+      ]);
+      // the sweep's log line names the range it came from, and counts the /29
+      expect(finished.stderr).toMatch(new RegExp(`"addresses":6,"found":2,"new":2,"noAnswer":4,"refused":0,[^\\n]*"rangeId":"${rangeId}"[^\\n]*"msg":"discovery sweep"`));
+      expect(finished.stderr).not.toContain(collectorKey.key);
+      expect(finished.stderr).not.toContain('"public"');
+    }, 90_000);
   });
 });

@@ -204,6 +204,61 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     expect((await app.server.services.collectorTargets.list(globex)).map((t) => t.host)).toEqual(['198.51.100.9']);
   });
 
+  it('adds a discovery range through its form (a refusal named at its field, no secret back), for one collector, lists it and deletes it', async () => {
+    const rangesOf = async (key: string) => ((await app.request('/api/v1/collector/ranges', { headers: { authorization: `Bearer ${key}` } })).body as { ranges: JsonTree[] }).ranges;
+    const other = await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'branch-collector', scope: 'ingest' });
+    const page = await signedInPage('admin@acme.example');
+    await page.goto(`${app.url}/settings/collectors`);
+    await page.getByRole('link', { name: 'Discovery ranges' }).click();
+    await page.getByRole('heading', { name: 'Discovery ranges', level: 1 }).waitFor();
+    await page.getByText('No discovery ranges yet').waitFor();
+
+    const add = page.locator('#add-range');
+    await add.getByLabel('Range (CIDR)').fill('10.0.0.0/8');
+    await add.getByLabel('Swept by').selectOption({ label: 'hq-collector' });
+    await add.getByLabel('Rate (addresses a second)').fill('25');
+    await add.getByLabel('User', { exact: true }).fill('netgraph');
+    await add.getByLabel('Authentication password').fill(AUTH_KEY);
+    await add.getByLabel('Privacy password').fill(PRIV_KEY);
+    await add.getByRole('button', { name: 'Add range' }).click();
+    await page.locator('#add-range').getByText('range: 10.0.0.0/8 holds 16,777,216 addresses: sweep at most a /16').waitFor();
+    expect(secretsIn(await page.content())).toEqual([]);
+    const refused = page.locator('#add-range');
+    expect(await refused.getByLabel('Rate (addresses a second)').inputValue()).toBe('25');
+    await refused.getByLabel('Range (CIDR)').fill('10.0.0.0/24');
+    await refused.getByLabel('Authentication password').fill(AUTH_KEY);
+    await refused.getByLabel('Privacy password').fill(PRIV_KEY);
+    await refused.getByRole('button', { name: 'Add range' }).click();
+    await page.getByText('Added range 10.0.0.0/24.').waitFor();
+
+    const row = page.locator('#collector-ranges tr', { hasText: '10.0.0.0/24' });
+    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.0.0.0/24 UDP 161 v3, user netgraph authPriv · SHA-256 · AES-128 25 addresses/s every 3600 s hq-collector Delete');
+    expect(secretsIn(await page.content())).toEqual([]);
+    expect(secretsIn(await source(page, '/settings/collectors/ranges'))).toEqual([]);
+    await screenshot(page, 'collector-ranges');
+    // the chosen collector gets it with what was typed; another collector of the company does not
+    expect(await rangesOf(ingestKey)).toMatchObject([{ range: '10.0.0.0/24', ratePerSecond: 25, snmp: { version: '3', user: 'netgraph', authKey: AUTH_KEY, privKey: PRIV_KEY } }]);
+    expect(await rangesOf(other.key)).toEqual([]);
+
+    page.on('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Deleted range 10.0.0.0/24.').waitFor();
+    await page.getByText('No discovery ranges yet').waitFor();
+    expect(await rangesOf(ingestKey)).toEqual([]);
+    const audit = await auditOf(app);
+    expect(audit.map((entry) => entry.action).filter((action) => action.startsWith('collector_range.'))).toEqual(['collector_range.create', 'collector_range.delete']);
+    expect(secretsIn(JSON.stringify(audit))).toEqual([]);
+
+    // a member reads the page without the form; a forged POST is 403
+    const member = await signedInPage('member@acme.example');
+    await member.goto(`${app.url}/settings/collectors/ranges`);
+    await member.getByText('Only admins can add or delete them.').waitFor();
+    expect(await member.getByRole('button', { name: 'Add range' }).count()).toBe(0);
+    const csrf = await member.locator('input[name="_csrf"]').first().inputValue();
+    const status = await member.evaluate(async (token) => (await fetch('/settings/collectors/ranges', { method: 'POST', body: new URLSearchParams({ _csrf: token, range: '10.1.0.0/24', version: '2c', community: 'public' }) })).status, csrf);
+    expect(status).toBe(403);
+  }, 90_000);
+
   async function screenshot(page: Page, name: string): Promise<void> {
     if (kind !== 'sqlite') return;
     fs.mkdirSync(SCREENSHOTS, { recursive: true });

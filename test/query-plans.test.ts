@@ -67,10 +67,13 @@ let companyUuid = '';
 let receiverUuid = '';
 /** A collector target of the company (for the device above), made after the import. */
 let targetUuid = '';
+/** A discovery range of the company, made after the import. */
+let rangeUuid = '';
 const fill = (query: string): string =>
   query
     .replaceAll('$RECEIVER', receiverUuid)
     .replaceAll('$TARGET', targetUuid)
+    .replaceAll('$RANGE', rangeUuid)
     .replaceAll('$SLUG', company.slug)
     .replaceAll('$COMPANY', companyUuid)
     .replaceAll('$NETSLUG', network.slug)
@@ -109,6 +112,7 @@ async function importedApp(kind: 'sqlite' | 'postgres'): Promise<{ app: TestApp;
   receiverUuid = await createReceiver(app, company.slug);
   const caller = await app.server.services.webhooks.cliCaller(company.slug);
   targetUuid = (await app.server.services.collectorTargets.create(caller, { virtualDeviceUUID: device.UUID, host: '192.0.2.10', snmp: { version: '2c', community: 'public' } })).UUID;
+  rangeUuid = (await app.server.services.collectorRanges.create(caller, { range: '192.0.2.0/24', snmp: { version: '2c', community: 'public' } })).UUID;
   return { app, ran };
 }
 

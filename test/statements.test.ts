@@ -71,9 +71,11 @@ describe.each(storeKinds())('SQL statements per request on %s', (kind) => {
     const { endpoint } = await webhooks.createEndpoint(caller, { label: 'hook', url: 'https://hooks.example.com/x', rules: [{ alert: 'WAN_UP' }] });
     const receiver = await alerts.createReceiver(caller, { label: 'NOC', targets: [{ type: 'WEBHOOK', webhookEndpointId: endpoint.id }], rules: [{ alert: 'DEVICE_OFFLINE' }] });
     const target = await app.server.services.collectorTargets.create(caller, { virtualDeviceUUID: device.UUID, host: '192.0.2.10', snmp: { version: '2c', community: 'public' } });
+    const range = await app.server.services.collectorRanges.create(caller, { range: '192.0.2.0/24', snmp: { version: '2c', community: 'public' } });
     const fill = (q: string) =>
       q
         .replace('$TARGET', target.UUID)
+        .replace('$RANGE', range.UUID)
         .replace('$RECEIVER', receiver.id)
         .replace('$SLUG', 'big-1')
         .replace('$NETSLUG', network.slug)
@@ -112,6 +114,7 @@ describe('the SQL of the six seed queries (a snapshot: an N+1 or a scoping chang
       .replace('$SLUG', 'acme')
       .replace('$RECEIVER', '77777777-7777-4777-8777-777777777771')
       .replace('$TARGET', '77777777-7777-4777-8777-777777777772')
+      .replace('$RANGE', '77777777-7777-4777-8777-777777777773')
       .replace('$NETWORK', '11111111-1111-4111-8111-111111111111')
       .replace('$DEVICE', '22222222-2222-4222-8222-222222222222')
       .replace('$SERIAL', 'M1A3-AP00-0001')

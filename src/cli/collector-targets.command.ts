@@ -8,11 +8,11 @@ import type { WithServices } from './options.js';
 
 // `netgraph collector targets ...`: thin over the collector target service, as the operator of the named company (CLI_ACTOR)
 
-const COMPANY: OptionSpec = { type: 'string', value: 'SLUG', description: 'the company, by its slug', required: true };
+export const COMPANY: OptionSpec = { type: 'string', value: 'SLUG', description: 'the company, by its slug', required: true };
 const TARGET_ID: OperandSpec = { usage: 'ID', description: 'the target\'s id, from "netgraph collector targets list"' };
 
 /** The SNMP credentials from a JSON file or stdin (`-`), never from the command line, where `ps` and shell history would show them. */
-async function readSnmp(context: CommandContext): Promise<Record<string, unknown>> {
+export async function readSnmp(context: CommandContext): Promise<Record<string, unknown>> {
   const file = required(context, 'snmp', 'snmp.json');
   const text =
     file === '-'

@@ -17,6 +17,7 @@ import { helpCommands } from './help.js';
 import { webhookCommands } from './webhooks.command.js';
 import { keyCommands } from './keys.command.js';
 import { collectorTargetCommands } from './collector-targets.command.js';
+import { collectorRangeCommands } from './collector-ranges.command.js';
 import { COLLECTOR_DISCOVER_COMMAND } from './collector-discover.command.js';
 
 /** Opens the runtime, checks migrations are applied, runs `fn` with the services, closes. */
@@ -229,6 +230,7 @@ export const COMMANDS: readonly Command[] = [
   },
   // before `collector`, which would otherwise take `collector targets ...` as its own
   ...collectorTargetCommands(withServices),
+  ...collectorRangeCommands(withServices),
   COLLECTOR_DISCOVER_COMMAND,
   {
     path: ['collector'],

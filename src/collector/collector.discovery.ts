@@ -1,9 +1,9 @@
-import { isIPv4 } from 'node:net';
 import { AppError } from '../kernel/errors.js';
 import { identifyAgent } from '../kernel/snmp-vendors.js';
 import type { SnmpCredentials } from '../kernel/snmp-target.js';
 import type { Checks } from '../kernel/snmp-target.js';
 import { readCredentials } from '../kernel/snmp-target.js';
+import { rangeAddresses, readRange, readRate, readSweepInterval } from '../kernel/snmp-range.js';
 import { MAX_DISCOVERED_PER_REQUEST, MAX_SYS_DESCR, MAX_SYS_NAME } from '../ingest/discovered.protocol.js';
 import type { FoundAgent } from '../ingest/discovered.protocol.js';
 import { SYSTEM, pollChassisSerial, pollDevice } from './collector.mibs.js';
@@ -12,9 +12,6 @@ import { SnmpError, openSnmpClient } from './snmp.client.js';
 
 /** Where a collector posts what its sweeps found (src/http/routes/collector-discovered.route.ts). */
 export const DISCOVERED_PATH = '/api/v1/collector/discovered';
-
-/** The largest range one sweep takes: a /16 (65,536 addresses). */
-export const MIN_PREFIX = 16;
 
 /** How a collector sweeps for SNMP agents (docs/collector.md#discovery). */
 export interface DiscoveryConfig {
@@ -55,11 +52,7 @@ export interface SweepResult {
 /** The `discovery` section of a configuration file, or --range and --snmp of `collector discover`: every problem recorded at its path. */
 export function readDiscovery(check: Checks, value: unknown, at: string): DiscoveryConfig {
   const section = check.object(value, at) ?? {};
-  const ranges = check.list(section.ranges ?? [], `${at}.ranges`).map((r, i) => {
-    const range = check.text(r, `${at}.ranges[${i}]`, 50);
-    const problem = range === '' ? null : rangeProblem(range);
-    return problem === null ? range : check.fail(`${at}.ranges[${i}]`, problem, '');
-  });
+  const ranges = check.list(section.ranges ?? [], `${at}.ranges`).map((r, i) => readRange(check, r, `${at}.ranges[${i}]`));
   if (ranges.length === 0) check.fail(`${at}.ranges`, 'must list at least one range, e.g. ["10.0.0.0/24"]', null);
   const snmp = check.list(section.snmp ?? [], `${at}.snmp`).map((c, i) => readCredentials(check, c, `${at}.snmp[${i}]`));
   if (snmp.length === 0) check.fail(`${at}.snmp`, 'must list at least one set of credentials, e.g. [{"version": "2c", "community": "public"}]', null);
@@ -68,49 +61,11 @@ export function readDiscovery(check: Checks, value: unknown, at: string): Discov
     snmp,
     port: check.integer(section.port ?? 161, `${at}.port`, 1, 65_535),
     concurrency: check.integer(section.concurrency ?? 32, `${at}.concurrency`, 1, 1024),
-    ratePerSecond: check.integer(section.ratePerSecond ?? 100, `${at}.ratePerSecond`, 1, 10_000),
+    ratePerSecond: readRate(check, section.ratePerSecond, `${at}.ratePerSecond`),
     timeoutMs: check.integer(section.timeoutMs ?? 1000, `${at}.timeoutMs`, 100, 60_000),
     retries: check.integer(section.retries ?? 0, `${at}.retries`, 0, 10),
-    intervalSeconds: check.integer(section.intervalSeconds ?? 3600, `${at}.intervalSeconds`, 60, 604_800),
+    intervalSeconds: readSweepInterval(check, section.intervalSeconds, `${at}.intervalSeconds`),
   };
-}
-
-/** Why `range` is no range a sweep takes; null when it is one. */
-export function rangeProblem(range: string): string | null {
-  try {
-    rangeAddresses(range);
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-/**
- * The addresses of an IPv4 CIDR range (a bare address is a /32), without
- * the network and broadcast addresses of a /30 or larger. BAD_USER_INPUT
- * for anything else, for host bits set, or a range larger than a /16.
- */
-export function rangeAddresses(range: string): string[] {
-  const [address = '', prefixText, ...rest] = range.trim().split('/');
-  const prefix = prefixText === undefined ? 32 : Number(prefixText);
-  if (rest.length > 0 || !isIPv4(address) || !/^\d{1,2}$/.test(prefixText ?? '32') || prefix > 32) {
-    throw new AppError('BAD_USER_INPUT', `${range} is no IPv4 range: write it as address/prefix, e.g. 10.0.0.0/24`);
-  }
-  if (prefix < MIN_PREFIX) {
-    throw new AppError('BAD_USER_INPUT', `${range} holds ${(2 ** (32 - prefix)).toLocaleString('en')} addresses: sweep at most a /${MIN_PREFIX} (65,536) at a time, e.g. split it into /${MIN_PREFIX} ranges`);
-  }
-  const base = address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-  const size = 2 ** (32 - prefix);
-  if (base % size !== 0) {
-    const network = base - (base % size);
-    throw new AppError('BAD_USER_INPUT', `${range} has host bits set: its network is ${dotted(network)}/${prefix}`);
-  }
-  const [first, last] = prefix <= 30 ? [base + 1, base + size - 2] : [base, base + size - 1];
-  return Array.from({ length: last - first + 1 }, (_, i) => dotted(first + i));
-}
-
-function dotted(n: number): string {
-  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
 }
 
 /** What probing one address came to. */

@@ -16,6 +16,8 @@ import type { ProbeResult } from './collector.probes.js';
 import { startTrapReceiver } from './collector.traps.js';
 import { postDiscovered, sweep } from './collector.discovery.js';
 import type { DiscoveryConfig } from './collector.discovery.js';
+import { createRangeSource } from './collector.ranges.js';
+import type { RangeSource } from './collector.ranges.js';
 import type { TrapEvent } from './collector.traps.js';
 
 /** What polling one device came to: its report, or why there is none. */
@@ -165,7 +167,8 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
         }
       }
       // discovery sweeps on its own schedule, beside the polls
-      const discovering = config.discovery === null ? Promise.resolve() : discoverEvery(config.discovery, config, log, signal);
+      // (the file's ranges and those configured in netgraph for this key)
+      const discovering = config.discovery === null && !config.targets ? Promise.resolve() : discoverEvery(config, createRangeSource(config, log), log, signal);
       // when each device is next due (performance.now() ms), by deviceKey; a device new to the list is due at once
       const nextDue = new Map<string, number>();
       try {
@@ -204,25 +207,59 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
 }
 
 /**
- * Sweeps the discovery ranges every `intervalSeconds` (the first at once)
- * and posts what each sweep found, until `signal` aborts. A sweep or post
- * that fails is logged and tried again at the next interval: what an agent
- * says of itself is found again, so nothing is spooled.
+ * Sweeps each discovery range on its own interval (the first sweep at once),
+ * one sweep at a time, each at its own bounded rate, and posts what each
+ * found, until `signal` aborts: the configuration file's `discovery`, and
+ * the ranges configured in netgraph for the collector's key, refreshed as
+ * the targets are. A sweep or post that fails is logged and tried again at
+ * the next interval: what an agent says of itself is found again, so
+ * nothing is spooled.
  */
-async function discoverEvery(discovery: DiscoveryConfig, config: CollectorConfig, log: CollectorLog, signal: AbortSignal): Promise<void> {
+async function discoverEvery(config: CollectorConfig, source: RangeSource, log: CollectorLog, signal: AbortSignal): Promise<void> {
+  // when each range is next due (performance.now() ms), by rangeKey; a range new to the list is due at once
+  const nextDue = new Map<string, number>();
+  await source.refresh(signal);
   while (!signal.aborted) {
-    const started = performance.now();
-    try {
-      const result = await sweep(discovery, signal);
-      const posted = result.found.length === 0 || signal.aborted ? { stored: 0, new: 0 } : await postDiscovered(config.server, config.apiKey, result.found, signal);
-      log.info(
-        { ranges: result.ranges, addresses: result.addresses, found: result.found.length, new: posted.new, noAnswer: result.noAnswer, refused: result.refused.length, durationMs: elapsed(started) },
-        'discovery sweep',
-      );
-    } catch (error) {
-      if (!signal.aborted) log.warn({ ranges: discovery.ranges }, `discovery sweep not delivered: ${error instanceof Error ? error.message : String(error)}`);
+    if (source.dueAt() <= performance.now()) await source.refresh(signal);
+    const jobs = [...(config.discovery === null ? [] : [{ rangeId: null, discovery: config.discovery }]), ...source.ranges()];
+    for (const job of jobs) {
+      const key = rangeKey(job);
+      if ((nextDue.get(key) ?? 0) > performance.now() || signal.aborted) continue;
+      nextDue.set(key, performance.now() + job.discovery.intervalSeconds * 1000);
+      await sweepAndPost(job, config, log, signal);
     }
-    await sleep(discovery.intervalSeconds * 1000 - (performance.now() - started), signal);
+    const keys = new Set(jobs.map(rangeKey));
+    for (const key of nextDue.keys()) if (!keys.has(key)) nextDue.delete(key);
+    await sleep(Math.min(...nextDue.values(), source.dueAt(), performance.now() + INTERVAL_SECONDS.max * 1000) - performance.now(), signal);
+  }
+}
+
+/** What identifies a discovery range across refreshes: where it came from and what it sweeps. */
+function rangeKey(job: { rangeId: string | null; discovery: DiscoveryConfig }): string {
+  return `${job.rangeId ?? 'file'} ${job.discovery.ranges.join(',')}:${job.discovery.port}`;
+}
+
+/** One sweep of a range and the post of what it found, logged either way (never a credential). */
+async function sweepAndPost(job: { rangeId: string | null; discovery: DiscoveryConfig }, config: CollectorConfig, log: CollectorLog, signal: AbortSignal): Promise<void> {
+  const started = performance.now();
+  try {
+    const result = await sweep(job.discovery, signal);
+    const posted = result.found.length === 0 || signal.aborted ? { stored: 0, new: 0 } : await postDiscovered(config.server, config.apiKey, result.found, signal);
+    log.info(
+      {
+        ranges: result.ranges,
+        addresses: result.addresses,
+        found: result.found.length,
+        new: posted.new,
+        noAnswer: result.noAnswer,
+        refused: result.refused.length,
+        durationMs: elapsed(started),
+        rangeId: job.rangeId,
+      },
+      'discovery sweep',
+    );
+  } catch (error) {
+    if (!signal.aborted) log.warn({ ranges: job.discovery.ranges, rangeId: job.rangeId }, `discovery sweep not delivered: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -2,7 +2,7 @@ import type { CollectedDevice, CollectorConfig } from './collector.config.js';
 import { readTargetSettings } from '../kernel/snmp-target.js';
 
 /** Where the device list says why a fetch failed or a target was skipped; never a credential. */
-interface CollectorLog {
+export interface CollectorLog {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -36,20 +36,8 @@ export function createDeviceSource(config: CollectorConfig, log: CollectorLog): 
   async function refresh(signal?: AbortSignal): Promise<void> {
     if (!config.targets) return;
     refreshedAt = performance.now();
-    let response: Response;
-    try {
-      response = await fetch(`${config.server}${TARGETS_PATH}`, { headers: { authorization: `Bearer ${config.apiKey}` }, ...(signal ? { signal } : {}) });
-    } catch (error) {
-      log.warn({ server: config.server }, `targets not fetched, polling the last ones: ${(error as Error).message}`);
-      return;
-    }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      const why = response.status === 401 || response.status === 403 ? 'the server refused the key (it needs the ingest scope)' : `HTTP ${response.status}`;
-      log.warn({ server: config.server, status: response.status }, `targets not fetched, polling the last ones: ${why}`);
-      return;
-    }
-    fetched = readAnswer(await response.json(), fileSerials, log);
+    const body = await fetchFromServer(config, TARGETS_PATH, 'targets', log, signal);
+    if (body !== undefined) fetched = readAnswer(body, fileSerials, log);
   }
 
   return {
@@ -57,6 +45,28 @@ export function createDeviceSource(config: CollectorConfig, log: CollectorLog): 
     refresh,
     due: () => config.targets && performance.now() - refreshedAt >= config.targetsRefreshSeconds * 1000,
   };
+}
+
+/**
+ * The JSON body of a collector's GET to the server (its targets, its
+ * ranges) with its key; undefined when it could not be had, logged with why
+ * (`what` names the list, kept as it was). Never logs the key or the body.
+ */
+export async function fetchFromServer(config: CollectorConfig, path: string, what: string, log: CollectorLog, signal?: AbortSignal): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(`${config.server}${path}`, { headers: { authorization: `Bearer ${config.apiKey}` }, ...(signal ? { signal } : {}) });
+  } catch (error) {
+    log.warn({ server: config.server }, `${what} not fetched, keeping the last ones: ${(error as Error).message}`);
+    return undefined;
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    const why = response.status === 401 || response.status === 403 ? 'the server refused the key (it needs the ingest scope)' : `HTTP ${response.status}`;
+    log.warn({ server: config.server, status: response.status }, `${what} not fetched, keeping the last ones: ${why}`);
+    return undefined;
+  }
+  return response.json();
 }
 
 /** The answer's devices, each checked by the file's rules. */

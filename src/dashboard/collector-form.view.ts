@@ -75,17 +75,19 @@ function targetFields(form: FormState, editing: boolean): SafeHtml {
   ${inputField(form, { name: 'uplinkProbes', label: 'Uplink probes', id: 'target-uplinkProbes', help: 'uplink=host:port, one per uplink, e.g. eth0=198.51.100.1:443.' })}`;
 }
 
+const POLL_INTERVAL = { label: 'Poll interval (seconds)', help: `${INTERVAL_SECONDS.min} to ${INTERVAL_SECONDS.max}; blank: ${INTERVAL_SECONDS.default}.` };
+
 /**
  * How a target is polled, for the target forms and the adoption form alike:
  * the UDP port, SNMPv2c or v3 credentials (password fields, never filled)
- * and the interval.
+ * and the interval (a discovery range's form names its own).
  */
-export function pollFields(form: FormState, editing: boolean): SafeHtml {
+export function pollFields(form: FormState, editing: boolean, interval: { label: string; help: string } = POLL_INTERVAL): SafeHtml {
   const keep = editing ? ' Leave blank to keep the stored one.' : '';
   const auth = form.values['authProtocol'] === 'sha' ? [...AUTH_PROTOCOLS, ['sha', 'SHA-1 (legacy)'] as const] : AUTH_PROTOCOLS;
   return html`${inputField(form, { name: 'port', label: 'UDP port', id: 'target-port', type: 'number', help: 'Blank: 161.' })}
   ${select(form, 'version', 'SNMP version', [['3', 'SNMPv3 (USM)'], ['2c', 'SNMPv2c (community)']], 'Prefer v3: a v2c community crosses the network in the clear.', ' data-snmp-version')}
-  ${inputField(form, { name: 'intervalSeconds', label: 'Poll interval (seconds)', id: 'target-intervalSeconds', type: 'number', help: `${INTERVAL_SECONDS.min} to ${INTERVAL_SECONDS.max}; blank: ${INTERVAL_SECONDS.default}.` })}
+  ${inputField(form, { name: 'intervalSeconds', label: interval.label, id: 'target-intervalSeconds', type: 'number', help: interval.help })}
   <fieldset class="field field-wide target-v3" data-snmp-fields="3"><legend class="field-label">SNMPv3</legend>
     <div class="form-grid">
     ${inputField(form, { name: 'user', label: 'User', id: 'target-user', extra: 'autocomplete="off"' })}

@@ -32,8 +32,8 @@ export function devicesOf(networks: readonly CollectorNetwork[]): Map<string, { 
   return new Map(networks.flatMap((network) => network.virtualDevices.map((device) => [device.UUID, { network, device }] as const)));
 }
 
-/** The credentials' kind, never the credentials: "v3 authPriv · user netgraph · SHA-256 / AES-128". */
-function snmpCell(t: CollectorTargetItem): SafeHtml {
+/** The credentials' kind, never the credentials: "v3 authPriv · user netgraph · SHA-256 / AES-128" (a target's or a discovery range's). */
+export function snmpCell(t: Pick<CollectorTargetItem, 'snmpVersion' | 'snmpUser' | 'snmpLevel' | 'authProtocol' | 'privProtocol'>): SafeHtml {
   if (t.snmpVersion === '2c') return html`v2c<br><span class="muted">community</span>`;
   const protocols = [t.snmpLevel, t.authProtocol?.toUpperCase().replace(/^SHA(\d)/, 'SHA-$1'), t.privProtocol === null ? null : t.privProtocol === 'aes' ? 'AES-128' : 'AES-256'].filter((p) => p != null);
   return html`v3, user <span class="strong">${t.snmpUser ?? ''}</span><br><span class="muted nowrap">${protocols.join(' · ')}</span>`;
@@ -66,7 +66,7 @@ function runCollector(serverUrl: string): SafeHtml {
   <pre class="command"><code>umask 077; printf '%s\\n' 'ngk_…' &gt; collector.key   # the ingest key
 npx netgraph collector --server ${serverUrl} --key-file collector.key \\
     --spool /var/lib/netgraph-collector/spool</code></pre>
-  <p class="field-help">It fetches the targets at start and every minute, polls each at its interval, and keeps reports in the spool while this server cannot be reached. <code>--once --json</code> polls once and prints what it would send. Behind HTTPS where the path leaves a trusted network: the answer to the collector carries the credentials. docs/collector.md says more.</p>
+  <p class="field-help">It fetches the targets and its discovery ranges at start and every minute, polls each target at its interval, sweeps each range at its own, and keeps reports in the spool while this server cannot be reached. <code>--once --json</code> polls once and prints what it would send. Behind HTTPS where the path leaves a trusted network: the answer to the collector carries the credentials. docs/collector.md says more.</p>
 </section>`;
 }
 
@@ -87,7 +87,7 @@ export function renderCollectors(view: CollectorsView): SafeHtml {
   })}
 ${view.done ? notice('success', view.done) : ''}
 ${admin ? '' : notice('info', 'You can see the collector targets of your company. Only admins can add or change them.')}
-<p class="discovered-link"><a href="${COLLECTORS_PATH}/discovered" id="discovered-link">Discovered devices</a> <span data-discovered-count>${badge(view.newDiscovered > 0 ? 'accent' : 'neutral', `${view.newDiscovered} new`)}</span></p>
+<p class="discovered-link"><a href="${COLLECTORS_PATH}/discovered" id="discovered-link">Discovered devices</a> <span data-discovered-count>${badge(view.newDiscovered > 0 ? 'accent' : 'neutral', `${view.newDiscovered} new`)}</span> · <a href="${COLLECTORS_PATH}/ranges" id="ranges-link">Discovery ranges</a></p>
 <div class="card card-flush collector-table">${targets}</div>
 ${admin ? addTargetForm(session, view.form, view.networks, new Set(view.targets.map((t) => t.virtualDeviceUUID))) : ''}
 ${runCollector(view.serverUrl)}`;

@@ -12,6 +12,7 @@ import { registerAlertReceiverPages } from './alert-receivers.page.js';
 import { registerAuditLogPage } from './audit-log.page.js';
 import { registerCollectorPages } from './collectors.page.js';
 import { registerDiscoveredPages } from './discovered.page.js';
+import { registerCollectorRangePages } from './collector-ranges.page.js';
 import { SESSION_COOKIE, formField, sendPage } from './context.js';
 import type { WebContext } from './context.js';
 import { CSRF_FIELD, PRE_SESSION_COOKIE, isSameOrigin } from './csrf.js';
@@ -79,6 +80,7 @@ export async function registerDashboard(
     registerAlertReceiverPages(web, ctx);
     registerCollectorPages(web, ctx);
     registerDiscoveredPages(web, ctx);
+    registerCollectorRangePages(web, ctx);
     registerAuditLogPage(web, ctx);
     registerPasswordPage(web, ctx);
   });

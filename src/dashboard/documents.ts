@@ -198,6 +198,20 @@ export const COLLECTOR_TARGETS = graphql(`
     }
   }`);
 
+/** Settings > Collectors > Discovery ranges, first: the company's UUID, which names it to COLLECTOR_RANGES. */
+export const COLLECTOR_COMPANY = graphql(`
+  query DashboardCollectorCompany($slug: String!) {
+    companyBySlug(slug: $slug) { uuid }
+  }`);
+
+/** Settings > Collectors > Discovery ranges, then: the company's discovery ranges (never their credentials), by range. */
+export const COLLECTOR_RANGES = graphql(`
+  query DashboardCollectorRanges($company: UUID!) {
+    ranges: collectorRangesForCompany(companyUUID: $company) {
+      UUID range port snmpVersion snmpUser snmpLevel authProtocol privProtocol ratePerSecond intervalSeconds collectorKeyUUID collectorKeyLabel
+    }
+  }`);
+
 /** Settings > Collectors > Discovered: the SNMP agents the company's collectors found, and the networks to adopt them into. */
 export const DISCOVERED_DEVICES = graphql(`
   query DashboardDiscoveredDevices($slug: String!) {
@@ -208,7 +222,7 @@ export const DISCOVERED_DEVICES = graphql(`
   }`);
 
 /** The documents the dashboard runs, checked against the served schema at start. */
-export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DISCOVERED_DEVICES] as const;
+export const DASHBOARD_DOCUMENTS = [NETWORKS, NETWORK_PAGE, NETWORK_MONITORING, DEVICE_PAGE, EVENT_LOG, AP_HEALTH, SECURITY_PAGE, COLLECTOR_DEVICES, COLLECTOR_TARGETS, COLLECTOR_COMPANY, COLLECTOR_RANGES, DISCOVERED_DEVICES] as const;
 
 /** A result whose roots are all there: what a page shows once none of its roots answered null. */
 export type Present<T> = { readonly [K in keyof T]: NonNullable<T[K]> };
@@ -242,6 +256,8 @@ export type CollectorNetwork = NonNullable<ResultOf<typeof COLLECTOR_DEVICES>['c
 export type DiscoveredDeviceItem = NonNullable<ResultOf<typeof DISCOVERED_DEVICES>['discovered']>[number];
 /** A network a discovered device can be adopted into. */
 export type AdoptionNetwork = NonNullable<ResultOf<typeof DISCOVERED_DEVICES>['company']>['networks'][number];
+/** A discovery range as Settings > Collectors > Discovery ranges lists it. */
+export type CollectorRangeItem = NonNullable<ResultOf<typeof COLLECTOR_RANGES>['ranges']>[number];
 /** A collector target as Settings > Collectors lists it. */
 export type CollectorTargetItem = NonNullable<ResultOf<typeof COLLECTOR_TARGETS>['targets']>[number];
 /** Everything a network's security page shows. */

@@ -9,8 +9,8 @@ import type { Caller } from '../kernel/caller.js';
 import type { ReadService } from '../engine/read.service.js';
 import { DEVICE_CHART_WINDOW } from './device-charts.js';
 import { CHART_WINDOWS } from './network-charts.js';
-import { AP_HEALTH, COLLECTOR_DEVICES, COLLECTOR_TARGETS, DASHBOARD_DOCUMENTS, DEVICE_PAGE, DISCOVERED_DEVICES, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
-import type { AdoptionNetwork, CollectorNetwork, CollectorTargetItem, DeviceDetail, DiscoveredDeviceItem, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
+import { AP_HEALTH, COLLECTOR_COMPANY, COLLECTOR_DEVICES, COLLECTOR_RANGES, COLLECTOR_TARGETS, DASHBOARD_DOCUMENTS, DEVICE_PAGE, DISCOVERED_DEVICES, EVENT_LOG, NETWORKS, NETWORK_MONITORING, NETWORK_PAGE, SECURITY_PAGE } from './documents.js';
+import type { AdoptionNetwork, CollectorNetwork, CollectorRangeItem, CollectorTargetItem, DeviceDetail, DiscoveredDeviceItem, EventLog, MetricsWindow, NetworkDetail, NetworkListItem, NetworkMonitoring, Present, SecurityDetail } from './documents.js';
 import type { TadaDocumentNode } from './graphql.js';
 import type { ListQuery } from './search.view.js';
 import { MAC_TABLE_PAGE_SIZE } from './mac-table.view.js';
@@ -125,6 +125,13 @@ export function createDashboardReads(schema: GraphQLSchema, reads: ReadService) 
       invariant(company !== null, 'dashboard-collectors-company-missing');
       const { targets } = await run(COLLECTOR_TARGETS, { company: company.uuid }, caller, context);
       return { networks: company.networks, targets: targets ?? [], newDiscovered: (discovered ?? []).filter((d) => d.state === 'NEW').length };
+    },
+
+    /** Settings > Collectors > Discovery ranges: the company's ranges (two statements). */
+    async ranges(caller: Caller, context: ReadContext): Promise<readonly CollectorRangeItem[]> {
+      const { companyBySlug: company } = await run(COLLECTOR_COMPANY, { slug: caller.companySlug }, caller, context);
+      invariant(company !== null, 'dashboard-ranges-company-missing');
+      return (await run(COLLECTOR_RANGES, { company: company.uuid }, caller, context)).ranges ?? [];
     },
 
     /** Settings > Collectors > Discovered: the company's discovered devices, and its networks to adopt them into. */

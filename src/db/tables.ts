@@ -82,6 +82,7 @@ export interface Database {
   alert_receiver_targets: AlertReceiverTargetTable;
   alert_receiver_rules: AlertReceiverRuleTable;
   collector_targets: CollectorTargetTable;
+  collector_ranges: CollectorRangeTable;
   discovered_devices: DiscoveredDeviceTable;
 }
 
@@ -882,6 +883,26 @@ export interface CollectorTargetTable {
   interval_seconds: number;
   uplinks: string;
   uplink_probes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A range a company's collectors sweep for SNMP agents (migration 0037); `credentials` sealed as a target's; `api_key_id` null: every collector of the company. */
+export interface CollectorRangeTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  api_key_id: number | null;
+  cidr: string;
+  port: number;
+  snmp_version: string;
+  snmp_user: string | null;
+  snmp_level: string | null;
+  auth_protocol: string | null;
+  priv_protocol: string | null;
+  credentials: string;
+  rate_per_second: number;
+  interval_seconds: number;
   created_at: string;
   updated_at: string;
 }

@@ -75,6 +75,8 @@ describe('assembling the features', () => {
       'alertReceiversForCompany',
       'collectorTarget',
       'collectorTargetsForCompany',
+      'collectorRange',
+      'collectorRangesForCompany',
       'discoveredDevicesForCompany',
       'changes',
     ]);

@@ -7,6 +7,7 @@ import { CLIENT_CHANNEL_FEATURE } from '../features/channel-utilization/client-c
 import { CLIENT_FEATURE } from '../features/client/client.graphql.js';
 import { CLIENT_METRICS_FEATURE } from '../features/client-metrics/client-metrics.graphql.js';
 import { COLLECTOR_TARGET_FEATURE } from '../features/collector-target/collector-target.graphql.js';
+import { COLLECTOR_RANGE_FEATURE } from '../features/collector-range/collector-range.graphql.js';
 import { DISCOVERED_DEVICE_FEATURE } from '../features/discovered-device/discovered-device.graphql.js';
 import { CONNECTION_EVENT_FEATURE } from '../features/connection-event/connection-event.graphql.js';
 import { COMPANY_FEATURE } from '../features/company/company.graphql.js';
@@ -67,6 +68,7 @@ export const FEATURES = [
   WEBHOOK_FEATURE,
   ALERT_FEATURE,
   COLLECTOR_TARGET_FEATURE,
+  COLLECTOR_RANGE_FEATURE,
   DISCOVERED_DEVICE_FEATURE,
   CHANGE_FEATURE,
 ] as const;

@@ -36,6 +36,30 @@ export type SnmpAuthProtocol = (typeof SNMP_AUTH_PROTOCOLS)[number];
 export const SNMP_PRIV_PROTOCOLS = ['aes', 'aes256b', 'aes256r'] as const;
 export type SnmpPrivProtocol = (typeof SNMP_PRIV_PROTOCOLS)[number];
 
+/** Stored SNMP credentials as the API shows them: their kind, never a community or key. */
+export interface SnmpInfo {
+  readonly snmpVersion: string;
+  readonly snmpUser: string | null;
+  readonly snmpLevel: string | null;
+  readonly authProtocol: string | null;
+  readonly privProtocol: string | null;
+}
+
+/** Stored SNMP credentials as a repository reads them: their kind, and the secrets sealed. */
+export interface StoredSnmp extends SnmpInfo {
+  readonly credentials: string;
+}
+
+/** The columns SNMP credentials are stored in (a target's, a discovery range's): the secrets sealed, the rest plain. */
+export interface SnmpColumns {
+  readonly snmp_version: string;
+  readonly snmp_user: string | null;
+  readonly snmp_level: string | null;
+  readonly auth_protocol: string | null;
+  readonly priv_protocol: string | null;
+  readonly credentials: string;
+}
+
 /** A target the collector measures an uplink against: a host and a TCP port that answers (or refuses) connections. */
 export interface ProbeTarget {
   readonly host: string;

@@ -88,6 +88,8 @@ export const ROOT_QUERIES: Readonly<Record<QueryRootName, string>> = {
   alertReceiver: '{ alertReceiver(UUID: "$RECEIVER") { UUID companyUUID label createdAt updatedAt targets { UUID type } } }',
   collectorTarget: '{ collectorTarget(UUID: "$TARGET") { UUID host port snmpVersion uplinks uplinkProbes } }',
   collectorTargetsForCompany: '{ collectorTargetsForCompany(companyUUID: "$COMPANY") { UUID virtualDeviceUUID networkUUID host snmpVersion intervalSeconds } }',
+  collectorRange: '{ collectorRange(UUID: "$RANGE") { UUID range port snmpVersion ratePerSecond intervalSeconds collectorKeyUUID collectorKeyLabel } }',
+  collectorRangesForCompany: '{ collectorRangesForCompany(companyUUID: "$COMPANY") { UUID range snmpVersion ratePerSecond intervalSeconds collectorKeyUUID } }',
   discoveredDevicesForCompany: '{ discoveredDevicesForCompany(companySlug: "$SLUG") { UUID address sysName vendor model serialNumber state virtualDeviceUUID lastSeenAt } }',
   alertReceiversForCompany: '{ alertReceiversForCompany(companyUUID: "$COMPANY") { UUID label createdAt targets { UUID type } rules { alert networkUUIDs } } }',
   changes: '{ changes(limit: 20) { changes { cursor objectType objectUUID kind at fields } endCursor hasMore } }',

@@ -10,6 +10,28 @@ function toSettings(input: MutationInput): TargetSettingsInput {
   return { ...given('host'), ...given('port'), ...given('snmp'), ...given('intervalSeconds'), ...given('uplinks'), ...given('uplinkProbes') } as TargetSettingsInput;
 }
 
+/** The fields of stored SNMP credentials' kind, a target's and a discovery range's alike (never a community or key). */
+export const SNMP_INFO_SDL = /* GraphQL */ `
+  """2c or 3."""
+  snmpVersion: String!
+  """SNMPv3: the USM user; null for 2c."""
+  snmpUser: String
+  """SNMPv3: authPriv or authNoPriv; null for 2c."""
+  snmpLevel: String
+  """SNMPv3: sha, sha224, sha256, sha384 or sha512; null for 2c."""
+  authProtocol: String
+  """SNMPv3 authPriv: aes, aes256b or aes256r; null otherwise."""
+  privProtocol: String`;
+
+/** The read model of those fields. */
+export const SNMP_INFO_FIELDS = {
+  snmpVersion: text('snmp_version'),
+  snmpUser: text('snmp_user', true),
+  snmpLevel: text('snmp_level', true),
+  authProtocol: text('auth_protocol', true),
+  privProtocol: text('priv_protocol', true),
+};
+
 /** Collector targets: the devices a company's SNMP collectors poll (docs/collector.md). */
 export const COLLECTOR_TARGET_FEATURE = {
   sdl: /* GraphQL */ `
@@ -28,16 +50,7 @@ type CollectorTarget {
   host: String!
   """The agent's UDP port."""
   port: Int!
-  """2c or 3."""
-  snmpVersion: String!
-  """SNMPv3: the USM user; null for 2c."""
-  snmpUser: String
-  """SNMPv3: authPriv or authNoPriv; null for 2c."""
-  snmpLevel: String
-  """SNMPv3: sha, sha224, sha256, sha384 or sha512; null for 2c."""
-  authProtocol: String
-  """SNMPv3 authPriv: aes, aes256b or aes256r; null otherwise."""
-  privProtocol: String
+${SNMP_INFO_SDL}
   """Seconds from the start of one poll to the next."""
   intervalSeconds: Int!
   """Interface names (ifName, else ifDescr) reported as uplinks."""
@@ -141,11 +154,7 @@ type DeleteCollectorTargetPayload {
       networkUUID: { kind: 'computed', type: 'string', sql: (t) => networkUuidOf(`(SELECT ctn.network_id FROM virtual_devices ctn WHERE ctn.id = ${t}.virtual_device_id)`) },
       host: text('host'),
       port: integer('port'),
-      snmpVersion: text('snmp_version'),
-      snmpUser: text('snmp_user', true),
-      snmpLevel: text('snmp_level', true),
-      authProtocol: text('auth_protocol', true),
-      privProtocol: text('priv_protocol', true),
+      ...SNMP_INFO_FIELDS,
       intervalSeconds: integer('interval_seconds'),
       // JSON lists of strings as stored; the sealed credentials column is mapped by no field
       uplinks: { kind: 'computed', type: 'json', sql: (t) => `${t}.uplinks` },

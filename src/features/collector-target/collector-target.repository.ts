@@ -1,7 +1,8 @@
 import type { SqlContext } from '../../db/store.js';
+import type { SnmpColumns, StoredSnmp } from '../../kernel/snmp-target.js';
 
 /** A target row as stored: its sealed credentials, its settings' JSON lists as text. */
-export interface TargetRow {
+export interface TargetRow extends StoredSnmp {
   readonly id: number;
   readonly uuid: string;
   readonly companyId: number;
@@ -11,27 +12,15 @@ export interface TargetRow {
   readonly serialNumber: string | null;
   readonly host: string;
   readonly port: number;
-  readonly snmpVersion: string;
-  readonly snmpUser: string | null;
-  readonly snmpLevel: string | null;
-  readonly authProtocol: string | null;
-  readonly privProtocol: string | null;
-  readonly credentials: string;
   readonly intervalSeconds: number;
   readonly uplinks: string;
   readonly uplinkProbes: string;
 }
 
 /** The columns a target's settings are stored in. */
-export interface TargetValues {
+export interface TargetValues extends SnmpColumns {
   readonly host: string;
   readonly port: number;
-  readonly snmp_version: string;
-  readonly snmp_user: string | null;
-  readonly snmp_level: string | null;
-  readonly auth_protocol: string | null;
-  readonly priv_protocol: string | null;
-  readonly credentials: string;
   readonly interval_seconds: number;
   readonly uplinks: string;
   readonly uplink_probes: string;

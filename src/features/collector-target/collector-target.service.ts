@@ -6,7 +6,7 @@ import { buildChange } from '../../platform/audit/audit.service.js';
 import { isGiven, notFound, requireSomeChange, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
 import { readTargetSettings } from '../../kernel/snmp-target.js';
-import type { SnmpCredentials, TargetSettings } from '../../kernel/snmp-target.js';
+import type { SnmpColumns, SnmpCredentials, SnmpInfo, StoredSnmp, TargetSettings } from '../../kernel/snmp-target.js';
 import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
 import { createCollectorTargetRepository } from './collector-target.repository.js';
@@ -35,17 +35,12 @@ export interface UpdateTargetInput extends TargetSettingsInput {
 }
 
 /** A target as the API, the CLI and the audit log show it: never a community or key. */
-export interface TargetInfo {
+export interface TargetInfo extends SnmpInfo {
   readonly UUID: string;
   readonly virtualDeviceUUID: string;
   readonly networkUUID: string;
   readonly host: string;
   readonly port: number;
-  readonly snmpVersion: string;
-  readonly snmpUser: string | null;
-  readonly snmpLevel: string | null;
-  readonly authProtocol: string | null;
-  readonly privProtocol: string | null;
   readonly intervalSeconds: number;
   readonly uplinks: readonly string[];
   /** `<uplink>=<host>:<port>`. */
@@ -194,50 +189,71 @@ export function checkSettings(input: TargetSettingsInput): TargetSettings {
   if (Array.isArray(given.uplinkProbes)) given.uplinkProbes = (given.uplinkProbes as unknown[]).map(probeObject);
   const { settings, problems } = readTargetSettings(given, '');
   if (problems.length === 0) return settings;
-  // the collector's paths start at the device (`.snmp.authKey: must be ...`): the input's fields
+  throw refusal(problems);
+}
+
+/** The problems of the collector's rules, read at '' (`.snmp.authKey: must be ...`), as one BAD_USER_INPUT naming the input's fields, the first as its field. */
+export function refusal(problems: readonly string[]): AppError {
   const named = problems.map((p) => p.replace(/^\./, ''));
   const field = (named[0] as string).slice(0, (named[0] as string).indexOf(':'));
-  throw new AppError('BAD_USER_INPUT', `${named.join('; ')}.`, { field });
+  return new AppError('BAD_USER_INPUT', `${named.join('; ')}.`, { field });
 }
 
 /** The columns of checked settings, the secrets sealed for this target. */
 export function toValues(settings: TargetSettings, box: SecretBox, uuid: string): TargetValues {
-  const snmp = settings.snmp;
-  const secrets = snmp.version === '2c' ? { community: snmp.community } : { authKey: snmp.authKey, ...(snmp.privKey === undefined ? {} : { privKey: snmp.privKey }) };
-  const v3 = snmp.version === '3' ? snmp : undefined;
   return {
     host: settings.host,
     port: settings.port,
-    snmp_version: snmp.version,
-    snmp_user: v3?.user ?? null,
-    snmp_level: v3?.level ?? null,
-    auth_protocol: v3?.authProtocol ?? null,
-    priv_protocol: v3?.privProtocol ?? null,
-    credentials: box.seal(JSON.stringify(secrets), credentialsContext(uuid)),
+    ...sealSnmp(settings.snmp, box, credentialsContext(uuid)),
     interval_seconds: settings.intervalSeconds,
     uplinks: JSON.stringify(settings.uplinks),
     uplink_probes: JSON.stringify(settings.uplinkProbes.map((p) => `${p.uplink}=${probeText(p.target)}`)),
   };
 }
 
+/**
+ * Checked SNMP credentials as columns, the community or keys sealed with the
+ * webhook secrets' box for `context` (one object's own: a sealed value copied
+ * to another object does not open). Targets and discovery ranges both.
+ */
+export function sealSnmp(snmp: SnmpCredentials, box: SecretBox, context: string): SnmpColumns {
+  const secrets = snmp.version === '2c' ? { community: snmp.community } : { authKey: snmp.authKey, ...(snmp.privKey === undefined ? {} : { privKey: snmp.privKey }) };
+  const v3 = snmp.version === '3' ? snmp : undefined;
+  return {
+    snmp_version: snmp.version,
+    snmp_user: v3?.user ?? null,
+    snmp_level: v3?.level ?? null,
+    auth_protocol: v3?.authProtocol ?? null,
+    priv_protocol: v3?.privProtocol ?? null,
+    credentials: box.seal(JSON.stringify(secrets), context),
+  };
+}
+
+/** Stored SNMP credentials as the API shows them: no secret. */
+export function snmpInfoOf(row: StoredSnmp): SnmpInfo {
+  return { snmpVersion: row.snmpVersion, snmpUser: row.snmpUser, snmpLevel: row.snmpLevel, authProtocol: row.authProtocol, privProtocol: row.privProtocol };
+}
+
+/** Stored SNMP credentials as given (sealSnmp's input), the secrets opened with the `context` they were sealed for. */
+export function openSnmp(row: StoredSnmp, box: SecretBox, context: string): Record<string, unknown> {
+  const secrets = JSON.parse(box.open(row.credentials, context)) as Record<string, string>;
+  if (row.snmpVersion === '2c') return { version: '2c', community: secrets.community };
+  return {
+    version: '3',
+    user: row.snmpUser,
+    level: row.snmpLevel,
+    authProtocol: row.authProtocol,
+    authKey: secrets.authKey,
+    ...(row.privProtocol === null ? {} : { privProtocol: row.privProtocol, privKey: secrets.privKey }),
+  };
+}
+
 /** A stored target's settings as given, credentials opened. */
 function settingsOf(row: TargetRow, box: SecretBox) {
-  const secrets = JSON.parse(box.open(row.credentials, credentialsContext(row.uuid))) as Record<string, string>;
-  const snmp: Record<string, unknown> =
-    row.snmpVersion === '2c'
-      ? { version: '2c', community: secrets.community }
-      : {
-          version: '3',
-          user: row.snmpUser,
-          level: row.snmpLevel,
-          authProtocol: row.authProtocol,
-          authKey: secrets.authKey,
-          ...(row.privProtocol === null ? {} : { privProtocol: row.privProtocol, privKey: secrets.privKey }),
-        };
   return {
     host: row.host,
     port: row.port,
-    snmp,
+    snmp: openSnmp(row, box, credentialsContext(row.uuid)),
     intervalSeconds: row.intervalSeconds,
     uplinks: JSON.parse(row.uplinks) as string[],
     uplinkProbes: JSON.parse(row.uplinkProbes) as string[],
@@ -252,11 +268,7 @@ export function infoOf(row: TargetRow): TargetInfo {
     networkUUID: row.networkUuid,
     host: row.host,
     port: row.port,
-    snmpVersion: row.snmpVersion,
-    snmpUser: row.snmpUser,
-    snmpLevel: row.snmpLevel,
-    authProtocol: row.authProtocol,
-    privProtocol: row.privProtocol,
+    ...snmpInfoOf(row),
     intervalSeconds: row.intervalSeconds,
     uplinks: JSON.parse(row.uplinks) as string[],
     uplinkProbes: JSON.parse(row.uplinkProbes) as string[],

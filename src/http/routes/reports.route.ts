@@ -20,6 +20,7 @@ import type { Rejection } from '../../ingest/report.parse.js';
 import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
 import type { IngestFigures, ReportService } from '../../ingest/report.service.js';
 import type { CollectorTargetService } from '../../features/collector-target/collector-target.service.js';
+import type { CollectorRangeService } from '../../features/collector-range/collector-range.service.js';
 import { registerCollectorTargetsRoute } from './collector-targets.route.js';
 import { registerCollectorDiscoveredRoute } from './collector-discovered.route.js';
 import type { DiscoveredDeviceService } from '../../features/discovered-device/discovered-device.service.js';
@@ -37,6 +38,8 @@ export interface ReportRouteDeps {
   readonly reports: ReportService;
   /** The collectors' targets, answered on the reports' admission (collector-targets.route.ts). */
   readonly collectorTargets: CollectorTargetService;
+  /** The collectors' discovery ranges, answered on the reports' admission too. */
+  readonly collectorRanges: CollectorRangeService;
   /** What collectors' discovery sweeps found, posted on the reports' admission (collector-discovered.route.ts). */
   readonly discoveredDevices: DiscoveredDeviceService;
   /** The per-key report limit: one unit per report. */
@@ -58,7 +61,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
     limits: deps.limits,
     unit: 'reports',
     refuseScope: (scope) =>
-      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports, collector targets and discovered devices need a key created with --scope ingest.`),
+      scope === 'ingest' ? undefined : failure('FORBIDDEN', `This API key has scope ${scope}: reports, collector targets and ranges, and discovered devices need a key created with --scope ingest.`),
     // ingest runs no statement that checks the key: a cached key is confirmed at once
     confirmCachedKey: true,
     ...(deps.onLimited ? { onLimited: deps.onLimited } : {}),
@@ -67,7 +70,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps
   void app.register(async (scope) => {
     useJsonParser(scope, parseJsonBodyText);
     registerRoutes(scope, deps, admission);
-    registerCollectorTargetsRoute(scope, admission, deps.collectorTargets);
+    registerCollectorTargetsRoute(scope, admission, deps.collectorTargets, deps.collectorRanges);
     registerCollectorDiscoveredRoute(scope, admission, deps.discoveredDevices, deps.classifyError);
   });
 }

@@ -75,6 +75,9 @@ const RULES: Readonly<Record<string, Rule>> = {
   'collector_target.create': 'none',
   'collector_target.update': 'none',
   'collector_target.delete': 'none',
+  'collector_range.create': 'none',
+  'collector_range.update': 'none',
+  'collector_range.delete': 'none',
   // adopting makes a virtual device and its hardware (the feed's); the discovered device itself is netgraph's own
   'discovered_device.adopt': 'discovered_device.adopt',
   'discovered_device.ignore': 'none',
