@@ -2,7 +2,7 @@ import { AppError } from '../kernel/errors.js';
 import type { RangeInfo, RangeSettingsInput } from '../features/collector-range/collector-range.service.js';
 import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
-import type { WithServices } from './simulate.command.js';
+import type { WithServices } from './options.js';
 import { COMPANY, readSnmp } from './collector-targets.command.js';
 
 // `netgraph collector ranges ...`: thin over the discovery range service, as the operator of the named company (CLI_ACTOR)
