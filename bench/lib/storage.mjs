@@ -10,6 +10,8 @@ export const STORAGE_GROUPS = {
     // the radio, PDU outlet and temperature rollups and their hourly and daily tiers (migration 0032), counted at the rollups' 90 days
     'radio_rollups', 'radio_rollups_hourly', 'radio_rollups_daily', 'pdu_outlet_rollups', 'pdu_outlet_rollups_hourly', 'pdu_outlet_rollups_daily',
     'device_temperature_rollups', 'device_temperature_rollups_hourly', 'device_temperature_rollups_daily',
+    // the client metric rollups' tiers (migration 0036)
+    'client_metric_rollups_hourly', 'client_metric_rollups_daily',
   ],
   history: ['events', 'client_sessions'],
   state: ['device_ports', 'device_radios', 'network_clients', 'hardware_devices'],
