@@ -56,6 +56,9 @@ export interface Database {
   pdu_outlet_rollups_daily: PduOutletRollupTable;
   device_temperature_rollups_hourly: DeviceTemperatureRollupTable;
   device_temperature_rollups_daily: DeviceTemperatureRollupTable;
+  /** The hourly and daily tiers of client_metric_rollups (migration 0036), buckets a multiple of 3600 or 86400. */
+  client_metric_rollups_hourly: ClientMetricTierTable;
+  client_metric_rollups_daily: ClientMetricTierTable;
   resource_samples: ResourceSampleTable;
   resource_rollups: ResourceRollupTable;
   /** The hourly and daily tiers of resource_rollups (migration 0031): its columns, buckets a multiple of 3600 or 86400. */
@@ -469,6 +472,29 @@ export interface ClientMetricRollupTable extends ClientSampleColumns {
   first_tx_bytes: number | null;
   rx_growth: number;
   tx_growth: number;
+}
+
+/**
+ * The 5-minute client metric rollups of one tier bucket that share a device,
+ * client, network, kind and band (their last sample's; '' for none): how many
+ * (row_count), and the sums and counts of their averaged metrics.
+ */
+export interface ClientMetricTierTable {
+  hardware_device_id: number;
+  bucket: number;
+  mac_address: string;
+  network_id: number;
+  is_wireless: BoolColumn;
+  radio_band: string;
+  row_count: number;
+  signal_count: number;
+  signal_sum: number;
+  snr_count: number;
+  snr_sum: number;
+  rx_rate_count: number;
+  rx_rate_sum: number;
+  tx_rate_count: number;
+  tx_rate_sum: number;
 }
 
 /** Count, sum, min and max of each uplink metric over one 5-minute bucket. */

@@ -82,6 +82,25 @@ export const CLIENT_METRIC_ROLLUPS: readonly RowColumn[] = [
   ...CLIENT_ROLLUP_SPAN,
 ];
 
+/**
+ * The columns of a tier of client_metric_rollups (migration 0036): the key
+ * (every column but the counts and sums), then the number of 5-minute rows
+ * and the counts and sums, which add up.
+ */
+export const CLIENT_METRIC_TIER: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['bucket', 'bigint'],
+  ['mac_address', 'text'],
+  ['network_id', 'bigint'],
+  ['is_wireless', 'boolean'],
+  ['radio_band', 'text'],
+  ['row_count', 'integer'],
+  ...CLIENT_AVERAGED_METRICS.flatMap((m): RowColumn[] => [
+    [`${m}_count`, 'integer'],
+    [`${m}_sum`, 'float'],
+  ]),
+];
+
 const CLIENT_PRESENCE: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['bucket', 'bigint'],

@@ -8,8 +8,9 @@ import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { createReportAlertRepository } from './report-alerts.repository.js';
-import { RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
-import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import type { ClientTierPlace, StoredClientRollup } from './report.client-tiers.js';
+import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_METRIC_TIER, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -25,13 +26,17 @@ export interface DeviceRow {
   readonly cpuPercent: number | null;
 }
 
-/** The 5-minute rollups of counts and sums that have hourly and daily tiers (migration 0032), with their columns. */
-type SumTiered = 'radio_rollups' | 'pdu_outlet_rollups' | 'device_temperature_rollups';
+/** The 5-minute rollups of counts and sums that have hourly and daily tiers (migrations 0032 and 0036), with their tiers' columns. */
+type SumTiered = 'radio_rollups' | 'pdu_outlet_rollups' | 'device_temperature_rollups' | 'client_metric_rollups';
 const SUM_TIERED_COLUMNS: Readonly<Record<SumTiered, readonly RowColumn[]>> = {
   radio_rollups: RADIO_ROLLUPS,
   pdu_outlet_rollups: OUTLET_ROLLUPS,
   device_temperature_rollups: TEMPERATURE_ROLLUPS,
+  client_metric_rollups: CLIENT_METRIC_TIER,
 };
+
+/** The columns of a client metric rollup that place it in a tier row (migration 0036). */
+const CLIENT_TIER_PLACE = 'hardware_device_id, mac_address, bucket, network_id, is_wireless, radio_band';
 
 /** Tables ingest appends to in bulk. */
 type BulkTable = keyof typeof BULK_COLUMNS;
@@ -159,7 +164,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
 
     /**
      * Adds 5-minute rows folded by coarsenSums to the rows of their hourly or
-     * daily tier (migration 0032): counts and sums add up.
+     * daily tier (migrations 0032 and 0036): counts and sums add up.
      */
     async upsertSumTier(table: `${SumTiered}_${'hourly' | 'daily'}`, values: readonly RowValues[]): Promise<void> {
       const base = table.replace(/_(hourly|daily)$/, '') as SumTiered;
@@ -177,7 +182,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
      * Adds client samples to their 5-minute rollups: sums and counts add up, the later sample's last values win, the
      * earlier first sample stays first, and the byte growth adds up (report.rows.ts folds a request's samples alike).
      */
-    async upsertClientMetricRollups(values: readonly Insertable<Database['client_metric_rollups']>[]): Promise<void> {
+    async upsertClientMetricRollups(values: readonly Insertable<Database['client_metric_rollups']>[]): Promise<ClientTierPlace[]> {
       const t = 'client_metric_rollups';
       const later = `excluded.observed_at >= ${t}.observed_at`;
       const span = new Set(CLIENT_ROLLUP_SPAN.map(([column]) => column));
@@ -207,8 +212,31 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       for (const column of ['first_observed_at', 'first_rx_bytes', 'first_tx_bytes']) {
         set.push(`${column} = CASE WHEN excluded.first_observed_at < ${t}.first_observed_at THEN excluded.${column} ELSE ${t}.${column} END`);
       }
-      const tail = sql`ON CONFLICT (hardware_device_id, mac_address, bucket) DO UPDATE SET ${sql.raw(set.join(', '))}`;
-      await rows.insert(t, CLIENT_METRIC_ROLLUPS, values as readonly RowValues[], tail);
+      const tail = sql`ON CONFLICT (hardware_device_id, mac_address, bucket) DO UPDATE SET ${sql.raw(set.join(', '))} RETURNING ${sql.raw(CLIENT_TIER_PLACE)}`;
+      return rows.insert<ClientTierPlace>(t, CLIENT_METRIC_ROLLUPS, values as readonly RowValues[], tail);
+    },
+
+    /**
+     * The stored 5-minute client metric rollups of these rows' devices and
+     * buckets (a superset of their keys), with what places them in a tier
+     * and their counts and sums: read before upsertClientMetricRollups, so
+     * the tiers can move a row whose last sample changed its place. The
+     * devices' rows are locked (lockDevices), so nothing changes in between.
+     */
+    async storedClientMetricRollups(values: readonly Insertable<Database['client_metric_rollups']>[]): Promise<StoredClientRollup[]> {
+      if (values.length === 0) return [];
+      const sums = CLIENT_AVERAGED_METRICS.flatMap((m) => [`${m}_count`, `${m}_sum`]).join(', ');
+      const devices = [...new Set(values.map((v) => v.hardware_device_id))];
+      const buckets = [...new Set(values.map((v) => v.bucket))];
+      const found = await sql<StoredClientRollup>`SELECT ${sql.raw(`${CLIENT_TIER_PLACE}, ${sums}`)} FROM client_metric_rollups
+        WHERE ${dialect.inValues('hardware_device_id', 'bigint', devices)} AND ${dialect.inValues('bucket', 'bigint', buckets)}`.execute(db);
+      return found.rows;
+    },
+
+    /** Deletes the rows of a client metric tier (migration 0036) of these devices and buckets that no 5-minute row is left in (one moved out). */
+    async dropEmptyClientTierRows(table: 'client_metric_rollups_hourly' | 'client_metric_rollups_daily', devices: readonly number[], buckets: readonly number[]): Promise<void> {
+      await sql`DELETE FROM ${sql.table(table)} WHERE ${dialect.inValues('hardware_device_id', 'bigint', devices)}
+        AND ${dialect.inValues('bucket', 'bigint', buckets)} AND row_count = 0`.execute(db);
     },
 
     /** Adds radio samples to their 5-minute rollups: counts and sums add up. */

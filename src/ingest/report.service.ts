@@ -1,7 +1,9 @@
 import { DEFAULT_OFFLINE_AFTER_SECONDS, onlineSince } from '../kernel/online.js';
 import { randomUUID } from 'node:crypto';
 import type { IngestConfig } from '../config.js';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../db/tables.js';
+import { clientTierChanges } from './report.client-tiers.js';
 import { dropPartitionsBefore, ensureDailyPartitions } from './partitions.repository.js';
 import type { Store } from '../db/store.js';
 import type { Caller } from '../kernel/caller.js';
@@ -191,6 +193,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['pdu_outlet_rollups_daily', 'bucket', daily],
         ['device_temperature_rollups_hourly', 'bucket', hourly],
         ['device_temperature_rollups_daily', 'bucket', daily],
+        // the tiers of migration 0036
+        ['client_metric_rollups_hourly', 'bucket', hourly],
+        ['client_metric_rollups_daily', 'bucket', daily],
         ['events', 'observed_at', history],
         ['client_connection_events', 'observed_at', history],
         ['changes', 'changed_at', history],
@@ -217,6 +222,26 @@ export function createReportService(store: Store, settings: ReportSettings, now:
 }
 
 export type ReportService = ReturnType<typeof createReportService>;
+
+/**
+ * Adds a batch's client metric rollups to the 5-minute rows and to their
+ * hourly and daily tiers (migration 0036): one upsert per tier of the
+ * batch's changes (clientTierChanges), read against the 5-minute rows as
+ * they were; then the tier rows a 5-minute row moved out of, if left empty,
+ * go (a tier row stands for at least one 5-minute row).
+ */
+async function upsertClientMetrics(repository: ReportRepository, rollups: readonly Insertable<Database['client_metric_rollups']>[]): Promise<void> {
+  const stored = await repository.storedClientMetricRollups(rollups);
+  const changes = clientTierChanges(rollups, stored, await repository.upsertClientMetricRollups(rollups));
+  const left = changes.filter((row) => row.row_count < 0);
+  for (const [table, seconds] of [['client_metric_rollups_hourly', HOURLY_SECONDS], ['client_metric_rollups_daily', DAILY_SECONDS]] as const) {
+    const tier = coarsenSums(changes, seconds);
+    await repository.upsertSumTier(table, tier);
+    if (left.length === 0) continue;
+    const buckets = [...new Set(left.map((row) => row.bucket - (row.bucket % seconds)))];
+    await repository.dropEmptyClientTierRows(table, [...new Set(left.map((row) => row.hardware_device_id))], buckets);
+  }
+}
 
 /**
  * Stores the receipts of the known reports and returns those that are new:
@@ -270,7 +295,7 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertUplinkTier('uplink_rollups_hourly', foldUplinkTier(rows.uplinkRollups, storedUplink, HOURLY_SECONDS));
   await repository.upsertUplinkTier('uplink_rollups_daily', foldUplinkTier(rows.uplinkRollups, storedUplink, DAILY_SECONDS));
   await repository.upsertCounterRollups(rows.counterRollups);
-  await repository.upsertClientMetricRollups(rows.clientMetricRollups);
+  await upsertClientMetrics(repository, rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
   // activeClients' tiers: distinct clients per hour and day, and the buckets with reports
   await repository.insertPresenceTier('client_presence_rollups_hourly', coarsenPresence(rows.clientPresence, HOURLY_SECONDS));

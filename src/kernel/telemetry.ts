@@ -101,6 +101,14 @@ export const RADIO_TIERS = sumTiers('radio_rollups');
 export const OUTLET_TIERS = sumTiers('pdu_outlet_rollups');
 /** The device temperature rollups' tiers (migration 0032): pduMetrics and pdusMetrics. */
 export const TEMPERATURE_TIERS = sumTiers('device_temperature_rollups');
+/**
+ * The client metric rollups' tiers (migration 0036): apHealthScores (the
+ * wireless clients' SNR) and channelUtilizationByClient (the bands a client
+ * was on). The hourly and daily rows keep the sums and counts per network,
+ * kind and band, and no byte counters: the client metrics roots read the
+ * 5-minute rows (docs/metrics.md, "Tiers").
+ */
+export const CLIENT_METRIC_TIERS = sumTiers('client_metric_rollups');
 
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,

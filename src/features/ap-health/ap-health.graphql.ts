@@ -63,7 +63,7 @@ extend type Query {
     apHealthScores: {
       table: 'hardware_devices',
       arguments: [{ name: 'serialNumber', type: 'text', check: isSerialNumber, rule: SERIAL_RULE }, METRICS_FILTER_ARGUMENT],
-      check: (args, settings) => checkFilter(filterOf(args), settings),
+      check: (args, settings) => checkFilter(filterOf(args), settings, 'filter', true),
       where: (t, c) => `${t}.serial_number = ${c.arg('serialNumber')} AND ${t}.company_id = ${c.company()} AND ${t}.device_type = 'ACCESS_POINT'`,
       list: { kind: 'list', table: healthSeries, join: (s) => `${s}.bucket IS NOT NULL`, orderBy: (s) => `${s}.bucket` },
     },

@@ -1,16 +1,18 @@
 import type { SqlContext } from '../../engine/read.model.js';
-import { RESOURCE_TIERS } from '../../kernel/telemetry.js';
-import { sources, tieredSources } from '../metrics/metrics.sql.js';
+import { CLIENT_METRIC_TIERS, RADIO_TIERS, RESOURCE_TIERS } from '../../kernel/telemetry.js';
+import type { RollupTier } from '../../kernel/telemetry.js';
+import { tieredSources, tierRows } from '../metrics/metrics.sql.js';
 import type { Source } from '../metrics/metrics.sql.js';
 
 /**
  * The SQL of apHealthScores, as a derived table below a hardware device row
  * `h` (an access point): per bucket of the filter, the sums and counts of
  * its radios' total utilization, its wireless clients' SNR and its CPU and
- * memory percentages, from the 5-minute rollups wholly inside the window
- * and the raw samples for the rest (metrics' sources; CPU and memory from
- * their tiers, metrics' tieredSources), then the scores of docs/metrics.md. Parameters are numbered in call order (SQLite's are
- * positional): each builder makes its text left to right.
+ * memory percentages, from the rollups wholly inside the window (the daily
+ * or hourly tier when the step is whole days or hours, the finer ones at the
+ * edges: metrics' tieredSources) and the raw samples for the rest, then the
+ * scores of docs/metrics.md. Parameters are numbered in call order (SQLite's
+ * are positional): each builder makes its text left to right.
  */
 
 /** The sums and counts every row of the union carries, in this order. */
@@ -28,37 +30,46 @@ const rawValue = (value: string): readonly [string, string] => [`coalesce(${valu
 /** The condition of a source's range on column `column` of `t`. */
 const rangeOf = (source: Source, t: string, column: string) => `${t}.${column} >= ${source.from()} AND ${t}.${column} < ${source.to()}`;
 
-/** The union's radio and client rows of one source of the window: the rollups (`rollup`) or one raw range. */
-function rowsOf(h: string, source: Source, rollup: boolean): string {
-  const range = (t: string, column: string) => rangeOf(source, t, column);
-  const device = (t: string) => `${t}.hardware_device_id = ${h}.id`;
-  if (rollup) {
-    return [
-      `${partRow(source.bucket('ar.bucket'), { util: ['ar.total_utilization_sum', 'ar.total_utilization_count'] })} FROM radio_rollups ar WHERE ${device('ar')} AND ${range('ar', 'bucket')}`,
-      `${partRow(source.bucket('ac.bucket'), { snr: ['ac.snr_sum', 'ac.snr_count'] })} FROM client_metric_rollups ac WHERE ${device('ac')} AND ac.is_wireless AND ${range('ac', 'bucket')}`,
-    ].join(' UNION ALL ');
-  }
-  return [
-    `${partRow(source.bucket('ar.observed_at'), { util: rawValue('ar.total_utilization') })} FROM radio_samples ar WHERE ${device('ar')} AND ${range('ar', 'observed_at')}`,
-    `${partRow(source.bucket('ac.observed_at'), { snr: rawValue('ac.snr') })} FROM client_observations ac WHERE ${device('ac')} AND ac.is_wireless AND ${range('ac', 'observed_at')}`,
-  ].join(' UNION ALL ');
+/** One part of the union: its tiers, their alias, what a tier row and a raw sample carry, the raw table, and a condition beside the device's. */
+interface PartSource {
+  readonly tiers: readonly RollupTier[];
+  readonly alias: string;
+  readonly rollup: Partial<Record<Part, readonly [sum: string, count: string]>>;
+  readonly samples: string;
+  readonly raw: Partial<Record<Part, readonly [sum: string, count: string]>>;
+  readonly where?: string;
 }
 
 /**
- * The union's CPU and memory rows: from the coarsest of RESOURCE_TIERS that
- * divides the step and the finer tiers and raw samples at the window's edges
- * (tieredSources), which sum to what the 5-minute rollups and raw samples give.
+ * The union's rows of one part below the access point `h`: from the coarsest
+ * of its tiers that divides the step and the finer tiers and raw samples at
+ * the window's edges (tieredSources), which sum to what the 5-minute rollups
+ * and raw samples give.
  */
-function resourceRows(c: SqlContext, h: string): string {
-  const { tiers, raw } = tieredSources(c, RESOURCE_TIERS);
-  const sums = { cpu: ['ao.cpu_percent_sum', 'ao.cpu_percent_count'], mem: ['ao.memory_percent_sum', 'ao.memory_percent_count'] } as const;
-  const fromTier = (table: string, range: Source) => `${partRow(range.bucket('ao.bucket'), sums)} FROM ${table} ao WHERE ao.hardware_device_id = ${h}.id AND ${rangeOf(range, 'ao', 'bucket')}`;
-  const memory = 'CASE WHEN ao.memory_total_bytes > 0 THEN 100.0 * ao.memory_used_bytes / ao.memory_total_bytes END';
-  const fromSamples = (source: Source) =>
-    `${partRow(source.bucket('ao.observed_at'), { cpu: rawValue('ao.cpu_percent'), mem: rawValue(memory) })} FROM resource_samples ao ` +
-    `WHERE ao.hardware_device_id = ${h}.id AND ${rangeOf(source, 'ao', 'observed_at')}`;
-  return [...tiers.flatMap((t) => t.ranges.map((range) => fromTier(t.table, range))), fromSamples(raw[0]), fromSamples(raw[1])].join(' UNION ALL ');
+function partRows(c: SqlContext, h: string, part: PartSource): string {
+  const { tiers, raw } = tieredSources(c, part.tiers);
+  const a = part.alias;
+  const where = `${a}.hardware_device_id = ${h}.id${part.where === undefined ? '' : ` AND ${part.where}`}`;
+  const fromTier = (table: string, range: Source) => `${partRow(range.bucket(`${a}.bucket`), part.rollup)} FROM ${table} ${a} WHERE ${where} AND ${rangeOf(range, a, 'bucket')}`;
+  const fromSamples = (source: Source) => `${partRow(source.bucket(`${a}.observed_at`), part.raw)} FROM ${part.samples} ${a} WHERE ${where} AND ${rangeOf(source, a, 'observed_at')}`;
+  return [tierRows(tiers, fromTier), fromSamples(raw[0]), fromSamples(raw[1])].join(' UNION ALL ');
 }
+
+/** The memory percentage of a resource sample `ao`, when it carries both figures. */
+const MEMORY = 'CASE WHEN ao.memory_total_bytes > 0 THEN 100.0 * ao.memory_used_bytes / ao.memory_total_bytes END';
+
+/** The parts of the union: radio utilization, wireless clients' SNR, CPU and memory. */
+const PARTS_SOURCES: readonly PartSource[] = [
+  { tiers: RADIO_TIERS, alias: 'ar', rollup: { util: ['ar.total_utilization_sum', 'ar.total_utilization_count'] }, samples: 'radio_samples', raw: { util: rawValue('ar.total_utilization') } },
+  { tiers: CLIENT_METRIC_TIERS, alias: 'ac', rollup: { snr: ['ac.snr_sum', 'ac.snr_count'] }, samples: 'client_observations', raw: { snr: rawValue('ac.snr') }, where: 'ac.is_wireless' },
+  {
+    tiers: RESOURCE_TIERS,
+    alias: 'ao',
+    rollup: { cpu: ['ao.cpu_percent_sum', 'ao.cpu_percent_count'], mem: ['ao.memory_percent_sum', 'ao.memory_percent_count'] },
+    samples: 'resource_samples',
+    raw: { cpu: rawValue('ao.cpu_percent'), mem: rawValue(MEMORY) },
+  },
+];
 
 /** 0 below 0, 100 above 100. */
 const clamp = (x: string): string => `CASE WHEN ${x} < 0 THEN 0.0 WHEN ${x} > 100 THEN 100.0 ELSE ${x} END`;
@@ -71,8 +82,7 @@ const clamp = (x: string): string => `CASE WHEN ${x} < 0 THEN 0.0 WHEN ${x} > 10
  * the mean of the scores that are not NULL.
  */
 export function healthSeries(c: SqlContext, h: string): string {
-  const { rollup, raw } = sources(c);
-  const union = [rowsOf(h, rollup, true), rowsOf(h, raw[0], false), rowsOf(h, raw[1], false), resourceRows(c, h)].join(' UNION ALL ');
+  const union = PARTS_SOURCES.map((part) => partRows(c, h, part)).join(' UNION ALL ');
   const average = (p: Part) => `CASE WHEN sum(g.${p}_n) > 0 THEN 1.0 * sum(g.${p}_s) / sum(g.${p}_n) END`;
   const averages =
     `(SELECT g.bucket, ${average('util')} AS utilization, ${average('snr')} AS snr, ${average('cpu')} AS cpu_percent, ${average('mem')} AS memory_percent ` +

@@ -48,7 +48,7 @@ extend type Query {
         { name: 'macAddress', type: 'text', check: () => true, rule: 'a MAC address' },
         { name: 'filter', type: 'input', fields: [{ ...METRICS_FILTER_ARGUMENT, name: 'timeFilter' }] },
       ],
-      check: (args, settings) => checkFilter(filterAt(args, TIME_FILTER_PATH), settings, TIME_FILTER_PATH),
+      check: (args, settings) => checkFilter(filterAt(args, TIME_FILTER_PATH), settings, TIME_FILTER_PATH, true),
       where: inCompany('uuid', 'networkUUID'),
       list: { kind: 'list', table: clientChannelSeries, join: (s) => `${s}.bucket IS NOT NULL`, orderBy: (s) => `${s}.bucket` },
     },
