@@ -32,6 +32,7 @@ import * as collectorDiscovery from './migrations/0033-collector-discovery.js';
 import * as stpPortState from './migrations/0034-stp-port-state.js';
 import * as resourceTiers from './migrations/0031-resource-tiers.js';
 import * as deviceSeriesTiers from './migrations/0032-device-series-tiers.js';
+import * as counterTiers from './migrations/0035-counter-tiers.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0034-stp-port-state': stpPortState,
   '0031-resource-tiers': resourceTiers,
   '0032-device-series-tiers': deviceSeriesTiers,
+  '0035-counter-tiers': counterTiers,
 };
 
 /**
