@@ -32,6 +32,7 @@ import * as collectorDiscovery from './migrations/0033-collector-discovery.js';
 import * as stpPortState from './migrations/0034-stp-port-state.js';
 import * as resourceTiers from './migrations/0031-resource-tiers.js';
 import * as deviceSeriesTiers from './migrations/0032-device-series-tiers.js';
+import * as counterTiers from './migrations/0035-counter-tiers.js';
 import * as clientMetricTiers from './migrations/0036-client-metric-tiers.js';
 import * as collectorRanges from './migrations/0037-collector-ranges.js';
 import type { Store } from './store.js';
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0034-stp-port-state': stpPortState,
   '0031-resource-tiers': resourceTiers,
   '0032-device-series-tiers': deviceSeriesTiers,
+  '0035-counter-tiers': counterTiers,
   '0036-client-metric-tiers': clientMetricTiers,
   '0037-collector-ranges': collectorRanges,
 };

@@ -33,6 +33,8 @@ export interface Database {
   uplink_rollups_daily: UplinkRollupTable;
   client_presence_rollups: ClientPresenceRollupTable;
   port_counter_rollups: PortCounterRollupTable;
+  port_counter_rollups_hourly: PortCounterTierTable;
+  port_counter_rollups_daily: PortCounterTierTable;
   client_metric_rollups: ClientMetricRollupTable;
   report_rollups: ReportRollupTable;
   /** The hourly and daily tiers of client_presence_rollups and report_rollups (migration 0030): their columns, coarser buckets. */
@@ -44,6 +46,8 @@ export interface Database {
   radio_rollups: RadioRollupTable;
   dns_counters: DnsCounterTable;
   dns_counter_rollups: DnsCounterRollupTable;
+  dns_counter_rollups_hourly: DnsCounterTierTable;
+  dns_counter_rollups_daily: DnsCounterTierTable;
   pdu_outlets: PduOutletTable;
   pdu_outlet_samples: PduOutletSampleTable;
   pdu_outlet_rollups: PduOutletRollupTable;
@@ -542,6 +546,28 @@ export interface PortCounterRollupTable extends CounterColumns {
   uptime_seconds: number | null;
 }
 
+/**
+ * An hourly or daily tier row of a port's counters (migration 0035): the
+ * bucket's first and last 5-minute readings and the growth between
+ * consecutive readings inside it (COUNTER_TIERED).
+ */
+export interface PortCounterTierTable extends PortCounterRollupTable {
+  first_observed_at: string;
+  first_uptime_seconds: number | null;
+  first_rx_bytes: number;
+  first_tx_bytes: number;
+  first_rx_packets: number;
+  first_tx_packets: number;
+  first_rx_errors: number;
+  first_tx_errors: number;
+  rx_bytes_growth: number;
+  tx_bytes_growth: number;
+  rx_packets_growth: number;
+  tx_packets_growth: number;
+  rx_errors_growth: number;
+  tx_errors_growth: number;
+}
+
 /** Utilization in percent of one radio sample; null: not reported. */
 export interface RadioUtilizationColumns {
   total_utilization: number | null;
@@ -594,6 +620,14 @@ export interface DnsCounterTable {
 /** The last DNS counter reading of a controller in one 5-minute bucket. */
 export interface DnsCounterRollupTable extends DnsCounterTable {
   bucket: number;
+}
+
+/** An hourly or daily tier row of a controller's DNS counter (migration 0035), as PortCounterTierTable. */
+export interface DnsCounterTierTable extends DnsCounterRollupTable {
+  first_observed_at: string;
+  first_uptime_seconds: number | null;
+  first_requests: number;
+  requests_growth: number;
 }
 
 /** An IDS/IPS detection a controller reported (migration 0021), in its network's mode when it was ingested. */

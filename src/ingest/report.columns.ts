@@ -1,13 +1,10 @@
 import type { RowColumn } from '../db/dialect.js';
-import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, PORT_COUNTERS as COUNTERS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /**
  * The columns ingest writes in bulk, per table, with their types for the
  * dialect's rowSource (migration 0004 has the tables).
  */
-
-/** The six cumulative counters of a port, as column names. */
-const COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'] as const;
 
 export const RECEIPTS: readonly RowColumn[] = [
   ['company_id', 'bigint'],

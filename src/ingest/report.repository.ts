@@ -8,6 +8,7 @@ import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { createReportAlertRepository } from './report-alerts.repository.js';
+import { createCounterTierRepository } from './counter-tiers.repository.js';
 import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 import type { ClientTierPlace, StoredClientRollup } from './report.client-tiers.js';
 import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_METRIC_TIER, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
@@ -68,6 +69,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     ...createReportClientRepository(db, dialect),
     ...createReportStateRepository(db, dialect),
     ...createReportAlertRepository(db),
+    ...createCounterTierRepository(db, dialect),
 
     /** When the latest report of any of the company's devices with these serial numbers was observed; null when none has reported. */
     async latestReportAt(companyId: number, serials: readonly string[]): Promise<string | null> {

@@ -196,6 +196,11 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         // the tiers of migration 0036
         ['client_metric_rollups_hourly', 'bucket', hourly],
         ['client_metric_rollups_daily', 'bucket', daily],
+        // the counter tiers of migration 0035
+        ['port_counter_rollups_hourly', 'bucket', hourly],
+        ['port_counter_rollups_daily', 'bucket', daily],
+        ['dns_counter_rollups_hourly', 'bucket', hourly],
+        ['dns_counter_rollups_daily', 'bucket', daily],
         ['events', 'observed_at', history],
         ['client_connection_events', 'observed_at', history],
         ['changes', 'changed_at', history],
@@ -295,6 +300,8 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertUplinkTier('uplink_rollups_hourly', foldUplinkTier(rows.uplinkRollups, storedUplink, HOURLY_SECONDS));
   await repository.upsertUplinkTier('uplink_rollups_daily', foldUplinkTier(rows.uplinkRollups, storedUplink, DAILY_SECONDS));
   await repository.upsertCounterRollups(rows.counterRollups);
+  // the counter tiers (migration 0035): each hour and day of the batch's readings folded again from the finer rows
+  await repository.foldCounterTiers('port_counter_rollups', rows.counterRollups);
   await upsertClientMetrics(repository, rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
   // activeClients' tiers: distinct clients per hour and day, and the buckets with reports
@@ -309,6 +316,7 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertSumTier('radio_rollups_daily', coarsenSums(rows.radioRollups, DAILY_SECONDS));
   await repository.insertMany('dns_counters', rows.dnsCounters);
   await repository.upsertDnsRollups(rows.dnsRollups);
+  await repository.foldCounterTiers('dns_counter_rollups', rows.dnsRollups);
   await repository.insertMany('resource_samples', rows.resourceSamples);
   await repository.upsertResourceRollups(rows.resourceRollups);
   // the CPU and memory tiers (migration 0031), folded as the uplink ones: one upsert per tier

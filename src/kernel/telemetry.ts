@@ -87,7 +87,7 @@ export const RESOURCE_TIERS = [
   { seconds: HOURLY_SECONDS, table: 'resource_rollups_hourly' },
   { seconds: ROLLUP_SECONDS, table: 'resource_rollups' },
 ] as const satisfies readonly RollupTier[];
-/** A 5-minute rollup of sums and counts that has hourly and daily tiers (migration 0032), named `<table>_hourly` and `<table>_daily`: its tiers. */
+/** A 5-minute rollup that has hourly and daily tiers (migrations 0032 and 0035), named `<table>_hourly` and `<table>_daily`: its tiers. */
 const sumTiers = <T extends string>(table: T) =>
   [
     { seconds: DAILY_SECONDS, table: `${table}_daily` },
@@ -109,6 +109,32 @@ export const TEMPERATURE_TIERS = sumTiers('device_temperature_rollups');
  * 5-minute rows (docs/metrics.md, "Tiers").
  */
 export const CLIENT_METRIC_TIERS = sumTiers('client_metric_rollups');
+
+/** The six cumulative counters of a port: columns of port_counters, port_counter_rollups and its tiers. */
+export const PORT_COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'] as const;
+
+/**
+ * The 5-minute rollups of cumulative counters that have hourly and daily
+ * tiers (migration 0035), with their key columns besides hardware_device_id
+ * and bucket, and their counters. A 5-minute row is the bucket's last
+ * reading; a tier row stands for the run of 5-minute readings inside its
+ * bucket: its first reading (`first_observed_at`, `first_uptime_seconds`,
+ * `first_<counter>`), its last (`observed_at`, `uptime_seconds`,
+ * `<counter>`) and the growth between consecutive readings inside it
+ * (`<counter>_growth`, a reading after a reboot counted whole). A read joins
+ * it to the reading before it as it would join the readings it stands for.
+ */
+export const COUNTER_TIERED = {
+  port_counter_rollups: { keys: ['port_number'], counters: PORT_COUNTERS },
+  dns_counter_rollups: { keys: [], counters: ['requests'] },
+} as const satisfies Record<string, { keys: readonly string[]; counters: readonly string[] }>;
+/** One of the rollups of COUNTER_TIERED. */
+export type CounterTiered = keyof typeof COUNTER_TIERED;
+
+/** The port counter rollups' tiers (migration 0035): switchPortMetricsRate, controllerPortMetricsRate, switchPortStats and controllerPortStats. */
+export const PORT_COUNTER_TIERS = sumTiers('port_counter_rollups');
+/** The DNS counter rollups' tiers (migration 0035): controllerDNSRequestRates. */
+export const DNS_COUNTER_TIERS = sumTiers('dns_counter_rollups');
 
 /**
  * How long telemetry is kept unless configured (TELEMETRY_RAW_RETENTION_HOURS,

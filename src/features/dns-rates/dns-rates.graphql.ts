@@ -58,7 +58,7 @@ extend type Query {
     controllerDNSRequestRates: {
       table: 'virtual_devices',
       arguments: [{ name: 'virtualDeviceUUID', type: 'uuid' }, METRICS_FILTER_ARGUMENT],
-      check: (args, settings) => checkFilter(filterOf(args), settings),
+      check: (args, settings) => checkFilter(filterOf(args), settings, 'filter', true),
       where: inCompany('uuid', 'virtualDeviceUUID'),
     },
   },

@@ -108,6 +108,12 @@ export interface SeriesRanges {
   readonly raw: readonly [readonly [string, string], readonly [string, string]];
 }
 
+/** The start of the window of `filter` at the request's time `now`, as an ISO time. */
+export function seriesStart(filter: MetricsFilter, now: Date): string {
+  const endMs = filter.endTime == null ? now.getTime() : Date.parse(filter.endTime);
+  return new Date(endMs - filter.durationSeconds * 1000).toISOString();
+}
+
 /** The ranges a series reads for `filter` at the request's time `now` (see SeriesRanges). */
 export function seriesRanges(filter: MetricsFilter, now: Date): SeriesRanges {
   const endMs = filter.endTime == null ? now.getTime() : Date.parse(filter.endTime);

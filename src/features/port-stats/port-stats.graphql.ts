@@ -52,7 +52,7 @@ const TOTALS_ROOT: TableRoot = {
 const RATES_ROOT: TableRoot = {
   table: 'virtual_devices',
   arguments: [{ name: 'virtualDeviceUUID', type: 'uuid' }, METRICS_FILTER_ARGUMENT, { name: 'portNumber', type: 'int' }] satisfies RootArgument[],
-  check: (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings) ?? checkPortNumber(args),
+  check: (args: ArgumentValues, settings: ReadSettings) => checkFilter(filterOf(args), settings, 'filter', true) ?? checkPortNumber(args),
   where: inCompany('uuid', 'virtualDeviceUUID'),
 };
 

@@ -1,5 +1,9 @@
 import type { SqlContext } from '../../engine/read.model.js';
-import { filterOf, seriesRanges } from '../metrics/metrics.window.js';
+import { DAILY_SECONDS, HOURLY_SECONDS, PORT_COUNTER_TIERS } from '../../kernel/telemetry.js';
+import { counterIncrements, itemOf, readingItem, tierItem } from '../metrics/metrics.counters.js';
+import { tierRows, tieredSources } from '../metrics/metrics.sql.js';
+import type { Source } from '../metrics/metrics.sql.js';
+import { filterOf, seriesStart } from '../metrics/metrics.window.js';
 
 /**
  * The SQL of the port counter roots, as derived tables below a virtual
@@ -19,7 +23,11 @@ export const COUNTERS = [
   ['tx_errors', 'errorTxPackets'],
 ] as const;
 
-const COLUMNS = `pr.port_number, pr.observed_at, pr.uptime_seconds, ${COUNTERS.map(([column]) => `pr.${column}`).join(', ')}`;
+/** The counters' column names. */
+const NAMES = COUNTERS.map(([column]) => column);
+
+/** A port's reading aliased `pr` as an item of counterIncrements, with its port. */
+const COLUMNS = `pr.port_number, ${readingItem('pr', NAMES)}`;
 
 /** The id of the hardware assigned to the virtual device aliased `v`. */
 const hardwareOf = (v: string): string => `(SELECT ph.id FROM hardware_devices ph WHERE ph.virtual_device_id = ${v}.id)`;
@@ -27,24 +35,8 @@ const hardwareOf = (v: string): string => `(SELECT ph.id FROM hardware_devices p
 /** Only the port of the root's portNumber argument, when given, for the row aliased `t`. */
 const portFilter = (c: SqlContext, t: string): string => `(${c.arg('portNumber')} IS NULL OR ${t}.port_number = ${c.arg('portNumber')})`;
 
-/**
- * The readings `w` (COLUMNS) with, per port in time order, the previous
- * reading's time (`p_at`) and the growth since it of each counter: a
- * reading after a reboot (any counter lower than the previous reading's,
- * or a lower uptime) counts whole, since counters restart from zero; the
- * first reading of a port has no previous one (`p_at` NULL, growth 0).
- */
-function increments(readings: string): string {
-  const lags = COUNTERS.map(([column]) => `lag(w.${column}) OVER o AS p_${column}`).join(', ');
-  const rebooted = [...COUNTERS.map(([column]) => `x.${column} < x.p_${column}`), 'x.uptime_seconds < x.p_uptime'].join(' OR ');
-  const growth = COUNTERS.map(
-    ([column]) => `CASE WHEN x.p_${column} IS NULL THEN 0 WHEN ${rebooted} THEN x.${column} ELSE x.${column} - x.p_${column} END AS ${column}`,
-  ).join(', ');
-  return (
-    `(SELECT x.port_number, x.observed_at, x.p_at, ${growth} FROM (SELECT w.*, lag(w.observed_at) OVER o AS p_at, ` +
-    `lag(w.uptime_seconds) OVER o AS p_uptime, ${lags} FROM (${readings}) w WINDOW o AS (PARTITION BY w.port_number ORDER BY w.observed_at)) x)`
-  );
-}
+/** Per port in time order, the growth of each counter over the items `readings` (see counterIncrements). */
+const increments = (readings: string): string => counterIncrements(readings, NAMES, 'port_number');
 
 /** The start of switchPortStats' window: lookbackHours before the request. */
 const windowStart = (c: SqlContext): string => c.value('timestamptz', (args, now) => new Date(now.getTime() - (args.lookbackHours as number) * 3_600_000));
@@ -85,30 +77,56 @@ function totalPorts(c: SqlContext): string {
   );
 }
 
+/** The start of the first whole bucket of `seconds` at or after switchPortStats' window's start, in seconds since the epoch. */
+const firstWhole = (c: SqlContext, seconds: number): string =>
+  `CAST(${c.value('bigint', (args, now) => Math.ceil((now.getTime() - (args.lookbackHours as number) * 3_600_000) / 1000 / seconds) * seconds)} AS bigint)`;
+
 /**
  * Per port with a reading inside the window, the growth of each counter: the
  * sum of the increments between consecutive readings whose later one is
  * inside the window. The readings are every raw reading kept
  * (TELEMETRY_RAW_RETENTION_HOURS) and, before the port's oldest raw
  * reading, the last reading of each 5-minute bucket, each from the port's
- * last reading before the window on. Each port's readings are read in their
- * own index range, driven by the ports (`CROSS JOIN`, whose order SQLite
- * keeps): the ports come from the readings themselves (one index lookup per
- * port), so a port the latest report no longer lists still counts.
+ * last reading before the window on. The whole days, then the whole hours,
+ * from the window's start to the last whole one before the port's oldest
+ * raw reading (or the request) come from the daily and hourly tiers, whose
+ * rows stand for the 5-minute readings inside them (COUNTER_TIERED), so the
+ * sum is the same. Each port's readings are read in their own index ranges,
+ * driven by the ports (`CROSS JOIN`, whose order SQLite keeps): the ports
+ * come from the readings themselves (one index lookup per port), so a port
+ * the latest report no longer lists still counts.
  */
 export function portTotals(c: SqlContext, v: string): string {
+  const d = c.dialect;
   const sums = COUNTERS.map(([column]) => `sum(i.${column}) AS ${column}`).join(', ');
-  // b is computed once (MATERIALIZED), then read by both sources
+  // b is computed once (MATERIALIZED), then read by every source; e adds, per port, where the tiers may read: from the
+  // first whole hour (hf) and day (hf) in the window to the last whole ones (h_to, d_to) before its 5-minute rows end
+  // (x_end: its oldest raw reading, or the request). Each parameter appears once (SQLite's are positional).
+  const bucketsOf = () => `SELECT b.*, ${c.now()} AS at_now, ${firstWhole(c, HOURLY_SECONDS)} AS hf, ${firstWhole(c, DAILY_SECONDS)} AS df FROM b`;
+  const endOf = () => `SELECT f.*, CASE WHEN f.raw_oldest IS NULL OR f.raw_oldest > f.at_now THEN f.at_now ELSE f.raw_oldest END AS x_end FROM (${bucketsOf()}) f`;
   const ports =
     `WITH RECURSIVE d(id) AS (SELECT ph.id FROM hardware_devices ph WHERE ph.virtual_device_id = ${v}.id), ` +
-    `${portsOf('port_counters', 'rp')}, ${portsOf('port_counter_rollups', 'pp')}, b AS MATERIALIZED (${totalPorts(c)}) `;
-  const same = 'pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number';
-  const raw = `SELECT ${COLUMNS} FROM b CROSS JOIN port_counters pr WHERE ${same} AND pr.observed_at >= b.raw_from AND pr.observed_at < ${c.now()}`;
+    `${portsOf('port_counters', 'rp')}, ${portsOf('port_counter_rollups', 'pp')}, b AS MATERIALIZED (${totalPorts(c)}), ` +
+    `e AS MATERIALIZED (SELECT g.*, ${d.epochBucket('g.x_end', String(HOURLY_SECONDS))} AS h_to, ${d.epochBucket('g.x_end', String(DAILY_SECONDS))} AS d_to FROM (${endOf()}) g) `;
+  const same = 'pr.hardware_device_id = e.hardware_device_id AND pr.port_number = e.port_number';
+  // the tiers' ranges: days [df, dt), hours [hf, ht) but the days'; each empty when its end is not past its start
+  const ht = d.greatest('e.h_to', 'e.hf');
+  const dt = d.greatest('e.d_to', 'e.df');
+  const raw = `SELECT ${COLUMNS} FROM e CROSS JOIN port_counters pr WHERE ${same} AND pr.observed_at >= e.raw_from AND pr.observed_at < ${c.now()}`;
   // a rollup after the baseline's bucket was observed after it; with no baseline, every rollup was observed in the window
-  const rollups =
-    `SELECT ${COLUMNS} FROM b CROSS JOIN port_counter_rollups pr WHERE ${same} AND pr.bucket >= b.rollup_from ` +
-    `AND pr.observed_at < ${c.now()} AND (b.raw_oldest IS NULL OR pr.observed_at < b.raw_oldest)`;
-  return `(${ports}SELECT i.port_number, ${sums} FROM ${increments(`${raw} UNION ALL ${rollups}`)} i WHERE i.observed_at >= ${windowStart(c)} GROUP BY i.port_number)`;
+  const rollups = (range: string) =>
+    `SELECT ${COLUMNS} FROM e CROSS JOIN port_counter_rollups pr WHERE ${same} AND ${range} ` +
+    `AND pr.observed_at < ${c.now()} AND (e.raw_oldest IS NULL OR pr.observed_at < e.raw_oldest)`;
+  const tier = (table: string, range: string) => `SELECT pr.port_number, ${tierItem('pr', NAMES)} FROM e CROSS JOIN ${table} pr WHERE ${same} AND ${range}`;
+  const readings = [
+    raw,
+    rollups('pr.bucket >= e.rollup_from AND pr.bucket < e.hf'),
+    tier('port_counter_rollups_hourly', `pr.bucket >= e.hf AND pr.bucket < ${d.least('e.df', ht)}`),
+    tier('port_counter_rollups_daily', `pr.bucket >= e.df AND pr.bucket < ${dt}`),
+    tier('port_counter_rollups_hourly', `pr.bucket >= ${dt} AND pr.bucket < ${ht}`),
+    rollups(`pr.bucket >= ${ht}`),
+  ].join(' UNION ALL ');
+  return `(${ports}SELECT i.port_number, ${sums} FROM ${increments(readings)} i WHERE i.observed_at >= ${windowStart(c)} GROUP BY i.port_number)`;
 }
 
 /**
@@ -123,19 +141,21 @@ const ratePorts = (c: SqlContext, v: string): string => `bp.hardware_device_id =
 
 /**
  * Each port's last reading before the rate window's start, from the raw
- * readings and from the 5-minute rollups (whichever is later precedes the
- * window's first reading): one index lookup per port.
+ * readings, the 5-minute rollups and their tiers (a tier row's last reading;
+ * whichever is latest precedes the window's first reading): one index
+ * lookup per port and table.
  */
 function baselines(c: SqlContext, v: string, start: () => string): string {
   // the latest by the index's last column, so each lookup reads backwards from the window's start and stops at the
   // first row that qualifies; a rollup read before the start has its bucket before it too
-  const startBucket = () => c.value('bigint', (args, now) => Math.floor(Date.parse(seriesRanges(filterOf(args), now).raw[0][0]) / 1000));
+  const startBucket = () => c.value('bigint', (args, now) => Math.floor(Date.parse(seriesStart(filterOf(args), now)) / 1000));
   const last = (table: string, column: string, bound: () => string) =>
     `SELECT ${COLUMNS} FROM (SELECT bp.hardware_device_id, bp.port_number, (SELECT pb.${column} FROM ${table} pb ` +
     `WHERE pb.hardware_device_id = bp.hardware_device_id AND pb.port_number = bp.port_number${bound()} AND pb.observed_at < ${start()} ` +
     `ORDER BY pb.${column} DESC LIMIT 1) AS last FROM device_ports bp WHERE ${ratePorts(c, v)}) b ` +
     `CROSS JOIN ${table} pr WHERE pr.hardware_device_id = b.hardware_device_id AND pr.port_number = b.port_number AND pr.${column} = b.last`;
-  return `${last('port_counters', 'observed_at', () => '')} UNION ALL ${last('port_counter_rollups', 'bucket', () => ` AND pb.bucket <= ${startBucket()}`)}`;
+  // in text order (the raw readings' first)
+  return [last('port_counters', 'observed_at', () => ''), ...PORT_COUNTER_TIERS.map(({ table }) => last(table, 'bucket', () => ` AND pb.bucket <= ${startBucket()}`))].join(' UNION ALL ');
 }
 
 /**
@@ -143,34 +163,33 @@ function baselines(c: SqlContext, v: string, start: () => string): string {
  * units per second: the growth between consecutive readings whose later one
  * falls in the bucket (as portTotals counts it, reboots included), divided
  * by the seconds between those readings. The readings are those of
- * metrics' sources (seriesRanges): the last reading of each 5-minute rollup
- * wholly inside the window, raw readings for the rest of it, and each port's
- * last reading before the window; a bucket holds a rate where some pair
- * ends in it. Rollups keep a bucket's last reading, so a step that reads
- * them sums the same growth over the same seconds as the raw readings would,
- * unless a port rebooted inside a 5-minute bucket (its growth before the
- * reboot is lost, as in switchPortStats).
+ * metrics' tiered sources (tieredRanges): the rows of the coarsest rollup
+ * tier that serves the step wholly inside the window (an hourly or daily
+ * row standing for the 5-minute readings of its bucket, COUNTER_TIERED),
+ * finer tiers and raw readings for the rest of it, and each port's last
+ * reading before the window; a bucket holds a rate where some pair ends in
+ * it. Rollups keep a bucket's last reading, so a step that reads them sums
+ * the same growth over the same seconds as the raw readings would, unless a
+ * port rebooted inside a 5-minute bucket (its growth before the reboot is
+ * lost, as in switchPortStats); every tier answers as the 5-minute rows do.
  */
 export function portRates(c: SqlContext, v: string): string {
-  const ranges = (args: Parameters<typeof filterOf>[0], now: Date) => seriesRanges(filterOf(args), now);
-  const start = () => c.value('timestamptz', (args, now) => ranges(args, now).raw[0][0]);
+  const start = () => c.value('timestamptz', (args, now) => seriesStart(filterOf(args), now));
   // in text order: the bucket's step, the readings, the window's start
   const bucket = c.dialect.epochBucket('i.observed_at', c.arg('filter.stepSeconds'));
+  const { tiers, raw } = tieredSources(c, PORT_COUNTER_TIERS);
   const of = (table: string) =>
-    `SELECT ${COLUMNS} FROM device_ports bp CROSS JOIN ${table} pr WHERE ${ratePorts(c, v)} ` +
+    `SELECT pr.port_number, ${itemOf(table, 'pr', NAMES)} FROM device_ports bp CROSS JOIN ${table} pr WHERE ${ratePorts(c, v)} ` +
     'AND pr.hardware_device_id = bp.hardware_device_id AND pr.port_number = bp.port_number';
-  const raw = (n: 0 | 1) =>
-    `${of('port_counters')} AND pr.observed_at >= ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][0])} ` +
-    `AND pr.observed_at < ${c.value('timestamptz', (args, now) => ranges(args, now).raw[n][1])}`;
-  const rollups = () =>
-    `${of('port_counter_rollups')} AND pr.bucket >= ${c.value('bigint', (args, now) => ranges(args, now).rollupFrom)} ` +
-    `AND pr.bucket < ${c.value('bigint', (args, now) => ranges(args, now).rollupTo)}`;
-  const readings = `${baselines(c, v, start)} UNION ALL ${rollups()} UNION ALL ${raw(0)} UNION ALL ${raw(1)}`;
-  const seconds = `${c.dialect.epochSeconds('i.observed_at')} - ${c.dialect.epochSeconds('i.p_at')}`;
+  const fromRaw = (source: Source) => `${of('port_counters')} AND pr.observed_at >= ${source.from()} AND pr.observed_at < ${source.to()}`;
+  const fromRollups = (table: string, range: Source) => `${of(table)} AND pr.bucket >= ${range.from()} AND pr.bucket < ${range.to()}`;
+  const readings = `${baselines(c, v, start)} UNION ALL ${tierRows(tiers, fromRollups)} UNION ALL ${fromRaw(raw[0])} UNION ALL ${fromRaw(raw[1])}`;
+  // a tier row's seconds run from the reading before it to its last; a first item with none, from its own first reading
+  const seconds = `${c.dialect.epochSeconds('i.observed_at')} - ${c.dialect.epochSeconds('coalesce(i.p_at, i.first_at)')}`;
   const rates = COUNTERS.map(([column]) => `1.0 * sum(g.${column}) / sum(g.seconds) AS ${column}`).join(', ');
   const growth = COUNTERS.map(([column]) => `i.${column}`).join(', ');
   return (
     `(SELECT g.port_number, g.bucket, ${rates} FROM (SELECT i.port_number, ${bucket} AS bucket, ${seconds} AS seconds, ${growth} ` +
-    `FROM ${increments(readings)} i WHERE i.p_at IS NOT NULL AND i.observed_at >= ${start()}) g GROUP BY g.port_number, g.bucket HAVING sum(g.seconds) > 0)`
+    `FROM ${increments(readings)} i WHERE i.observed_at >= ${start()}) g GROUP BY g.port_number, g.bucket HAVING sum(g.seconds) > 0)`
   );
 }
