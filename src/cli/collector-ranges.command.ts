@@ -14,8 +14,8 @@ const EVERY_COLLECTOR = 'all';
 function settingOptions(required: boolean): Record<string, OptionSpec> {
   return {
     company: COMPANY,
-    range: { type: 'string', value: 'CIDR', description: 'the IPv4 range to sweep, at most a /16, e.g. 10.0.0.0/24', required },
-    snmp: { type: 'string', value: 'FILE', description: 'a JSON file with the credentials ({"version": "2c", "community": "…"} or SNMPv3); - reads stdin', required, file: true },
+    range: { type: 'string', value: 'CIDR', description: 'the IPv4 range to sweep, at most a /16, e.g. 10.0.0.0/24', required, ...(required ? {} : { default: 'unchanged' }) },
+    snmp: { type: 'string', value: 'FILE', description: 'a JSON file with the credentials ({"version": "2c", "community": "…"} or SNMPv3); - reads stdin', required, file: true, ...(required ? {} : { default: 'unchanged' }) },
     port: { type: 'string', value: 'N', description: 'the agents\' UDP port', default: required ? '161' : 'unchanged' },
     rate: { type: 'string', value: 'N', description: 'addresses started per second, at most; 1 to 10000', default: required ? '100' : 'unchanged' },
     interval: { type: 'string', value: 'SECONDS', description: 'from the start of one sweep to the next, 60 to 604800', default: required ? '3600' : 'unchanged' },
