@@ -215,7 +215,7 @@ describe.each(storeKinds())('metrics, port totals and the event log on %s', (kin
       'BAD_USER_INPUT', 'filter.durationSeconds', 'Argument "filter.durationSeconds" of "networkUplinkQuality" is not accepted: spans 1001 steps of 60 s; at most 1000: ask for a shorter duration or a longer step.',
     ]);
     expect((await refused(series('{ durationSeconds: 200000, stepSeconds: 240 }')))[2]).toContain('must be at most 172800: steps that are not a multiple of 300 s read the raw samples, kept 48 hours');
-    expect((await refused(series('{ durationSeconds: 7776300, stepSeconds: 9000 }')))[2]).toContain('must be at most 7776000: the 5-minute rollups are kept 90 days');
+    expect((await refused(series('{ durationSeconds: 605100, stepSeconds: 9000 }')))[2]).toContain('must be at most 604800: the 5-minute rollups are kept 7 days');
     expect(await refused('activeClients(filter: { durationSeconds: 3600, stepSeconds: 300 }) { wired { value } }')).toEqual([
       'BAD_USER_INPUT', 'networkUUID', 'Argument "networkUUID" of "activeClients" is not accepted: give networkUUID or a non-empty networkUUIDs: the networks to count over.',
     ]);

@@ -71,10 +71,20 @@ describe.each(storeKinds())('retention on %s', (kind) => {
     // the newest raw rows are 48 h old plus a minute; the others older
     clock.advance(HOUR + 60_000);
     await reports().expire(2);
-    expect(await counts()).toEqual({ ...all, samples: 0, observations: 0, counters: 0 });
-    clock.advance(87 * DAY);
+    const raw = { samples: 0, observations: 0, counters: 0 };
+    expect(await counts()).toEqual({ ...all, ...raw });
+    // the 5-minute rollups are kept 7 days: the newest are 7 days old less an hour, then plus a minute
+    clock.advance(4 * DAY + 23 * HOUR);
     await reports().expire(2);
-    expect(await counts()).toEqual({ ...all, samples: 0, observations: 0, counters: 0 });
+    expect(await counts()).toEqual({ ...all, ...raw });
+    clock.advance(HOUR);
+    await reports().expire(2);
+    const rollups = { uplinkRollups: 0, presence: 0, counterRollups: 0, reportCounts: 0 };
+    expect(await counts()).toEqual({ ...all, ...raw, ...rollups });
+    // events and client history 90 days
+    clock.advance(82 * DAY);
+    await reports().expire(2);
+    expect(await counts()).toEqual({ ...all, ...raw, ...rollups });
     clock.advance(DAY);
     await reports().expire(2);
     expect(await counts()).toEqual({ samples: 0, observations: 0, counters: 0, uplinkRollups: 0, presence: 0, counterRollups: 0, reportCounts: 0, events: 0, sessions: 0 });

@@ -141,7 +141,9 @@ export const DNS_COUNTER_TIERS = sumTiers('dns_counter_rollups');
  * TELEMETRY_ROLLUP_RETENTION_DAYS, TELEMETRY_HOURLY_RETENTION_DAYS,
  * TELEMETRY_DAILY_RETENTION_DAYS, EVENT_RETENTION_DAYS): raw samples, the
  * 5-minute rollups, the hourly and daily tiers, and events with client
- * history. The 5-minute rollups stay 90 days while most series read only
- * them (docs/metrics.md, "Tiers").
+ * history. The 5-minute rollups are kept a week: a step of whole hours or
+ * days reads the tiers, kept longer; the client metrics series, which no
+ * tier can answer exactly, reach back as far as the 5-minute rollups
+ * (docs/metrics.md, "Tiers").
  */
-export const RETENTION_DEFAULTS = { rawRetentionHours: 48, rollupRetentionDays: 90, hourlyRetentionDays: 90, dailyRetentionDays: 400, eventRetentionDays: 90 } as const;
+export const RETENTION_DEFAULTS = { rawRetentionHours: 48, rollupRetentionDays: 7, hourlyRetentionDays: 90, dailyRetentionDays: 400, eventRetentionDays: 90 } as const;

@@ -126,7 +126,7 @@ and last bucket may be partial.
 input MetricsFilterInput {
   """How far back from endTime the window reaches; at most 1,000 steps, and within the retention of what the step reads."""
   durationSeconds: Int!
-  """The width of a bucket, at least ${MIN_STEP_SECONDS}. A multiple of ${ROLLUP_SECONDS} reads the 5-minute rollups (kept ${RETENTION_DEFAULTS.rollupRetentionDays} days by default); any other step the raw samples (kept ${RETENTION_DEFAULTS.rawRetentionHours} hours)."""
+  """The width of a bucket, at least ${MIN_STEP_SECONDS}. A multiple of 86400 reads the daily rollups (kept ${RETENTION_DEFAULTS.dailyRetentionDays} days by default), another multiple of 3600 the hourly rollups (${RETENTION_DEFAULTS.hourlyRetentionDays} days), another multiple of ${ROLLUP_SECONDS} the 5-minute rollups (${RETENTION_DEFAULTS.rollupRetentionDays} days; the client metrics series read these for any such step); any other step the raw samples (kept ${RETENTION_DEFAULTS.rawRetentionHours} hours). docs/metrics.md, "Tiers"."""
   stepSeconds: Int!
   """The end of the window (exclusive); the time of the request when absent."""
   endTime: DateTime

@@ -39,9 +39,10 @@ const TOTALS_ROOT: TableRoot = {
   ],
   check: (args, settings) => {
     const hours = (args.lookbackHours as number | null) ?? DEFAULT_LOOKBACK_HOURS;
-    const most = settings.rollupRetentionDays * 24;
+    // the totals read the hourly and daily tiers for whole hours and days (port-stats.sql.ts), kept at least this long
+    const most = settings.hourlyRetentionDays * 24;
     return hours < 1 || hours > most
-      ? { argument: 'lookbackHours', message: `must be 1 to ${most} (TELEMETRY_ROLLUP_RETENTION_DAYS × 24): counters are kept no longer.` }
+      ? { argument: 'lookbackHours', message: `must be 1 to ${most} (TELEMETRY_HOURLY_RETENTION_DAYS × 24): counters are kept no longer.` }
       : checkPortNumber(args);
   },
   where: inCompany('uuid', 'virtualDeviceUUID'),
