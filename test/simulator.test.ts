@@ -211,6 +211,49 @@ describe('the fleet simulator', () => {
     expect(links).toBeGreaterThan(20);
   });
 
+  it("blocks a switch's redundant link now and then: one connected port, never an uplink, BLOCKING for 3 to 10 minutes, then FORWARDING again", () => {
+    const switches: FleetNetworkInput[] = [
+      {
+        id: '11111111-1111-4111-8111-111111111113',
+        vlans: [{ vlanID: 10, name: 'Corp' }],
+        ssids: [],
+        devices: ['0001', '0002', '0003', '0004'].map((n) => ({ serialNumber: `M1A3-SW00-${n}`, deviceType: 'SWITCH' as const, deviceModel: 'SW-24P' })),
+      },
+    ];
+    const interval = 60;
+    const fleet = createFleet(switches, { seed: 7, intervalSeconds: interval });
+    /** Per switch, the port blocked in its previous report and since when. */
+    const open = new Map<string, { port: number; since: number }>();
+    const lengths: number[] = [];
+    const wrong: string[] = [];
+    for (let t = DAY_START; t < DAY_START + 2 * 24 * HOUR; t += interval) {
+      for (const r of fleet.reportsAt(t)) {
+        const at = Date.parse(r.observedAt) / 1000;
+        const ports = r.interfaces ?? [];
+        const blocking = ports.filter((p) => p.stpState === 'BLOCKING');
+        if (blocking.length > 1) wrong.push(`${r.serialNumber} ${r.observedAt}: ${blocking.length} ports blocked at once`);
+        for (const p of ports) {
+          const expected = p.stpState === 'BLOCKING' ? true : p.isConnected === true ? 'FORWARDING' : 'DISABLED';
+          if (expected !== true && p.stpState !== expected) wrong.push(`${r.serialNumber} port ${p.portNumber}: ${p.stpState} with isConnected ${p.isConnected}`);
+          if (p.stpState === 'BLOCKING' && (p.isUplink === true || p.isConnected !== true)) wrong.push(`${r.serialNumber} port ${p.portNumber}: an uplink or unconnected port blocked`);
+        }
+        const was = open.get(r.serialNumber);
+        const now = blocking[0]?.portNumber;
+        if (was !== undefined && was.port !== now) {
+          lengths.push(at - was.since);
+          open.delete(r.serialNumber);
+        }
+        if (now !== undefined && !open.has(r.serialNumber)) open.set(r.serialNumber, { port: now, since: at });
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    // 4 switches, 8 six-hour slots each, a block in about one slot in ten
+    expect(lengths.length).toBeGreaterThanOrEqual(2);
+    // sampled every minute: a block of 180 to 600 s is seen for 3 to 10 whole minutes (an outage of the switch can cut one short)
+    for (const length of lengths) expect(length).toBeLessThanOrEqual(600 + interval);
+    expect(lengths.filter((length) => length >= 180).length).toBeGreaterThan(0);
+  });
+
   it('keeps counters growing between reboots, and a reboot resets them and the uptime, with DEVICE_BOOT', () => {
     const interval = 300;
     const reports = reportsOver(5, DAY_START, 8 * 24, interval);

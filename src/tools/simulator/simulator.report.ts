@@ -52,7 +52,7 @@ function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, 
  * disabled without, and now and then one blocked (stpBlockedPort); other
  * devices report none.
  */
-function withStpStates<P extends PortInput>(device: SimDevice, ports: readonly P[], t: number): P[] {
+function withStpStates<P extends PortInput>(device: SimDevice, ports: readonly P[], t: number): (P & Pick<PortInput, 'stpState'>)[] {
   if (device.type !== 'SWITCH') return [...ports];
   const blocked = stpBlockedPort(device.key, ports.filter((p) => p.isConnected === true && p.isUplink !== true).map((p) => p.portNumber), t);
   return ports.map((p) => ({ ...p, stpState: (p.portNumber === blocked ? 'BLOCKING' : p.isConnected === true ? 'FORWARDING' : 'DISABLED') satisfies StpState }));
