@@ -167,6 +167,8 @@ describe("a server process's log", () => {
   it('writes every line in order into a pipe whose reader falls behind (partial writes, EAGAIN), reusing each buffer only once it is out', async () => {
     // the reader starts late: the pipe fills, sonic-boom's writes come back partial or EAGAIN and are retried
     const reader = spawn('sh', ['-c', 'sleep 0.3; cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    // listened for from the start: closing the log closes the pipe, and cat may exit before the end of the test looks
+    const exited = once(reader, 'exit');
     await once(reader, 'spawn');
     const chunks: Buffer[] = [];
     reader.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -182,7 +184,7 @@ describe("a server process's log", () => {
     }
     await log.close();
     reader.stdin.destroy();
-    await once(reader, 'exit');
+    await exited;
     const lines = Buffer.concat(chunks).toString('utf8').split('\n');
     expect(lines.pop()).toBe('');
     const parsed = lines.map((line) => JSON.parse(line) as { requestId: string; sqlStatements: number });
