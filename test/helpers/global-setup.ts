@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
+import { databaseUrl, withClient } from './postgres.js';
 
 /** Where the PostgreSQL half of the suite runs; each test file makes its own schema in it. */
 export const DEFAULT_TEST_DATABASE_URL = `postgres://${encodeURIComponent(os.userInfo().username)}@127.0.0.1:5432/postgres`;
@@ -78,22 +79,7 @@ async function startedOnce(url: string): Promise<void> {
   }
 }
 
-/** `url` (a PostgreSQL URL) naming `database` instead of its own. */
-function databaseUrl(url: string, database: string): string {
-  const next = new URL(url);
-  next.pathname = `/${database}`;
-  return next.toString();
-}
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function setupPostgres(project: TestProject): Promise<void> {
   const url = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL;

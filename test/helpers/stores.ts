@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { databaseUrl, withClient } from './postgres.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -44,11 +44,9 @@ export async function createTestDatabase(kind: StoreKind, { migrated = false }: 
   if (migrated && postgresDatabase) {
     const name = `${postgresCopyPrefix}${randomBytes(6).toString('hex')}`;
     await withClient(base, (client) => client.query(`CREATE DATABASE ${name} TEMPLATE ${postgresDatabase}`));
-    const url = new URL(base);
-    url.pathname = `/${name}`;
     return {
       kind,
-      url: url.toString(),
+      url: databaseUrl(base, name),
       drop: () => withClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
     };
   }
@@ -63,12 +61,3 @@ export async function createTestDatabase(kind: StoreKind, { migrated = false }: 
   };
 }
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
