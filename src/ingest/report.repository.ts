@@ -9,6 +9,7 @@ import type { RowValues } from './report-rows.repository.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { createReportAlertRepository } from './report-alerts.repository.js';
 import { createCounterTierRepository } from './counter-tiers.repository.js';
+import type { CounterRollupKey } from './counter-tiers.repository.js';
 import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
 import type { ClientTierPlace, StoredClientRollup } from './report.client-tiers.js';
 import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_METRIC_TIER, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
@@ -39,10 +40,25 @@ const SUM_TIERED_COLUMNS: Readonly<Record<SumTiered, readonly RowColumn[]>> = {
 /** The columns of a client metric rollup that place it in a tier row (migration 0036). */
 const CLIENT_TIER_PLACE = 'hardware_device_id, mac_address, bucket, network_id, is_wireless, radio_band';
 
+/** A client counted in a bucket of a network (migration 0030), as insertPresence returns it. */
+export interface PresenceRow {
+  readonly network_id: number;
+  readonly bucket: number;
+  readonly mac_address: string;
+  readonly is_wireless: boolean;
+}
+
+/** The client presence rollups and their tiers. */
+type PresenceTable = 'client_presence_rollups' | 'client_presence_rollups_hourly' | 'client_presence_rollups_daily';
+
 /** Tables ingest appends to in bulk. */
 type BulkTable = keyof typeof BULK_COLUMNS;
 
 const bool = (value: unknown): boolean => value === true || value === 1;
+
+/** The keys of counter rollups an upsert returned, as numbers (the store may return ids and buckets as text). */
+const changedKeys = (returned: readonly Record<string, unknown>[]): CounterRollupKey[] =>
+  returned.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, Number(value)])) as CounterRollupKey);
 
 /** The SQL of device reports: the write side of ingest, the offline checker and retention. */
 export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) {
@@ -132,10 +148,8 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /** Appends rows, all in one statement. */
-    async insertMany<T extends BulkTable>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
-      // a client already counted in its bucket
-      const tail = table === 'client_presence_rollups' ? sql`ON CONFLICT DO NOTHING` : sql``;
-      await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[], tail);
+    async insertMany<T extends Exclude<BulkTable, 'client_presence_rollups'>>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
+      await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[]);
     },
 
     /**
@@ -173,11 +187,15 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       await addSums(table, SUM_TIERED_COLUMNS[base], values);
     },
 
-    /** Keeps each port's last counter reading per bucket. */
-    async upsertCounterRollups(values: readonly Insertable<Database['port_counter_rollups']>[]): Promise<void> {
+    /**
+     * Keeps each port's last counter reading per bucket. Returns the keys of
+     * the rows it added or changed: a reading no later than its bucket's
+     * changes nothing, nor the tiers folded from the bucket.
+     */
+    async upsertCounterRollups(values: readonly Insertable<Database['port_counter_rollups']>[]): Promise<CounterRollupKey[]> {
       const tail = sql`ON CONFLICT (hardware_device_id, port_number, bucket) DO UPDATE SET ${takeExcluded(COUNTER_ROLLUPS.slice(3).map(([n]) => n))}
-        WHERE port_counter_rollups.observed_at < excluded.observed_at`;
-      await rows.insert('port_counter_rollups', COUNTER_ROLLUPS, values as readonly RowValues[], tail);
+        WHERE port_counter_rollups.observed_at < excluded.observed_at RETURNING hardware_device_id, port_number, bucket`;
+      return changedKeys(await rows.insert('port_counter_rollups', COUNTER_ROLLUPS, values as readonly RowValues[], tail));
     },
 
     /**
@@ -252,10 +270,10 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /** Keeps each controller's last DNS counter reading per bucket. */
-    async upsertDnsRollups(values: readonly Insertable<Database['dns_counter_rollups']>[]): Promise<void> {
+    async upsertDnsRollups(values: readonly Insertable<Database['dns_counter_rollups']>[]): Promise<CounterRollupKey[]> {
       const tail = sql`ON CONFLICT (hardware_device_id, bucket) DO UPDATE SET ${takeExcluded(DNS_COUNTER_ROLLUPS.slice(2).map(([n]) => n))}
-        WHERE dns_counter_rollups.observed_at < excluded.observed_at`;
-      await rows.insert('dns_counter_rollups', DNS_COUNTER_ROLLUPS, values as readonly RowValues[], tail);
+        WHERE dns_counter_rollups.observed_at < excluded.observed_at RETURNING hardware_device_id, bucket`;
+      return changedKeys(await rows.insert('dns_counter_rollups', DNS_COUNTER_ROLLUPS, values as readonly RowValues[], tail));
     },
 
     /** Adds resource samples to their 5-minute rollups, or those folded by coarsenSums to their hourly or daily tier (migration 0031): counts and sums add up. */
@@ -275,9 +293,16 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       await rows.insert(table, REPORT_ROLLUPS, values, tail);
     },
 
-    /** Adds client presence rows of an hourly or daily tier (migration 0030); a client already counted in its bucket adds nothing. */
-    async insertPresenceTier(table: 'client_presence_rollups_hourly' | 'client_presence_rollups_daily', values: readonly Insertable<Database['client_presence_rollups']>[]): Promise<void> {
-      await rows.insert(table, BULK_COLUMNS.client_presence_rollups, values as readonly RowValues[], sql`ON CONFLICT DO NOTHING`);
+    /**
+     * Adds client presence rows to the 5-minute rows or their hourly or daily
+     * tier (migration 0030); a client already counted in its bucket adds
+     * nothing. Returns the rows that were new.
+     */
+    async insertPresence(table: PresenceTable, values: readonly Insertable<Database['client_presence_rollups']>[]): Promise<PresenceRow[]> {
+      const tail = sql`ON CONFLICT DO NOTHING RETURNING network_id, bucket, mac_address, is_wireless`;
+      const added = await rows.insert<PresenceRow>(table, BULK_COLUMNS.client_presence_rollups, values as readonly RowValues[], tail);
+      // ids and buckets may come back as text, booleans as 0 and 1
+      return added.map((row) => ({ network_id: Number(row.network_id), bucket: Number(row.bucket), mac_address: row.mac_address, is_wireless: bool(row.is_wireless) }));
     },
 
     /**

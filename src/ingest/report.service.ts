@@ -293,20 +293,21 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.insertMany('uplink_samples', rows.uplinkSamples);
   await repository.insertMany('port_counters', rows.portCounters);
   await repository.insertMany('client_observations', rows.clientObservations);
-  await repository.insertMany('client_presence_rollups', rows.clientPresence);
   await repository.insertMany('client_connection_events', rows.connectionEvents);
   const storedUplink = await repository.upsertUplinkRollups(rows.uplinkRollups);
   // the tiers, folded here rather than by a periodic task: a report may arrive up to the raw retention late, and this costs two upserts of a few rows
   await repository.upsertUplinkTier('uplink_rollups_hourly', foldUplinkTier(rows.uplinkRollups, storedUplink, HOURLY_SECONDS));
   await repository.upsertUplinkTier('uplink_rollups_daily', foldUplinkTier(rows.uplinkRollups, storedUplink, DAILY_SECONDS));
-  await repository.upsertCounterRollups(rows.counterRollups);
-  // the counter tiers (migration 0035): each hour and day of the batch's readings folded again from the finer rows
-  await repository.foldCounterTiers('port_counter_rollups', rows.counterRollups);
+  // the counter tiers (migration 0035): each hour and day of the 5-minute rows the batch changed folded again from the finer rows
+  await repository.foldCounterTiers('port_counter_rollups', await repository.upsertCounterRollups(rows.counterRollups));
   await upsertClientMetrics(repository, rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
-  // activeClients' tiers: distinct clients per hour and day, and the buckets with reports
-  await repository.insertPresenceTier('client_presence_rollups_hourly', coarsenPresence(rows.clientPresence, HOURLY_SECONDS));
-  await repository.insertPresenceTier('client_presence_rollups_daily', coarsenPresence(rows.clientPresence, DAILY_SECONDS));
+  // activeClients' tiers: distinct clients per hour and day, and the buckets with reports. A client already
+  // counted in its 5-minute bucket is counted in its hour, and one counted in its hour in its day (the tiers were
+  // filled from the 5-minute rows, and are kept longer), so only the rows new to the finer tier go on to the next.
+  const newInBucket = await repository.insertPresence('client_presence_rollups', rows.clientPresence);
+  const newInHour = await repository.insertPresence('client_presence_rollups_hourly', coarsenPresence(newInBucket, HOURLY_SECONDS));
+  await repository.insertPresence('client_presence_rollups_daily', coarsenPresence(newInHour, DAILY_SECONDS));
   await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, HOURLY_SECONDS), 'report_rollups_hourly');
   await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, DAILY_SECONDS), 'report_rollups_daily');
   await repository.insertMany('radio_samples', rows.radioSamples);
@@ -315,8 +316,7 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await repository.upsertSumTier('radio_rollups_hourly', coarsenSums(rows.radioRollups, HOURLY_SECONDS));
   await repository.upsertSumTier('radio_rollups_daily', coarsenSums(rows.radioRollups, DAILY_SECONDS));
   await repository.insertMany('dns_counters', rows.dnsCounters);
-  await repository.upsertDnsRollups(rows.dnsRollups);
-  await repository.foldCounterTiers('dns_counter_rollups', rows.dnsRollups);
+  await repository.foldCounterTiers('dns_counter_rollups', await repository.upsertDnsRollups(rows.dnsRollups));
   await repository.insertMany('resource_samples', rows.resourceSamples);
   await repository.upsertResourceRollups(rows.resourceRollups);
   // the CPU and memory tiers (migration 0031), folded as the uplink ones: one upsert per tier
@@ -365,3 +365,4 @@ async function foreignApEvents(repository: ReportRepository, companyId: number, 
   }
   return events;
 }
+
