@@ -57,7 +57,8 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
     // first, on the freshly loaded database: every rollup tier row it needs is new (the fleet's reports later share its day)
     const storage = await measureStorage(fleet, store, (factoryOfBatch, limit) =>
       runIngest({ url: netgraph.url, factory: factoryOfBatch, request: request(netgraph), senders: 1, seconds: 600, limit }));
-    log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes`);
+    log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes live, ` +
+      `${JSON.stringify(storage.written)} as written`);
     if (options.warmup > 0) for (const t of targets) await ingest(t, options.warmup);
     const rounds = [];
     for (let r = 0; r < options.rounds; r++) {
@@ -114,11 +115,17 @@ const STORAGE_HOURS = 2;
  */
 async function measureStorage(fleet, store, post) {
   const batch = fleet.batches[0];
-  const factory = createBatchFactory({ devices: batch.devices, batches: [batch] }, Date.now() - 46 * 3_600_000);
-  const before = await storageSnapshot(store);
+  const startMs = Date.now() - 46 * 3_600_000;
+  const factory = createBatchFactory({ devices: batch.devices, batches: [batch] }, startMs);
+  const before = await storageSnapshot(store, { compact: true });
   const result = await post(factory, (STORAGE_HOURS * 3600) / FLEET.intervalSeconds);
   if (result.failures > 0) throw new Error(`storage run on ${store.name}: ${result.firstFailure}`);
-  return { devices: batch.devices.length, hours: STORAGE_HOURS, reports: result.reports, delta: storageDelta(before, await storageSnapshot(store)) };
+  // as written first (PostgreSQL: with the dead row versions of the rollups' updates), then live (see storageSnapshot)
+  const written = storageDelta(before, await storageSnapshot(store));
+  const delta = storageDelta(before, await storageSnapshot(store, { compact: true }));
+  // the last round's reports observe at startMs + (rounds - 1) * interval (createBatchFactory)
+  const endMs = startMs + (result.reports / batch.devices.length - 1) * FLEET.intervalSeconds * 1000;
+  return { devices: batch.devices.length, hours: STORAGE_HOURS, startMs, endMs, reports: result.reports, delta, written };
 }
 
 /** One SQLite process at the fleet's rate: does it keep up? */

@@ -69,7 +69,8 @@ export function ingestTables(ingest) {
       const per = storagePerDevice(s.storage);
       const d = per.perDeviceDay;
       storage.push([STORE_LABEL[store], `${s.storage.devices} x ${s.storage.hours} h`, size(d.raw), size(d.rollups), size(d.hourly), size(d.daily), size(d.history),
-        size(per.perDeviceRetained), size(per.fleet1000), size(per.fleet10000)]);
+        size(per.perDeviceRetained), s.storage.written ? size(storagePerDevice({ ...s.storage, delta: s.storage.written }).perDeviceRetained) : '–',
+        size(per.fleet1000), size(per.fleet10000)]);
     }
   }
   const sqlite = ingest.stores.sqlite?.oneProcess;
@@ -83,7 +84,7 @@ export function ingestTables(ingest) {
         `: ${sqlite.sustained ? 'sustained' : 'NOT sustained'}.`
       : '',
     storage.length > 0
-      ? table(['store', 'devices x hours', 'raw / device / day', '5-min rollups / device / day', 'hourly / device / day', 'daily / device / day', 'history / device / day', 'per device, default retentions', '1,000 devices', '10,000 devices'], storage)
+      ? table(['store', 'devices x hours', 'raw / device / day', '5-min rollups / device / day', 'hourly / device / day', 'daily / device / day', 'history / device / day', 'per device, default retentions', 'the same, as written (dead row versions kept)', '1,000 devices', '10,000 devices'], storage)
       : '',
   ];
 }

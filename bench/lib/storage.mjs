@@ -44,10 +44,15 @@ async function tablesOf(list) {
 /**
  * Bytes (indexes included) and rows per table. PostgreSQL:
  * pg_total_relation_size summed over each table's partitions
- * (pg_partition_tree). SQLite: page bytes from the dbstat virtual table,
- * indexes counted with their table.
+ * (pg_partition_tree), after VACUUM FULL of each table with `compact`: the
+ * rollups are updated in place many times a bucket, and every update leaves
+ * a dead row version behind until a vacuum; autovacuum (on by default, off
+ * on this machine) reclaims them for new rows, so the live rows are what a
+ * running database keeps, and the space as written is an upper bound.
+ * SQLite: page bytes from the dbstat virtual table, indexes counted with
+ * their table (an update there rewrites its row in place).
  */
-export async function storageSnapshot(store) {
+export async function storageSnapshot(store, { compact = false } = {}) {
   if (store.name === 'postgres') {
     const client = new pg.Client({ connectionString: store.url });
     await client.connect();
@@ -57,6 +62,7 @@ export async function storageSnapshot(store) {
       const groups = await tablesOf(async () => (await client.query(`SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition`)).rows.map((r) => r.name));
       out.groups = groups;
+      if (compact) await client.query(`VACUUM FULL ${Object.values(groups).flat().join(', ')}`);
       for (const table of Object.values(groups).flat()) {
         // pg_partition_tree lists nothing for a table that is not partitioned
         const text = `SELECT coalesce((SELECT sum(pg_total_relation_size(p.relid)) FROM pg_partition_tree('${table}'::regclass) p), pg_total_relation_size('${table}'))::bigint AS bytes,
@@ -99,18 +105,29 @@ export function storageDelta(before, after) {
 }
 
 /**
- * Bytes per device per day, per group, from the growth `delta` that
- * `devices` devices caused in `hours` of reports, and what a fleet needs
- * with the default retentions (each group for its days). A tier's rows are
- * one per series and bucket, so `hours` shorter than its bucket still added
- * a whole bucket's rows: its growth counts for a bucket's hours. State is
- * bounded per device and left out of the per-day rate.
+ * The hours of buckets `bucketHours` wide that reports from `startMs` to
+ * `endMs` touched: a tier's rows are one per series and bucket, so 2 hours
+ * from 10:40 add three hourly rows to a series, and one daily row.
  */
-export function storagePerDevice({ delta, devices, hours }) {
+function touchedHours(bucketHours, startMs, endMs) {
+  const width = bucketHours * 3_600_000;
+  return (Math.floor(endMs / width) - Math.floor(startMs / width) + 1) * bucketHours;
+}
+
+/**
+ * Bytes per device per day, per group, from the growth `delta` that
+ * `devices` devices caused in `hours` of reports (from `startMs` to `endMs`
+ * when known), and what a fleet needs with the default retentions (each
+ * group for its days). A tier's growth counts for the hours of the buckets
+ * the reports touched (touchedHours), at least `hours`. State is bounded per
+ * device and left out of the per-day rate.
+ */
+export function storagePerDevice({ delta, devices, hours, startMs, endMs }) {
   const day = {};
   let retained = 0;
   for (const [group, { days, bucketHours }] of Object.entries(STORAGE_GROUPS)) {
-    day[group] = (delta[group] ?? 0) / devices / (Math.max(hours, bucketHours) / 24);
+    const span = bucketHours > 0 && startMs !== undefined ? touchedHours(bucketHours, startMs, endMs) : Math.max(hours, bucketHours);
+    day[group] = (delta[group] ?? 0) / devices / (span / 24);
     retained += day[group] * days;
   }
   return { perDeviceDay: day, perDeviceRetained: retained, fleet1000: retained * 1000, fleet10000: retained * 10_000 };
