@@ -82,6 +82,28 @@ describe.each(storeKinds())('netgraph import on %s', (kind) => {
     expect(await countRows(app)).toBe(before);
   });
 
+  it('loads a company of more objects than one statement takes parameters for, with a change for each in the feed', async () => {
+    // 100 networks of 50 devices: about 10,400 objects, each a CREATED change of 7 parameters (over PostgreSQL's 65,535 in one INSERT)
+    const document = generateDataset({ companies: 1, networksPerCompany: 100, devicesPerNetwork: 50, clientsPerNetwork: 0, seed: 31, slugPrefix: `large-${kind}` });
+    const company = document.companies[0]!;
+    const result = await runNetgraph(['import', writeJson(`large-${kind}.json`, document), '--json'], { DATABASE_URL: app.database.url });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const counts = JSON.parse(result.stdout);
+    expect(counts).toMatchObject({ companies: 1, networks: 100, virtualDevices: 5000 });
+    const objects = counts.networks + counts.vlans + counts.ssids + counts.virtualDevices + counts.hardwareDevices;
+    expect(objects).toBeGreaterThan(65_535 / 7);
+    const { db } = app.server.store;
+    const feed = await db
+      .selectFrom('changes')
+      .innerJoin('companies', 'companies.id', 'changes.company_id')
+      .where('companies.slug', '=', company.slug)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    // the company's own CREATED change, then one per object
+    expect(Number(feed.n)).toBe(objects + 1);
+  });
+
   it('rejects identifiers that exist in the store already, naming each, and writes nothing', async () => {
     const document: ImportDocument = {
       companies: [

@@ -27,26 +27,33 @@ export interface HardwareFields {
   readonly spareNetworkUUID: string | null;
 }
 
+/** Rows per INSERT of the feed: 7 parameters each, far below both stores' limits. */
+const INSERT_ROWS = 1000;
+
 /** SQL of the change feed's writes: the rows, the hardware a cascade touched, retention. */
 export function createChangesRepository({ db }: SqlContext) {
+  const insertRows = async (rows: readonly NewChangeRow[]) => {
+    await db
+      .insertInto('changes')
+      .values(
+        rows.map((row) => ({
+          company_id: row.companyId,
+          object_type: row.objectType,
+          object_id: row.objectId,
+          kind: row.kind,
+          changed_at: row.changedAt,
+          fields: row.fields === null ? null : JSON.stringify(row.fields),
+          source_uuid: row.sourceUuid,
+        })),
+      )
+      .execute();
+  };
   return {
     /** Writes the changes, in order, in the caller's transaction. */
     async insert(rows: readonly NewChangeRow[]): Promise<void> {
-      if (rows.length === 0) return;
-      await db
-        .insertInto('changes')
-        .values(
-          rows.map((row) => ({
-            company_id: row.companyId,
-            object_type: row.objectType,
-            object_id: row.objectId,
-            kind: row.kind,
-            changed_at: row.changedAt,
-            fields: row.fields === null ? null : JSON.stringify(row.fields),
-            source_uuid: row.sourceUuid,
-          })),
-        )
-        .execute();
+      // in order, INSERT_ROWS at a time: a statement takes at most 65,535 parameters on PostgreSQL (32,766 on SQLite),
+      // and an import of a large company creates tens of thousands of objects
+      for (let i = 0; i < rows.length; i += INSERT_ROWS) await insertRows(rows.slice(i, i + INSERT_ROWS));
     },
 
     /** The hardware devices of these serial numbers (unique across the service) as they are now in the transaction, by serial number. */
