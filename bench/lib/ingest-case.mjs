@@ -3,6 +3,7 @@
 // process at the fleet's rate, and the storage the reports take.
 import { FLEET, FLEET_RATE, SAMPLES_PER_REPORT, createBatchFactory, runIngest, selectFleet } from './ingest.mjs';
 import { runLoad } from './load.mjs';
+import { runOpenLoop } from './open-loop.mjs';
 import { INGEST_TARGETS, startTarget } from './targets.mjs';
 import { storageDelta, storageSnapshot } from './storage.mjs';
 
@@ -71,11 +72,12 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
       }
       rounds.push(round);
     }
-    const underIngest = await readsUnderIngest(netgraph, reads.get(store.name) ?? new Map(), options, (seconds) =>
-      ingest(netgraph, seconds, { senders: 2, rate: FLEET_RATE }), log);
+    const fleetReporting = (seconds) => ingest(netgraph, seconds, { senders: 2, rate: FLEET_RATE });
+    const underIngest = await readsUnderIngest(netgraph, reads.get(store.name) ?? new Map(), options, fleetReporting, log);
+    const openLoop = await readsOpenLoop(netgraph, reads.get(store.name) ?? new Map(), underIngest, options, fleetReporting, log);
     for (const t of targets) await t.stop();
     const single = store.name === 'sqlite' ? await oneProcess(await start('netgraph-sqlite-1', 1), options, ingest, log) : undefined;
-    out.stores[store.name] = { rounds, storage, underIngest, oneProcess: single };
+    out.stores[store.name] = { rounds, storage, underIngest, openLoop, oneProcess: single };
   }
   return out;
 }
@@ -100,6 +102,38 @@ async function readsUnderIngest(target, requests, options, background, log) {
     log(`${id} on ${target.name}: ${Math.round(alone.requestsPerSecond)} req/s alone, ${Math.round(under.requestsPerSecond)} req/s with ${Math.round(ingest.reportsPerSecond)} reports/s`);
   }
   return out;
+}
+
+/**
+ * Issue 31's goal 4: each read case offered at a fixed rate, half of what
+ * it reached alone (readsUnderIngest's closed loop), open loop
+ * (runOpenLoop: latency from each request's slot), first alone and then
+ * with the fleet reporting at its rate. Met when p50 stays within 1.25x and
+ * p99 within 2x of alone, no read fails, and the fleet's reports all go in
+ * on schedule (onSchedule).
+ */
+async function readsOpenLoop(target, requests, closedLoop, options, background, log) {
+  const out = {};
+  for (const id of READS_UNDER_INGEST) {
+    const prepared = requests.get(id);
+    const reached = closedLoop[id]?.alone.requestsPerSecond;
+    if (!prepared || !reached) continue;
+    const rate = reached / 2;
+    const offer = () => runOpenLoop({ url: target.url, requests: prepared, rate, seconds: options.duration });
+    const alone = await offer();
+    const [busy, ingest] = await Promise.all([offer(), background(options.duration)]);
+    const result = { rate, alone, busy, ingest, p50Ratio: busy.p50 / alone.p50, p99Ratio: busy.p99 / alone.p99, onSchedule: onSchedule(ingest, FLEET_RATE) };
+    result.met = result.p50Ratio <= 1.25 && result.p99Ratio <= 2 && alone.failures === 0 && busy.failures === 0 && result.onSchedule;
+    out[id] = result;
+    log(`${id} on ${target.name} at ${Math.round(rate)} req/s: p50 ${alone.p50.toFixed(1)} -> ${busy.p50.toFixed(1)} ms, p99 ${alone.p99.toFixed(1)} -> ${busy.p99.toFixed(1)} ms ` +
+      `with ${Math.round(ingest.reportsPerSecond)} reports/s (${result.onSchedule ? 'on schedule' : 'NOT on schedule'}), ${busy.failures} failed reads: goal 4 ${result.met ? 'met' : 'NOT met'}`);
+  }
+  return out;
+}
+
+/** Whether a run at a scheduled `rate` kept it: every batch accepted, the schedule's reports done, and no batch started a whole batch interval behind its slot. */
+function onSchedule(result, rate) {
+  return result.failures === 0 && result.reportsPerSecond >= 0.98 * rate && result.maxStartLagMs < (FLEET.batch / rate) * 1000;
 }
 
 /** Hours of reports the storage measurement writes for one batch of devices. */
@@ -132,8 +166,7 @@ async function measureStorage(fleet, store, post) {
 async function oneProcess(target, options, ingest, log) {
   const result = await ingest(target, options.duration, { senders: 4, rate: FLEET_RATE, measure: { appPids: target.pids, dbPids: async () => [] } });
   await target.stop();
-  // kept up: every batch accepted, the schedule's reports done, and no batch started a whole interval behind its slot
-  const sustained = result.failures === 0 && result.reportsPerSecond >= 0.98 * FLEET_RATE && result.maxStartLagMs < (FLEET.batch / FLEET_RATE) * 1000;
+  const sustained = onSchedule(result, FLEET_RATE);
   log(`one SQLite process at ${Math.round(FLEET_RATE)} reports/s: ${Math.round(result.reportsPerSecond)} reports/s, p99 ${result.p99.toFixed(0)} ms, ` +
     `at most ${result.maxStartLagMs.toFixed(0)} ms behind schedule (${sustained ? 'sustained' : 'NOT sustained'})`);
   return { ...result, rate: FLEET_RATE, sustained };
