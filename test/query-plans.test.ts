@@ -282,6 +282,23 @@ describe('statistics on SQLite', () => {
       await database.drop();
     }
   });
+
+  it('are dropped at open when an earlier version left some', async () => {
+    const database = await createTestDatabase('sqlite');
+    let store = await openStore(loadConfig({ DATABASE_URL: database.url }).database);
+    try {
+      await migrateToLatest(store);
+      // what the previous version's ANALYZE of a new database wrote
+      await sql`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('client_sessions', 'client_sessions_open_key', '0 0 0')`.execute(store.db);
+      await store.close();
+      store = await openStore(loadConfig({ DATABASE_URL: database.url }).database);
+      const { rows } = await sql<{ stat: string }>`SELECT stat FROM sqlite_stat1 WHERE idx = 'client_sessions_open_key'`.execute(store.db);
+      expect(rows).toEqual([]);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
 });
 
 /** The tables of the store that have been analyzed (PostgreSQL: ever; SQLite: those sqlite_stat1 has a row of). */

@@ -23,6 +23,28 @@ export function addSqlFunctions(connection: Pick<SqliteConnection, 'defineFuncti
 }
 
 /**
+ * Drops the statistics that say an index holds no rows, then has the planner
+ * read the statistics again. A partial index analyzed while empty is
+ * recorded as holding none ("0 0 0"), and SQLite trusts that while the table
+ * grows (it gathers no statistics by itself): after the migrations' ANALYZE
+ * of a new database, the open client sessions' index looked empty, and
+ * ingest's session update scanned every session of a batch's networks once
+ * per listed client (15 ms of CPU a report). Without a row, the planner
+ * assumes a table of rows.
+ */
+const DROP_EMPTY_INDEX_STATISTICS = ["DELETE FROM sqlite_stat1 WHERE stat = '0' OR stat LIKE '0 %'", 'ANALYZE sqlite_schema'] as const;
+
+/**
+ * The same at open, for the statistics an earlier version's ANALYZE left:
+ * a read, and a write only when there are some.
+ */
+function dropEmptyIndexStatistics(connection: SqliteConnection): void {
+  if (connection.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get([]) === undefined) return;
+  const empty = connection.prepare("SELECT count(*) AS n FROM sqlite_stat1 WHERE stat = '0' OR stat LIKE '0 %'").get([]) as { n: number };
+  if (empty.n > 0) for (const statement of DROP_EMPTY_INDEX_STATISTICS) connection.exec(statement);
+}
+
+/**
  * Opens (creating if needed) a SQLite database file in WAL mode, so that a CLI
  * process can write while servers read.
  */
@@ -33,6 +55,7 @@ export function openSqliteStore(file: string): Store {
   connection.exec('PRAGMA synchronous = NORMAL');
   connection.exec('PRAGMA foreign_keys = ON');
   addSqlFunctions(connection);
+  dropEmptyIndexStatistics(connection);
 
   const stats: StoreStats = { statements: 0 };
   const db = new Kysely<Database>({
@@ -68,13 +91,7 @@ export function openSqliteStore(file: string): Store {
       await sql.raw(`PRAGMA analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`).execute(db);
       if (tables === undefined) await sql`ANALYZE`.execute(db);
       else for (const table of tables) await sql`ANALYZE ${sql.table(table)}`.execute(db);
-      // A partial index analyzed while empty is recorded as holding no rows ("0 0 0"), and SQLite trusts that while
-      // the table grows (it gathers no statistics by itself): after the migrations' ANALYZE of a new database, the
-      // open client sessions' index looked empty, and ingest's session update scanned every session of a batch's
-      // networks once per listed client (15 ms of CPU a report). Without a row, the planner assumes a table of rows.
-      await sql`DELETE FROM sqlite_stat1 WHERE stat = '0' OR stat LIKE '0 %'`.execute(db);
-      // the planner reads the statistics again
-      await sql`ANALYZE sqlite_schema`.execute(db);
+      for (const statement of DROP_EMPTY_INDEX_STATISTICS) await sql.raw(statement).execute(db);
     },
     classifyError: (error) =>
       (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY'
