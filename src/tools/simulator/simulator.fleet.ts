@@ -48,6 +48,13 @@ export interface Fleet {
    * whole seconds), in input order; a pure function of the seed, the input and `t`.
    */
   reportsAt(t: number): SimulatedReport[];
+  /**
+   * The same reports as `reportsAt(t)`, in the same order, built network by
+   * network as the caller takes them: each chunk holds whole networks and at
+   * least `size` reports (the last one fewer), so a large fleet is never held
+   * or built at once.
+   */
+  reportChunksAt(t: number, size: number): Iterable<SimulatedReport[]>;
   /** How many reports `reportsAt(t)` returns, without building them. */
   reportCountAt(t: number): number;
 }
@@ -182,16 +189,29 @@ function buildNetwork(input: FleetNetworkInput, seed: number): SimNetwork {
 export function createFleet(networks: readonly FleetNetworkInput[], options: FleetOptions): Fleet {
   const built = networks.map((n) => buildNetwork(n, options.seed));
   const devices = built.flatMap((n) => n.devices);
+  const networkReportsAt = (network: SimNetwork, t: number) => {
+    const up = network.devices.filter((d) => !isOffline(d.key, t));
+    if (up.length === 0) return [];
+    const wireless = wirelessByAccessPoint(network, t);
+    return up.map((d) => deviceReport(d, t, options, wireless));
+  };
+  function* reportChunksAt(time: number, size: number): Generator<SimulatedReport[]> {
+    const t = Math.floor(time);
+    let chunk: SimulatedReport[] = [];
+    for (const network of built) {
+      for (const report of networkReportsAt(network, t)) chunk.push(report);
+      if (chunk.length >= size) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
   return {
     intervalSeconds: options.intervalSeconds,
     serialNumbers: devices.map((d) => d.serialNumber),
-    reportsAt(time) {
-      const t = Math.floor(time);
-      const wireless = new Map(built.map((n) => [n, wirelessByAccessPoint(n, t)]));
-      return devices
-        .filter((d) => !isOffline(d.key, t))
-        .map((d) => deviceReport(d, t, options, wireless.get(d.network) ?? []));
-    },
+    reportsAt: (time) => [...reportChunksAt(time, Infinity)].flat(),
+    reportChunksAt,
     reportCountAt(time) {
       const t = Math.floor(time);
       return devices.reduce((count, d) => count + (isOffline(d.key, t) ? 0 : 1), 0);

@@ -50,10 +50,16 @@ export function lldpNeighbors(device: SimDevice, t: number): Map<number, LldpNei
   return seen;
 }
 
-/** The ports with their LLDP neighbours at `t` (null on a port that sees none). */
-export function withLldpNeighbors<P extends PortInput>(device: SimDevice, ports: readonly P[], t: number): (P & { lldpNeighbor: LldpNeighbor | null })[] {
+/**
+ * The ports with their LLDP neighbours at `t` (null on a port that sees
+ * none): the field is added to the ports given (the report's own, built for
+ * it), not to copies, as a fleet's reports are many.
+ */
+export function withLldpNeighbors<P extends PortInput>(device: SimDevice, ports: P[], t: number): (P & { lldpNeighbor: LldpNeighbor | null })[] {
   const seen = lldpNeighbors(device, t);
-  return ports.map((p) => ({ ...p, lldpNeighbor: seen.get(p.portNumber) ?? null }));
+  const out = ports as (P & { lldpNeighbor: LldpNeighbor | null })[];
+  for (const p of out) p.lldpNeighbor = seen.get(p.portNumber) ?? null;
+  return out;
 }
 
 const GIB = 1024 ** 3;

@@ -50,12 +50,13 @@ function portReport(device: SimDevice, port: PortSpec, boot: number, t: number, 
 /**
  * A switch's ports with their spanning-tree state: forwarding with a link,
  * disabled without, and now and then one blocked (stpBlockedPort); other
- * devices report none.
+ * devices report none. Set on the ports given (the report's own), not on copies.
  */
-function withStpStates<P extends PortInput>(device: SimDevice, ports: readonly P[], t: number): (P & Pick<PortInput, 'stpState'>)[] {
-  if (device.type !== 'SWITCH') return [...ports];
+function withStpStates<P extends PortInput>(device: SimDevice, ports: P[], t: number): (P & Pick<PortInput, 'stpState'>)[] {
+  if (device.type !== 'SWITCH') return ports;
   const blocked = stpBlockedPort(device.key, ports.filter((p) => p.isConnected === true && p.isUplink !== true).map((p) => p.portNumber), t);
-  return ports.map((p) => ({ ...p, stpState: (p.portNumber === blocked ? 'BLOCKING' : p.isConnected === true ? 'FORWARDING' : 'DISABLED') satisfies StpState }));
+  for (const p of ports as (P & { stpState: StpState })[]) p.stpState = p.portNumber === blocked ? 'BLOCKING' : p.isConnected === true ? 'FORWARDING' : 'DISABLED';
+  return ports;
 }
 
 /**

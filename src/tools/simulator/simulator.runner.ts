@@ -39,7 +39,7 @@ export interface RunSimulatorOptions {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   readonly onProgress?: (progress: SimulatorProgress) => void;
   readonly onRejected?: (rejected: readonly RejectedReport[]) => void;
-  /** Reports handed to the sink at once during the backfill (default 1,000). */
+  /** Reports handed to the sink at once (default 1,000; whole networks, so a chunk may hold a few more). */
   readonly chunkSize?: number;
 }
 
@@ -80,30 +80,60 @@ function createDelivery(options: RunSimulatorOptions) {
   return { totals, deliver };
 }
 
+/** Reports handed to the sink at once (default of `chunkSize`). */
+const CHUNK_SIZE = 1000;
+
 /**
- * Sends the reports of `ticks` in chunks, with progress after each; the next
- * chunk is built while the one before is on its way.
+ * Hands the chunks to the sink one after another, each built while the one
+ * before is on its way, so at most two are held and the event loop is never
+ * blocked for longer than building one; `onSent` after each delivered chunk.
+ * Resolves false when the signal ended a send.
  */
-async function backfill(options: RunSimulatorOptions, ticks: readonly number[], delivery: ReturnType<typeof createDelivery>): Promise<void> {
-  const total = ticks.reduce((n, t) => n + options.fleet.reportCountAt(t), 0);
-  let pending: SimulatedReport[] = [];
+async function sendChunks<C extends { readonly reports: readonly SimulatedReport[] }>(
+  options: RunSimulatorOptions,
+  chunks: Iterable<C>,
+  delivery: ReturnType<typeof createDelivery>,
+  onSent: (chunk: C) => void,
+): Promise<boolean> {
   let inFlight: Promise<boolean> = Promise.resolve(true);
-  for (const [i, t] of ticks.entries()) {
+  for (const chunk of chunks) {
     if (options.signal.aborted) break;
-    pending.push(...options.fleet.reportsAt(t));
-    if (pending.length < (options.chunkSize ?? 1000) && i < ticks.length - 1) continue;
-    const chunk = pending;
-    pending = [];
-    if (!(await inFlight)) return;
-    inFlight = delivery.deliver(chunk).then((delivered) => {
-      if (delivered) {
-        delivery.totals.backfillReports += chunk.length;
-        options.onProgress?.({ phase: 'backfill', sent: delivery.totals.backfillReports, total, at: t });
-      }
+    if (!(await inFlight)) return false;
+    inFlight = delivery.deliver(chunk.reports).then((delivered) => {
+      if (delivered) onSent(chunk);
       return delivered;
     });
   }
-  await inFlight;
+  return inFlight;
+}
+
+/** The reports of `ticks` in chunks of at least `size` (small fleets' ticks together), each with the time of its last report. */
+function* backfillChunks(fleet: Fleet, ticks: readonly number[], size: number): Generator<{ reports: SimulatedReport[]; at: number }> {
+  let pending: SimulatedReport[] = [];
+  for (const [i, t] of ticks.entries()) {
+    for (const chunk of fleet.reportChunksAt(t, size)) {
+      for (const report of chunk) pending.push(report);
+      if (pending.length >= size) {
+        yield { reports: pending, at: t };
+        pending = [];
+      }
+    }
+    if (i === ticks.length - 1 && pending.length > 0) yield { reports: pending, at: t };
+  }
+}
+
+/** Sends the reports of `ticks` as history, with progress after each chunk. */
+async function backfill(options: RunSimulatorOptions, ticks: readonly number[], delivery: ReturnType<typeof createDelivery>): Promise<void> {
+  const total = ticks.reduce((n, t) => n + options.fleet.reportCountAt(t), 0);
+  await sendChunks(options, backfillChunks(options.fleet, ticks, options.chunkSize ?? CHUNK_SIZE), delivery, ({ reports, at }) => {
+    delivery.totals.backfillReports += reports.length;
+    options.onProgress?.({ phase: 'backfill', sent: delivery.totals.backfillReports, total, at });
+  });
+}
+
+/** The reports of one live tick in chunks of at least `size`. */
+function* tickChunks(fleet: Fleet, t: number, size: number): Generator<{ reports: SimulatedReport[] }> {
+  for (const reports of fleet.reportChunksAt(t, size)) yield { reports };
 }
 
 /**
@@ -127,7 +157,7 @@ export async function runSimulator(options: RunSimulatorOptions): Promise<Simula
   let tick = backfillTicks > 0 ? current + interval : current;
   for (let sentTicks = 0; !signal.aborted && sentTicks < (options.maxLiveTicks ?? Infinity); sentTicks++, tick += interval) {
     await sleep(tick * 1000 - now(), signal);
-    if (signal.aborted || !(await delivery.deliver(fleet.reportsAt(tick)))) break;
+    if (signal.aborted || !(await sendChunks(options, tickChunks(fleet, tick, options.chunkSize ?? CHUNK_SIZE), delivery, () => undefined))) break;
     options.onProgress?.({ phase: 'live', sent: totals.reports - totals.backfillReports, total: null, at: tick });
   }
   return { devices: fleet.serialNumbers.length, ...totals };
