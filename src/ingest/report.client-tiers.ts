@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { BoolColumn, Database } from '../db/tables.js';
+import type { BoolColumn } from '../db/columns.js';
+import type { Database } from '../db/tables.js';
 import { CLIENT_AVERAGED_METRICS } from '../kernel/telemetry.js';
 
 /**

@@ -7,7 +7,7 @@ import { isGiven, notFound, requireSomeChange, requireUuid } from '../../platfor
 import type { WriteService } from '../../platform/write/write.service.js';
 import { readTargetSettings } from '../../kernel/snmp-target.js';
 import type { SnmpColumns, SnmpCredentials, SnmpInfo, StoredSnmp, TargetSettings } from '../../kernel/snmp-target.js';
-import { createVirtualDeviceRepository } from '../device/virtual-device.repository.js';
+import { findCompanyDevice } from '../device/virtual-device.service.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
 import { createCollectorTargetRepository } from './collector-target.repository.js';
 import type { CollectorTargetRepository, TargetRow, TargetValues } from './collector-target.repository.js';
@@ -93,7 +93,7 @@ export function createCollectorTargetService(deps: { store: Store; writes: Write
       const box = await deps.box();
       return writes.run(caller, async (tx) => {
         const targets = createCollectorTargetRepository(tx);
-        const device = await createVirtualDeviceRepository(tx).findByUuid(caller.companyId, requireUuid(input.virtualDeviceUUID, 'virtualDeviceUUID'));
+        const device = await findCompanyDevice(tx, caller.companyId, requireUuid(input.virtualDeviceUUID, 'virtualDeviceUUID'));
         if (device === undefined) throw notFound('virtualDeviceUUID');
         if (device.hardwareSerialNumber === null) {
           throw new AppError('BAD_USER_INPUT', 'virtualDeviceUUID has no hardware assigned: assign the hardware the device reports as first (assignHardwareDevice).', { field: 'virtualDeviceUUID' });

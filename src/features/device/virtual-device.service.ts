@@ -106,6 +106,16 @@ export async function listNetworkDevices(tx: SqlContext, networkId: number): Pro
 }
 
 /**
+ * The company's virtual device `uuid`, read in another feature's write (`tx`):
+ * its row id and the serial number of the hardware assigned to it (null: none);
+ * undefined when the company has no such device.
+ */
+export async function findCompanyDevice(tx: SqlContext, companyId: number, uuid: string): Promise<{ id: number; hardwareSerialNumber: string | null } | undefined> {
+  const device = await createVirtualDeviceRepository(tx).findByUuid(companyId, uuid);
+  return device === undefined ? undefined : { id: device.id, hardwareSerialNumber: device.hardwareSerialNumber };
+}
+
+/**
  * Adds a virtual device to a network of the company inside another
  * feature's write (`tx`), whose audit entry records it; the fields checked
  * by that caller. Returns its row id (for what that write attaches to it) and UUID.

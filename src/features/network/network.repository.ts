@@ -1,18 +1,10 @@
 import type { SqlContext } from '../../db/store.js';
 
-/** A network as stored. */
-export interface NetworkRow {
+/** A network as stored: the columns a write sets, and its ids. */
+export interface NetworkRow extends NetworkValues {
   readonly id: number;
   readonly uuid: string;
   readonly companyId: number;
-  readonly slug: string;
-  readonly label: string;
-  readonly isActive: boolean;
-  readonly mailingLine1: string | null;
-  readonly mailingLine2: string | null;
-  readonly mailingCity: string | null;
-  readonly mailingSubdivisionCode: string | null;
-  readonly mailingPostalCode: string | null;
 }
 
 /** The columns a network write sets. */

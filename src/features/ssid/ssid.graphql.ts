@@ -22,6 +22,20 @@ const FILTERED_SSIDS_OF_NETWORK: ListMapping = {
   },
 };
 
+/** The fields of a new SSID, alone (NewSSIDInput) or on an existing network (CreateSSIDInput). */
+const NEW_SSID_FIELDS = `  "Wireless network name, 1 to ${SSID_MAX_BYTES} bytes of UTF-8, unique within the network."
+  ssid: String!
+  "Whether the SSID is broadcast."
+  isEnabled: Boolean! = true
+  "Whether the SSID is for guests."
+  isGuest: Boolean! = false
+  "Whether the SSID is hidden (not broadcast in beacons)."
+  isHidden: Boolean! = false
+  "One of SSIDEncryptionProtocol's values as a string, e.g. \`WPA2\` or \`WPA3_TRANSITION\`, or null; anything else is BAD_USER_INPUT."
+  encryptionProtocol: String
+  "The number (${VLAN_ID.min} to ${VLAN_ID.max}) of the network's VLAN its clients go on, or null."
+  vlanID: Int`;
+
 /** SSIDs: the SSID type and its writes. A network lists its SSIDs (network.graphql.ts). */
 export const SSID_FEATURE = {
   sdl: /* GraphQL */ `
@@ -101,36 +115,14 @@ extend type Mutation {
 
 """An SSID created together with its network."""
 input NewSSIDInput {
-  "Wireless network name, 1 to ${SSID_MAX_BYTES} bytes of UTF-8, unique within the network."
-  ssid: String!
-  "Whether the SSID is broadcast."
-  isEnabled: Boolean! = true
-  "Whether the SSID is for guests."
-  isGuest: Boolean! = false
-  "Whether the SSID is hidden (not broadcast in beacons)."
-  isHidden: Boolean! = false
-  "One of SSIDEncryptionProtocol's values as a string, e.g. \`WPA2\` or \`WPA3_TRANSITION\`, or null; anything else is BAD_USER_INPUT."
-  encryptionProtocol: String
-  "The number (${VLAN_ID.min} to ${VLAN_ID.max}) of the network's VLAN its clients go on, or null."
-  vlanID: Int
+${NEW_SSID_FIELDS}
 }
 
 """A new SSID on an existing network."""
 input CreateSSIDInput {
   "The network to add it to."
   networkUUID: UUID!
-  "Wireless network name, 1 to ${SSID_MAX_BYTES} bytes of UTF-8, unique within the network."
-  ssid: String!
-  "Whether the SSID is broadcast."
-  isEnabled: Boolean! = true
-  "Whether the SSID is for guests."
-  isGuest: Boolean! = false
-  "Whether the SSID is hidden (not broadcast in beacons)."
-  isHidden: Boolean! = false
-  "One of SSIDEncryptionProtocol's values as a string, e.g. \`WPA2\` or \`WPA3_TRANSITION\`, or null; anything else is BAD_USER_INPUT."
-  encryptionProtocol: String
-  "The number (${VLAN_ID.min} to ${VLAN_ID.max}) of the network's VLAN its clients go on, or null."
-  vlanID: Int
+${NEW_SSID_FIELDS}
 }
 
 """Changes to an SSID: absent fields stay as they are."""

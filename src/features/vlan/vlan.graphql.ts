@@ -13,6 +13,24 @@ export const VLANS_OF_NETWORK: ListMapping = { kind: 'list', table: 'vlans', joi
 export const vlanByNumber = (networkId: (parent: string) => string, vlanNumber: (parent: string) => string) =>
   ({ kind: 'object', table: 'vlans', join: (l: string, p: string) => `${l}.network_id = ${networkId(p)} AND ${l}.vlan_id = ${vlanNumber(p)}` }) as const;
 
+/** The fields of a new VLAN, alone (NewVLANInput) or on an existing network (CreateVLANInput). */
+const NEW_VLAN_FIELDS = `  "VLAN name, 1 to ${TEXT_MAX.vlanName} characters, not blank."
+  name: String!
+  "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
+  vlanID: Int!
+  "Whether the VLAN is enabled."
+  isEnabled: Boolean! = true
+  "Whether this is the network's default VLAN."
+  isDefault: Boolean! = false
+  "Free text, up to ${TEXT_MAX.description} characters, or null."
+  description: String
+  "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
+  ipV4ClientGateway: IP
+  "The prefix length of the clients' subnet, 0 to 32, given with ipV4ClientGateway."
+  ipV4ClientPrefixLength: Int
+  "How the clients get their IPv4 addresses."
+  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol`;
+
 /** VLANs: the VLAN type and its writes. A network lists its VLANs (network.graphql.ts). */
 export const VLAN_FEATURE = {
   sdl: /* GraphQL */ `
@@ -66,44 +84,14 @@ extend type Mutation {
 
 """A VLAN created together with its network."""
 input NewVLANInput {
-  "VLAN name, 1 to ${TEXT_MAX.vlanName} characters, not blank."
-  name: String!
-  "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
-  vlanID: Int!
-  "Whether the VLAN is enabled."
-  isEnabled: Boolean! = true
-  "Whether this is the network's default VLAN."
-  isDefault: Boolean! = false
-  "Free text, up to ${TEXT_MAX.description} characters, or null."
-  description: String
-  "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
-  ipV4ClientGateway: IP
-  "The prefix length of the clients' subnet, 0 to 32, given with ipV4ClientGateway."
-  ipV4ClientPrefixLength: Int
-  "How the clients get their IPv4 addresses."
-  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol
+${NEW_VLAN_FIELDS}
 }
 
 """A new VLAN on an existing network."""
 input CreateVLANInput {
   "The network to add it to."
   networkUUID: UUID!
-  "VLAN name, 1 to ${TEXT_MAX.vlanName} characters, not blank."
-  name: String!
-  "VLAN number, ${VLAN_ID.min} to ${VLAN_ID.max}, unique within the network."
-  vlanID: Int!
-  "Whether the VLAN is enabled."
-  isEnabled: Boolean! = true
-  "Whether this is the network's default VLAN."
-  isDefault: Boolean! = false
-  "Free text, up to ${TEXT_MAX.description} characters, or null."
-  description: String
-  "The clients' IPv4 gateway, an IPv4 address, given with ipV4ClientPrefixLength; with a prefix of 30 or less, a host of its subnet (not its address or broadcast address)."
-  ipV4ClientGateway: IP
-  "The prefix length of the clients' subnet, 0 to 32, given with ipV4ClientGateway."
-  ipV4ClientPrefixLength: Int
-  "How the clients get their IPv4 addresses."
-  ipV4ClientAssignmentProtocol: ClientAssignmentProtocol
+${NEW_VLAN_FIELDS}
 }
 
 """Changes to a VLAN: absent fields stay as they are."""

@@ -1,19 +1,11 @@
 import type { SqlContext } from '../../db/store.js';
 
-/** A VLAN as stored, with its network's UUID. */
-export interface VlanRow {
+/** A VLAN as stored (the columns a write sets, and its ids), with its network's UUID. */
+export interface VlanRow extends VlanValues {
   readonly id: number;
   readonly uuid: string;
   readonly networkId: number;
   readonly networkUuid: string;
-  readonly name: string;
-  readonly vlanId: number;
-  readonly isEnabled: boolean;
-  readonly isDefault: boolean;
-  readonly description: string | null;
-  readonly ipV4ClientGateway: string | null;
-  readonly ipV4ClientPrefixLength: number | null;
-  readonly ipV4ClientAssignmentProtocol: ClientAssignmentProtocol | null;
 }
 
 /** How a VLAN's clients get their IPv4 addresses. */

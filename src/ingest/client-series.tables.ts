@@ -1,0 +1,94 @@
+import type { BoolColumn } from '../db/columns.js';
+
+/** Ingest's client series: each report's client samples, their 5-minute rollups and the hourly and daily tiers. */
+export interface ClientSeriesTables {
+  client_observations: ClientObservationTable;
+  client_presence_rollups: ClientPresenceRollupTable;
+  client_metric_rollups: ClientMetricRollupTable;
+  /** The hourly and daily tiers of client_presence_rollups and report_rollups (migration 0030): their columns, coarser buckets. */
+  client_presence_rollups_hourly: ClientPresenceRollupTable;
+  client_presence_rollups_daily: ClientPresenceRollupTable;
+  /** The hourly and daily tiers of client_metric_rollups (migration 0036), buckets a multiple of 3600 or 86400. */
+  client_metric_rollups_hourly: ClientMetricTierTable;
+  client_metric_rollups_daily: ClientMetricTierTable;
+}
+
+/** A client's metrics as one report gave them (migration 0014); null when not reported, the wireless ones null for wired clients. */
+export interface ClientSampleColumns {
+  radio_band: string | null;
+  channel: number | null;
+  hw_mode: string | null;
+  ssid: string | null;
+  vlan_id: number | null;
+  rx_bytes: number | null;
+  tx_bytes: number | null;
+}
+
+export interface ClientObservationTable extends ClientSampleColumns {
+  network_id: number;
+  hardware_device_id: number;
+  observed_at: string;
+  mac_address: string;
+  is_wireless: BoolColumn;
+  signal: number | null;
+  snr: number | null;
+  rx_rate: number | null;
+  tx_rate: number | null;
+}
+
+/**
+ * One client's metrics on one device over one 5-minute bucket: sum and count
+ * of each averaged metric, and the rest as the bucket's last sample gave them.
+ */
+export interface ClientMetricRollupTable extends ClientSampleColumns {
+  network_id: number;
+  hardware_device_id: number;
+  mac_address: string;
+  bucket: number;
+  is_wireless: BoolColumn;
+  observed_at: string;
+  signal_sum: number;
+  signal_count: number;
+  snr_sum: number;
+  snr_count: number;
+  rx_rate_sum: number;
+  rx_rate_count: number;
+  tx_rate_sum: number;
+  tx_rate_count: number;
+  /** The bucket's first sample, and the counters' growth from it to the last (restarts counted whole). */
+  first_observed_at: string;
+  first_rx_bytes: number | null;
+  first_tx_bytes: number | null;
+  rx_growth: number;
+  tx_growth: number;
+}
+
+/**
+ * The 5-minute client metric rollups of one tier bucket that share a device,
+ * client, network, kind and band (their last sample's; '' for none): how many
+ * (row_count), and the sums and counts of their averaged metrics.
+ */
+export interface ClientMetricTierTable {
+  hardware_device_id: number;
+  bucket: number;
+  mac_address: string;
+  network_id: number;
+  is_wireless: BoolColumn;
+  radio_band: string;
+  row_count: number;
+  signal_count: number;
+  signal_sum: number;
+  snr_count: number;
+  snr_sum: number;
+  rx_rate_count: number;
+  rx_rate_sum: number;
+  tx_rate_count: number;
+  tx_rate_sum: number;
+}
+
+export interface ClientPresenceRollupTable {
+  network_id: number;
+  bucket: number;
+  mac_address: string;
+  is_wireless: BoolColumn;
+}
