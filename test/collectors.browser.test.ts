@@ -212,6 +212,9 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     await page.getByRole('link', { name: 'Discovery ranges' }).click();
     await page.getByRole('heading', { name: 'Discovery ranges', level: 1 }).waitFor();
     await page.getByText('No discovery ranges yet').waitFor();
+    // the settings sidebar marks Collectors (the ranges are a part of it), not Discovered
+    const current = async () => page.locator('aside.subnav a[aria-current="page"]').allInnerTexts();
+    expect(await current()).toEqual(['Collectors']);
 
     const add = page.locator('#add-range');
     await add.getByLabel('Range (CIDR)').fill('10.0.0.0/8');
@@ -243,6 +246,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     // edit: the stored settings filled in, the credentials blank (kept); a refusal at its field; then the rate and every collector
     await row.getByRole('link', { name: 'Edit' }).click();
     const edit = page.locator('#edit-range');
+    expect(await current()).toEqual(['Collectors']);
     expect(await edit.getByLabel('Range (CIDR)').inputValue()).toBe('10.0.0.0/24');
     expect(await edit.getByLabel('Rate (addresses a second)').inputValue()).toBe('25');
     expect(await edit.getByLabel('User', { exact: true }).inputValue()).toBe('netgraph');

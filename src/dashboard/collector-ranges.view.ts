@@ -78,7 +78,7 @@ export function renderEditRange(view: Omit<RangesView, 'ranges' | 'done'> & { ra
   <p class="field-wide field-help">The credentials are replaced whole: to change the version, user, level or protocols, enter the passwords (or the community) again.</p>
   <div class="field-wide"><button type="submit" class="btn btn-primary">Save range</button> <a class="btn btn-secondary" href="${RANGES_PATH}">Cancel</a></div>
 </form>`;
-  return settingsShell(body, session, 'discovered');
+  return settingsShell(body, session, 'collectors');
 }
 
 /** The page: the company's discovery ranges (never their credentials), delete and the add form (admins). */
@@ -99,5 +99,5 @@ ${view.done ? notice('success', view.done) : ''}
 ${admin ? '' : notice('info', 'You can see the discovery ranges of your company. Only admins can add, change or delete them.')}
 <div class="card card-flush collector-table">${ranges}</div>
 ${admin ? addRangeForm(view) : ''}`;
-  return settingsShell(body, session, 'discovered');
+  return settingsShell(body, session, 'collectors');
 }
