@@ -212,6 +212,9 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     await page.getByRole('link', { name: 'Discovery ranges' }).click();
     await page.getByRole('heading', { name: 'Discovery ranges', level: 1 }).waitFor();
     await page.getByText('No discovery ranges yet').waitFor();
+    // the settings sidebar marks Collectors (the ranges are a part of it), not Discovered
+    const current = async () => page.locator('aside.subnav a[aria-current="page"]').allInnerTexts();
+    expect(await current()).toEqual(['Collectors']);
 
     const add = page.locator('#add-range');
     await add.getByLabel('Range (CIDR)').fill('10.0.0.0/8');
@@ -232,7 +235,7 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     await page.getByText('Added range 10.0.0.0/24.').waitFor();
 
     const row = page.locator('#collector-ranges tr', { hasText: '10.0.0.0/24' });
-    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.0.0.0/24 UDP 161 v3, user netgraph authPriv · SHA-256 · AES-128 25 addresses/s every 3600 s hq-collector Delete');
+    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.0.0.0/24 UDP 161 v3, user netgraph authPriv · SHA-256 · AES-128 25 addresses/s every 3600 s hq-collector Edit Delete');
     expect(secretsIn(await page.content())).toEqual([]);
     expect(secretsIn(await source(page, '/settings/collectors/ranges'))).toEqual([]);
     await screenshot(page, 'collector-ranges');
@@ -240,23 +243,58 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     expect(await rangesOf(ingestKey)).toMatchObject([{ range: '10.0.0.0/24', ratePerSecond: 25, snmp: { version: '3', user: 'netgraph', authKey: AUTH_KEY, privKey: PRIV_KEY } }]);
     expect(await rangesOf(other.key)).toEqual([]);
 
+    // edit: the stored settings filled in, the credentials blank (kept); a refusal at its field; then the rate and every collector
+    await row.getByRole('link', { name: 'Edit' }).click();
+    const edit = page.locator('#edit-range');
+    expect(await current()).toEqual(['Collectors']);
+    expect(await edit.getByLabel('Range (CIDR)').inputValue()).toBe('10.0.0.0/24');
+    expect(await edit.getByLabel('Rate (addresses a second)').inputValue()).toBe('25');
+    expect(await edit.getByLabel('User', { exact: true }).inputValue()).toBe('netgraph');
+    expect(await edit.getByLabel('Authentication password').inputValue()).toBe('');
+    await edit.getByText('8 to 255 characters; stored encrypted, never shown. Leave blank to keep the stored one.').waitFor();
+    expect(secretsIn(await page.content())).toEqual([]);
+    await edit.getByLabel('Sweep interval (seconds)').fill('5');
+    await edit.getByRole('button', { name: 'Save range' }).click();
+    await page.locator('#edit-range [id="target-intervalSeconds-help"].field-error').waitFor();
+    expect(await page.locator('#edit-range .field-error').count()).toBe(1);
+    expect(await page.locator('#edit-range').getByLabel('Authentication password').inputValue()).toBe('');
+    await page.locator('#edit-range').getByLabel('Sweep interval (seconds)').fill('7200');
+    await page.locator('#edit-range').getByLabel('Rate (addresses a second)').fill('40');
+    await page.locator('#edit-range').getByLabel('Swept by').selectOption({ label: 'Every collector of the company' });
+    await page.locator('#edit-range').getByRole('button', { name: 'Save range' }).click();
+    await page.getByText('Saved range 10.0.0.0/24.').waitFor();
+    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.0.0.0/24 UDP 161 v3, user netgraph authPriv · SHA-256 · AES-128 40 addresses/s every 7200 s Every collector Edit Delete');
+    // both collectors now get it, with the credentials typed at creation
+    for (const key of [ingestKey, other.key]) {
+      expect(await rangesOf(key)).toMatchObject([{ range: '10.0.0.0/24', ratePerSecond: 40, intervalSeconds: 7200, snmp: { version: '3', user: 'netgraph', authKey: AUTH_KEY, privKey: PRIV_KEY } }]);
+    }
+
     page.on('dialog', (dialog) => void dialog.accept());
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Deleted range 10.0.0.0/24.').waitFor();
     await page.getByText('No discovery ranges yet').waitFor();
     expect(await rangesOf(ingestKey)).toEqual([]);
     const audit = await auditOf(app);
-    expect(audit.map((entry) => entry.action).filter((action) => action.startsWith('collector_range.'))).toEqual(['collector_range.create', 'collector_range.delete']);
+    expect(audit.map((entry) => entry.action).filter((action) => action.startsWith('collector_range.'))).toEqual(['collector_range.create', 'collector_range.update', 'collector_range.delete']);
     expect(secretsIn(JSON.stringify(audit))).toEqual([]);
 
     // a member reads the page without the form; a forged POST is 403
     const member = await signedInPage('member@acme.example');
     await member.goto(`${app.url}/settings/collectors/ranges`);
-    await member.getByText('Only admins can add or delete them.').waitFor();
+    await member.getByText('Only admins can add, change or delete them.').waitFor();
     expect(await member.getByRole('button', { name: 'Add range' }).count()).toBe(0);
+    const kept = await app.server.services.collectorRanges.create(await app.server.services.webhooks.cliCaller('acme'), { range: '10.2.0.0/24', snmp: { version: '2c', community: COMMUNITY } });
+    await member.reload();
+    await member.locator('#collector-ranges tr', { hasText: '10.2.0.0/24' }).waitFor();
+    expect(await member.getByRole('link', { name: 'Edit' }).count()).toBe(0);
     const csrf = await member.locator('input[name="_csrf"]').first().inputValue();
-    const status = await member.evaluate(async (token) => (await fetch('/settings/collectors/ranges', { method: 'POST', body: new URLSearchParams({ _csrf: token, range: '10.1.0.0/24', version: '2c', community: 'public' }) })).status, csrf);
-    expect(status).toBe(403);
+    const statuses = await member.evaluate(async ([token, id]) => [
+      (await fetch('/settings/collectors/ranges', { method: 'POST', body: new URLSearchParams({ _csrf: token ?? '', range: '10.1.0.0/24', version: '2c', community: 'public' }) })).status,
+      (await fetch(`/settings/collectors/ranges/${id}/edit`)).status,
+      (await fetch(`/settings/collectors/ranges/${id}/edit`, { method: 'POST', body: new URLSearchParams({ _csrf: token ?? '', range: '10.3.0.0/24' }) })).status,
+    ], [csrf, kept.UUID]);
+    expect(statuses).toEqual([403, 403, 403]);
+    expect((await app.server.services.collectorRanges.list(await app.server.services.webhooks.cliCaller('acme'))).map((r) => r.range)).toEqual(['10.2.0.0/24']);
   }, 90_000);
 
   async function screenshot(page: Page, name: string): Promise<void> {

@@ -17,6 +17,8 @@ export const EVERY_COLLECTOR = '';
 /** The range service's field names (its refusals name them) as the range form names them. */
 export const RANGE_FORM_FIELDS: Readonly<Record<string, string>> = { ...TARGET_FORM_FIELDS, range: 'range', ratePerSecond: 'ratePerSecond', collectorKeyUUID: 'collectorKeyUUID' };
 
+const CRUMBS = [{ label: 'Settings', href: COLLECTORS_PATH }, { label: 'Collectors', href: COLLECTORS_PATH }];
+
 /** What the Discovery ranges page shows: the ranges, the company's collector keys to choose from, the add form's state. */
 export interface RangesView {
   readonly session: ActiveSession;
@@ -35,26 +37,48 @@ function rangeRow(view: RangesView, r: CollectorRangeItem): SafeHtml {
   <td class="nowrap">${r.ratePerSecond} addresses/s<br><span class="muted">every ${r.intervalSeconds} s</span></td>
   <td>${r.collectorKeyUUID === null ? html`<span class="muted">Every collector</span>` : html`<span class="strong">${r.collectorKeyLabel ?? ''}</span>`}</td>
   ${admin
-    ? html`<td class="actions"><form method="post" action="${RANGES_PATH}/${r.UUID}/delete" class="inline-form" data-confirm="Delete the range ${r.range}? Collectors stop sweeping it when they next fetch their ranges.">
+    ? html`<td class="actions"><a class="btn btn-secondary btn-sm" href="${RANGES_PATH}/${r.UUID}/edit">Edit</a> <form method="post" action="${RANGES_PATH}/${r.UUID}/delete" class="inline-form" data-confirm="Delete the range ${r.range}? Collectors stop sweeping it when they next fetch their ranges.">
   ${csrfInput(view.session.csrfToken)}<button type="submit" class="btn btn-danger-outline btn-sm">Delete</button></form></td>`
     : ''}
 </tr>`;
 }
 
-function addRangeForm(view: RangesView): SafeHtml {
-  const { form } = view;
+/** The fields of a range, add and edit alike: the CIDR, its collector, the sweep's rate and interval, the credentials. */
+function rangeFields(form: FormState, collectorKeys: RangesView['collectors'], editing: boolean): SafeHtml {
   const { ratePerSecond: rate, intervalSeconds: interval } = SWEEP_LIMITS;
-  const collectors: (readonly [string, string])[] = [[EVERY_COLLECTOR, 'Every collector of the company'], ...view.collectors.map((c) => [c.id, c.label] as const)];
-  return html`<form method="post" action="${RANGES_PATH}" class="card webhook-form" id="add-range" novalidate>
-  ${csrfInput(view.session.csrfToken)}
-  <h2>Add range</h2>
-  ${form.message ? notice('error', form.message) : ''}
+  const collectors: (readonly [string, string])[] = [[EVERY_COLLECTOR, 'Every collector of the company'], ...collectorKeys.map((c) => [c.id, c.label] as const)];
+  return html`${form.message ? notice('error', form.message) : ''}
   ${inputField(form, { name: 'range', label: 'Range (CIDR)', id: 'range-range', help: 'An IPv4 range of at most a /16, e.g. 10.0.0.0/24.', extra: 'required' })}
   ${select(form, 'collectorKeyUUID', 'Swept by', collectors, 'One collector (by its ingest key), or every collector of the company.')}
   ${inputField(form, { name: 'ratePerSecond', label: 'Rate (addresses a second)', id: 'range-ratePerSecond', type: 'number', help: `${rate.min} to ${rate.max}; blank: ${rate.default}.` })}
-  ${pollFields(form, false, { label: 'Sweep interval (seconds)', help: `${interval.min} to ${interval.max}; blank: ${interval.default}.` })}
+  ${pollFields(form, editing, { label: 'Sweep interval (seconds)', help: `${interval.min} to ${interval.max}; blank: ${interval.default}.` })}`;
+}
+
+function addRangeForm(view: RangesView): SafeHtml {
+  return html`<form method="post" action="${RANGES_PATH}" class="card webhook-form" id="add-range" novalidate>
+  ${csrfInput(view.session.csrfToken)}
+  <h2>Add range</h2>
+  ${rangeFields(view.form, view.collectors, false)}
   <button type="submit" class="btn btn-primary">Add range</button>
 </form>`;
+}
+
+/** A range's edit page: its settings filled in, its credentials never (blank keeps the stored ones). */
+export function renderEditRange(view: Omit<RangesView, 'ranges' | 'done'> & { range: CollectorRangeItem }): SafeHtml {
+  const { range, session } = view;
+  const body = html`${pageHeader({
+    title: `Range ${range.range}`,
+    crumbs: [...CRUMBS, { label: 'Discovery ranges', href: RANGES_PATH }, { label: range.range }],
+    description: html`Stored credentials: ${snmpCell(range)}. They are kept unless you enter new ones.`,
+  })}
+<form method="post" action="${RANGES_PATH}/${range.UUID}/edit" class="card webhook-form" id="edit-range" novalidate>
+  ${csrfInput(session.csrfToken)}
+  <h2>Settings</h2>
+  ${rangeFields(view.form, view.collectors, true)}
+  <p class="field-wide field-help">The credentials are replaced whole: to change the version, user, level or protocols, enter the passwords (or the community) again.</p>
+  <div class="field-wide"><button type="submit" class="btn btn-primary">Save range</button> <a class="btn btn-secondary" href="${RANGES_PATH}">Cancel</a></div>
+</form>`;
+  return settingsShell(body, session, 'collectors');
 }
 
 /** The page: the company's discovery ranges (never their credentials), delete and the add form (admins). */
@@ -68,12 +92,12 @@ export function renderRanges(view: RangesView): SafeHtml {
 <tbody>${view.ranges.map((r) => rangeRow(view, r))}</tbody></table>`;
   const body = html`${pageHeader({
     title: 'Discovery ranges',
-    crumbs: [{ label: 'Settings', href: COLLECTORS_PATH }, { label: 'Collectors', href: COLLECTORS_PATH }, { label: 'Discovery ranges' }],
+    crumbs: [...CRUMBS, { label: 'Discovery ranges' }],
     description: html`The address ranges your collectors sweep for SNMP agents; what they find is listed under <a href="${COLLECTORS_PATH}/discovered">Discovered</a>. Credentials are stored encrypted and never shown: only your collectors' ingest keys receive them.`,
   })}
 ${view.done ? notice('success', view.done) : ''}
-${admin ? '' : notice('info', 'You can see the discovery ranges of your company. Only admins can add or delete them.')}
+${admin ? '' : notice('info', 'You can see the discovery ranges of your company. Only admins can add, change or delete them.')}
 <div class="card card-flush collector-table">${ranges}</div>
 ${admin ? addRangeForm(view) : ''}`;
-  return settingsShell(body, session, 'discovered');
+  return settingsShell(body, session, 'collectors');
 }

@@ -57,10 +57,7 @@ export function registerCollectorPages(web: FastifyInstance, ctx: WebContext): v
     const target = await findTarget(ctx, request);
     const values = formValues(request);
     try {
-      // the credentials are replaced whole, so they are sent only when something of them was typed or changed
-      const stored = snmpValues(target);
-      const changed = SECRET_FIELDS.some((f) => (values[f] ?? '') !== '') || Object.keys(stored).some((f) => (values[f] ?? '') !== stored[f as keyof typeof stored]);
-      const updated = await ctx.services.collectorTargets.update(callerOf(ctx, request), { targetUUID: target.UUID, ...settingsInput(values, changed) });
+      const updated = await ctx.services.collectorTargets.update(callerOf(ctx, request), { targetUUID: target.UUID, ...settingsInput(values, snmpChanged(values, target)) });
       return reply.redirect(`${COLLECTORS_PATH}?done=${encodeURIComponent(`Saved target ${updated.host}:${updated.port}.`)}`, 303);
     } catch (error) {
       return sendEdit(ctx, request, reply, 400, target, refusedForm(error, withoutSecrets(values), fieldsFor(error), 'collector target'));
@@ -102,8 +99,8 @@ async function findTarget(ctx: WebContext, request: FastifyRequest): Promise<Col
   return target;
 }
 
-/** A stored target's SNMP settings as the form shows them (its credentials aside). */
-function snmpValues(target: CollectorTargetItem): Record<'version' | 'user' | 'level' | 'authProtocol' | 'privProtocol', string> {
+/** A stored target's (or discovery range's) SNMP settings as the form shows them (its credentials aside). */
+export function snmpValues(target: Pick<CollectorTargetItem, 'snmpVersion' | 'snmpUser' | 'snmpLevel' | 'authProtocol' | 'privProtocol'>): Record<'version' | 'user' | 'level' | 'authProtocol' | 'privProtocol', string> {
   if (target.snmpVersion === '2c') return { ...NEW_TARGET, version: '2c', user: '' };
   return {
     version: '3',
@@ -113,6 +110,12 @@ function snmpValues(target: CollectorTargetItem): Record<'version' | 'user' | 'l
     // authNoPriv stores none: the form's default, so an untouched form reads as unchanged
     privProtocol: target.privProtocol ?? NEW_TARGET.privProtocol,
   };
+}
+
+/** Whether the edit form asks to replace the stored credentials (replaced whole): something of them was typed or changed. */
+export function snmpChanged(values: Record<string, string>, stored: Parameters<typeof snmpValues>[0]): boolean {
+  const shown = snmpValues(stored);
+  return SECRET_FIELDS.some((f) => (values[f] ?? '') !== '') || Object.keys(shown).some((f) => (values[f] ?? '') !== shown[f as keyof typeof shown]);
 }
 
 /** The form's fields as the service's settings; `withSnmp` false leaves the stored credentials as they are. */
