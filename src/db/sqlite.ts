@@ -32,7 +32,8 @@ export function addSqlFunctions(connection: Pick<SqliteConnection, 'defineFuncti
  * per listed client (15 ms of CPU a report). Without a row, the planner
  * assumes a table of rows.
  */
-const DROP_EMPTY_INDEX_STATISTICS = ["DELETE FROM sqlite_stat1 WHERE stat = '0' OR stat LIKE '0 %'", 'ANALYZE sqlite_schema'] as const;
+const EMPTY_INDEX_STATISTICS = "FROM sqlite_stat1 WHERE stat = '0' OR stat LIKE '0 %'";
+const DROP_EMPTY_INDEX_STATISTICS = [`DELETE ${EMPTY_INDEX_STATISTICS}`, 'ANALYZE sqlite_schema'] as const;
 
 /**
  * The same at open, for the statistics an earlier version's ANALYZE left:
@@ -40,8 +41,7 @@ const DROP_EMPTY_INDEX_STATISTICS = ["DELETE FROM sqlite_stat1 WHERE stat = '0' 
  */
 function dropEmptyIndexStatistics(connection: SqliteConnection): void {
   if (connection.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get([]) === undefined) return;
-  const empty = connection.prepare("SELECT count(*) AS n FROM sqlite_stat1 WHERE stat = '0' OR stat LIKE '0 %'").get([]) as { n: number };
-  if (empty.n > 0) for (const statement of DROP_EMPTY_INDEX_STATISTICS) connection.exec(statement);
+  if (connection.prepare(`SELECT 1 ${EMPTY_INDEX_STATISTICS} LIMIT 1`).get([]) !== undefined) for (const statement of DROP_EMPTY_INDEX_STATISTICS) connection.exec(statement);
 }
 
 /**

@@ -365,4 +365,3 @@ async function foreignApEvents(repository: ReportRepository, companyId: number, 
   }
   return events;
 }
-
