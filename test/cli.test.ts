@@ -27,7 +27,7 @@ describe.each(storeKinds())('the netgraph CLI on %s', (kind) => {
     const [a, b] = await Promise.all([runNetgraph(['migrate', '--json'], env()), runNetgraph(['migrate', '--json'], env())]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const applied = [...JSON.parse(a.stdout).applied, ...JSON.parse(b.stdout).applied];
-    // every file of src/db/migrations/ is registered in src/db/migrate.ts and applied once, in name order
+    // every file of src/db/migrations/ is a migration (src/db/migrate.ts reads the folder) and is applied once, in name order
     const files = fs.readdirSync(path.join(ROOT, 'src/db/migrations')).map((file) => path.basename(file, '.ts'));
     expect(files).toContain('0037-collector-ranges');
     expect(applied).toEqual(files.sort());

@@ -1,40 +1,7 @@
+import { readdir } from 'node:fs/promises';
 import { Migrator } from 'kysely';
 import type { Kysely, Migration, MigrationResult } from 'kysely';
 import type { SqlDialect } from './dialect.js';
-import * as initial from './migrations/0001-initial.js';
-import * as dashboard from './migrations/0002-dashboard.js';
-import * as auditLog from './migrations/0003-audit-log.js';
-import * as deviceReports from './migrations/0004-device-reports.js';
-import * as meterFields from './migrations/0005-meter-fields.js';
-import * as webhooks from './migrations/0006-webhooks.js';
-import * as ingestIndexes from './migrations/0007-ingest-indexes.js';
-import * as clientDeviceIndex from './migrations/0008-client-device-index.js';
-import * as mspFields from './migrations/0009-msp-fields.js';
-import * as networkSecurity from './migrations/0010-network-security.js';
-import * as alertReceivers from './migrations/0011-alert-receivers.js';
-import * as switchMacTable from './migrations/0012-switch-mac-table.js';
-import * as lldpResources from './migrations/0013-lldp-resources.js';
-import * as wirelessClientMetrics from './migrations/0014-wireless-client-metrics.js';
-import * as radioChannels from './migrations/0015-radio-channels.js';
-import * as pduOutlets from './migrations/0016-pdu-outlets.js';
-import * as keyLifetime from './migrations/0017-key-lifetime.js';
-import * as changes from './migrations/0018-changes.js';
-import * as deviceResources from './migrations/0019-device-resources.js';
-import * as apiRequestLog from './migrations/0020-api-request-log.js';
-import * as securityObservations from './migrations/0021-security-observations.js';
-import * as collectorTargets from './migrations/0022-collector-targets.js';
-import * as clientConnectionEvents from './migrations/0024-client-connection-events.js';
-import * as alertClaims from './migrations/0025-alert-claims.js';
-import * as changeSources from './migrations/0026-change-sources.js';
-import * as discoveredDevices from './migrations/0027-discovered-devices.js';
-import * as rollupTiers from './migrations/0030-rollup-tiers.js';
-import * as collectorDiscovery from './migrations/0033-collector-discovery.js';
-import * as stpPortState from './migrations/0034-stp-port-state.js';
-import * as resourceTiers from './migrations/0031-resource-tiers.js';
-import * as deviceSeriesTiers from './migrations/0032-device-series-tiers.js';
-import * as counterTiers from './migrations/0035-counter-tiers.js';
-import * as clientMetricTiers from './migrations/0036-client-metric-tiers.js';
-import * as collectorRanges from './migrations/0037-collector-ranges.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -43,46 +10,45 @@ interface NetgraphMigration {
 }
 
 /**
- * The one migration history, for both stores. Append only: a released
- * migration is never edited, and each one is additive so that servers of the
- * previous version keep working while it runs.
+ * The one migration history, for both stores: every module of
+ * `migrations/`, named `NNNN-what-it-does`, applied in name order. Append
+ * only: a released migration is never edited, and each one is additive so
+ * that servers of the previous version keep working while it runs. A new
+ * migration is a new file there and nothing else.
  */
-const MIGRATIONS: Record<string, NetgraphMigration> = {
-  '0001-initial': initial,
-  '0002-dashboard': dashboard,
-  '0003-audit-log': auditLog,
-  '0004-device-reports': deviceReports,
-  '0005-meter-fields': meterFields,
-  '0006-webhooks': webhooks,
-  '0007-ingest-indexes': ingestIndexes,
-  '0008-client-device-index': clientDeviceIndex,
-  '0009-msp-fields': mspFields,
-  '0010-network-security': networkSecurity,
-  '0011-alert-receivers': alertReceivers,
-  '0012-switch-mac-table': switchMacTable,
-  '0013-lldp-resources': lldpResources,
-  '0014-wireless-client-metrics': wirelessClientMetrics,
-  '0015-radio-channels': radioChannels,
-  '0016-pdu-outlets': pduOutlets,
-  '0017-key-lifetime': keyLifetime,
-  '0018-changes': changes,
-  '0019-device-resources': deviceResources,
-  '0020-api-request-log': apiRequestLog,
-  '0021-security-observations': securityObservations,
-  '0022-collector-targets': collectorTargets,
-  '0024-client-connection-events': clientConnectionEvents,
-  '0025-alert-claims': alertClaims,
-  '0026-change-sources': changeSources,
-  '0027-discovered-devices': discoveredDevices,
-  '0030-rollup-tiers': rollupTiers,
-  '0033-collector-discovery': collectorDiscovery,
-  '0034-stp-port-state': stpPortState,
-  '0031-resource-tiers': resourceTiers,
-  '0032-device-series-tiers': deviceSeriesTiers,
-  '0035-counter-tiers': counterTiers,
-  '0036-client-metric-tiers': clientMetricTiers,
-  '0037-collector-ranges': collectorRanges,
-};
+const MIGRATIONS_FOLDER = new URL('./migrations/', import.meta.url);
+
+/** `0001-initial.js` in dist/, `0001-initial.ts` when the sources run (the tests). */
+const MIGRATION_FILE = /^((\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*)\.(?:js|ts)$/;
+/** What the build puts beside a module. */
+const BUILD_OUTPUT = /\.d\.ts$|\.map$/;
+
+let migrations: Promise<Readonly<Record<string, NetgraphMigration>>> | undefined;
+
+/** The migrations of a folder by name; a file that is not one, or two of one number, is an error. */
+export async function readMigrationFolder(folder: URL): Promise<Readonly<Record<string, NetgraphMigration>>> {
+  const found: Record<string, NetgraphMigration> = {};
+  const numbers = new Map<string, string>();
+  for (const file of (await readdir(folder)).sort()) {
+    if (BUILD_OUTPUT.test(file)) continue;
+    const match = MIGRATION_FILE.exec(file);
+    if (match === null) throw new Error(`${file} in the migrations folder is not named NNNN-what-it-does.ts (four digits, then lowercase words joined by hyphens)`);
+    const [, name, number] = match as unknown as [string, string, string];
+    const taken = numbers.get(number);
+    if (taken !== undefined) throw new Error(`migrations ${taken} and ${name} share the number ${number}: give the newer one the next free number`);
+    numbers.set(number, name);
+    const module: Partial<NetgraphMigration> = await import(new URL(file, folder).href);
+    if (typeof module.up !== 'function') throw new Error(`migration ${file} exports no up(db, dialect) function`);
+    found[name] = { up: module.up };
+  }
+  return found;
+}
+
+/** The migrations of the folder by name, read once per process. */
+export function knownMigrations(): Promise<Readonly<Record<string, NetgraphMigration>>> {
+  migrations ??= readMigrationFolder(MIGRATIONS_FOLDER);
+  return migrations;
+}
 
 /**
  * The schema the migration bookkeeping lives in. On PostgreSQL it must be
@@ -98,7 +64,7 @@ async function migrationSchema(store: Store): Promise<string | undefined> {
 async function createMigrator(store: Store): Promise<Migrator> {
   const schema = await migrationSchema(store);
   const migrations: Record<string, Migration> = {};
-  for (const [name, migration] of Object.entries(MIGRATIONS)) {
+  for (const [name, migration] of Object.entries(await knownMigrations())) {
     migrations[name] = { up: (db) => migration.up(db, store.dialect) };
   }
   return new Migrator({
