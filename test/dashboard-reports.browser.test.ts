@@ -378,6 +378,8 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     expect((await hoverValues(page, 'temperature'))[1]).toMatch(/^\d+\.\d °C$/);
     expect((await hoverValues(page, 'outlet-power')).slice(1).some((v) => /^\d+(\.\d)? W$/.test(v))).toBe(true);
     await page.evaluate('window.scrollTo(0, 0)');
+    // every column of the ports table in view at 1280 px, none behind a scroll
+    expect(await page.locator('.ports-table').evaluate((table) => table.scrollWidth - (table.parentElement?.clientWidth ?? 0))).toBeLessThanOrEqual(0);
     await screenshot(page, 'pdu');
     await screenshot(page, 'device-pdu-outlets', '#outlets');
     await screenshot(page, 'device-pdu-charts', '#pdu-charts');
