@@ -47,9 +47,17 @@ export const stpKey = (deviceId: number, portNumber: number): string => `${devic
  */
 export function stpChanges(lists: readonly PortSets[], stored: ReadonlyMap<string, PortStp>): StpChanges {
   const changes: StpChanges = { events: [], alerts: new Map() };
+  // the stored states by device, in one pass (a batch's devices times their ports, not one pass per device)
+  const storedByDevice = new Map<number, Map<number, PortStp>>();
+  for (const [key, value] of stored) {
+    const slash = key.indexOf('/');
+    const deviceId = Number(key.slice(0, slash));
+    let ports = storedByDevice.get(deviceId);
+    if (ports === undefined) storedByDevice.set(deviceId, (ports = new Map()));
+    ports.set(Number(key.slice(slash + 1)), value);
+  }
   for (const { deviceId, sets } of lists) {
-    let known = new Map<number, PortStp>();
-    for (const [key, value] of stored) if (key.startsWith(`${deviceId}/`)) known.set(Number(key.slice(key.indexOf('/') + 1)), value);
+    let known: ReadonlyMap<number, PortStp> = storedByDevice.get(deviceId) ?? new Map<number, PortStp>();
     for (const { observedAt, items } of sets) {
       const next = new Map<number, PortStp>();
       for (const port of items) {
