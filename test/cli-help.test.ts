@@ -73,6 +73,13 @@ describe('netgraph help', () => {
     expect(result.stdout).toMatch(/^ {2}--scope SCOPE +.*\(one of read, read_write, ingest; default: read\)$/m);
   });
 
+  it('says that `collector --once` sweeps the discovery ranges once as well as polling, and prints both instead of sending them', async () => {
+    const result = await runHere(['collector', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ {2}--once\b.*poll once and sweep each discovery range once, and print the reports and the agents found instead of sending them.*\(default: off\)$/m);
+    expect(result.stdout).toMatch(/sweeps its discovery ranges, posting the reports and the agents found until SIGTERM; --once does each once and prints instead/);
+  });
+
   it('lists the commands of a first word for "help keys" and "keys --help"', async () => {
     const [viaHelp, viaFlag] = await Promise.all([runNetgraph(['help', 'keys'], env), runNetgraph(['keys', '--help'], env)]);
     expect([viaHelp.code, viaFlag.code]).toEqual([0, 0]);

@@ -35,7 +35,11 @@ describe.skipIf(!AVAILABLE)('discovery: a collector sweeps a range for SNMP agen
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-discovery-'));
     network = buildSweepNetwork();
-    agents = await Promise.all(network.devices.map((device, i) => startAgent(device, network.addresses[i] as string, [], `netgraph-disc-${i === 0 ? 'a' : 'b'}`)));
+    agents = await Promise.all([
+      ...network.devices.map((device, i) => startAgent(device, network.addresses[i] as string, [], `netgraph-disc-${i === 0 ? 'a' : 'b'}`)),
+      // outside the /29, and SNMPv3 only: found only by a wider range with the v3 user's credentials
+      startAgent(network.outsider.device, network.outsider.address, [], 'netgraph-disc-c', { communities: [] }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all((agents ?? []).map((a) => a.stop()));
@@ -266,5 +270,105 @@ describe.skipIf(!AVAILABLE)('discovery: a collector sweeps a range for SNMP agen
       expect(finished.stderr).not.toContain(collectorKey.key);
       expect(finished.stderr).not.toContain('"public"');
     }, 90_000);
+    describe('overlapping ranges in netgraph, swept as one cycle', () => {
+      // 198.18.N.0/27 with the community (first by range), 198.18.N.0/28 with the v3 user (second): the /28 holds
+      // both /29 agents, which know the v3 user too, and the SNMPv3-only outsider at .9
+      let fresh: TestApp;
+      let collectorKey: { key: string; id: string };
+      let freshRead: string;
+      const ids = { wide: '', narrow: '' };
+      const v3 = { version: '3', ...TEST_V3_USER, authProtocol: 'sha256', privProtocol: 'aes' };
+      beforeAll(async () => {
+        fresh = await startTestApp(kind, { data: createFixture() });
+        collectorKey = await fresh.server.services.apiKeys.create({ companySlug: 'acme', label: 'overlap collector', scope: 'ingest' });
+        freshRead = await fresh.createKey('acme');
+        const writer = await createScopedKey(fresh, 'read_write');
+        const create = async (range: string, snmp: unknown) => {
+          const created = await fresh.graphql('mutation ($i: CreateCollectorRangeInput!) { createCollectorRange(input: $i) { range { UUID } } }', {
+            key: writer,
+            variables: { i: { range, snmp, ratePerSecond: 200, intervalSeconds: 60, collectorKeyUUID: collectorKey.id } },
+          });
+          expect(created.body.errors).toBeUndefined();
+          return created.body.data.createCollectorRange.range.UUID as string;
+        };
+        ids.wide = await create(`${network.prefix}.0/27`, { version: '2c', community: 'public' });
+        ids.narrow = await create(`${network.prefix}.0/28`, v3);
+      });
+      afterAll(async () => {
+        await fresh?.close();
+      });
+      const discovered = async () => (await fresh.graphql(LIST, { key: freshRead })).body.data.discoveredDevicesForCompany as JsonTree[];
+
+      it('`collector --once` sweeps the file\'s range and netgraph\'s once, probing each address once per credentials and each agent once, prints what it found and posts nothing', async () => {
+        const config = file(`${kind}-once.json`, {
+          server: fresh.url,
+          apiKey: collectorKey.key,
+          spoolDir: path.join(dir, `${kind}-once-spool`),
+          discovery: { ranges: [network.range], snmp: [{ version: '2c', community: 'public' }], timeoutMs: 300 },
+        });
+        const once = await runNetgraph(['collector', '--config', config, '--once', '--json'], {});
+        expect(once.stderr).toBe('');
+        expect(once.code).toBe(0);
+        const printed = JSON.parse(once.stdout) as { devices: JsonTree[]; discovery: JsonTree[] };
+        expect(printed.devices).toEqual([]);
+        const found = (sweep: JsonTree | undefined) => (sweep?.found as JsonTree[]).map((f) => [f.address, f.sysName, f.snmpVersion]).sort();
+        expect(printed.discovery.map((d) => [d.rangeId, d.ranges, d.addresses, d.noAnswer, (d.refused as unknown[]).length, d.skipped])).toEqual([
+          // the file's /29 first: its two agents found with the community, its four other addresses silent
+          [null, [network.range], 6, 4, 0, 0],
+          // the /27 with the same credentials tries none of the /29's addresses again
+          [ids.wide, [`${network.prefix}.0/27`], 24, 24, 0, 6],
+          // the /28 with other credentials leaves out the two agents found, and tries the silent addresses again with them
+          [ids.narrow, [`${network.prefix}.0/28`], 12, 11, 0, 2],
+        ]);
+        expect(found(printed.discovery[0])).toEqual([
+          [network.addresses[0], 'netgraph-disc-a', '2c'],
+          [network.addresses[1], 'netgraph-disc-b', '2c'],
+        ]);
+        expect(found(printed.discovery[1])).toEqual([]);
+        expect(found(printed.discovery[2])).toEqual([[network.outsider.address, 'netgraph-disc-c', '3']]);
+        // printed, not posted: as --once prints polls' reports without sending them
+        expect(await discovered()).toEqual([]);
+
+        const text = await runNetgraph(['collector', '--config', config, '--once'], {});
+        expect(text.code).toBe(0);
+        expect(text.stdout).toContain(`swept 6 addresses of ${network.range} (the configuration file): 2 found, 4 did not answer, 0 refused the credentials\n`);
+        expect(text.stdout).toContain(`swept 12 addresses of ${network.prefix}.0/28 (range ${ids.narrow}): 1 found, 11 did not answer, 0 refused the credentials, 2 left to an earlier range of the cycle`);
+        expect(text.stdout).toMatch(new RegExp(`^${network.outsider.address.replace(/\./g, '\\.')}\\s+netgraph-disc-c\\s+Net-SNMP\\s+Linux\\s+[0-9A-F]{12}\\s+v3\\s`, 'm'));
+        expect(text.stdout + text.stderr).not.toContain(TEST_V3_USER.authKey);
+      }, 60_000);
+
+      it('a running collector posts each agent once a cycle: the first range that finds it; an address silent to one range\'s credentials is found with the other\'s', async () => {
+        const keyFile = path.join(dir, `${kind}-overlap.key`);
+        fs.writeFileSync(keyFile, `${collectorKey.key}\n`, { mode: 0o600 });
+        const { child, result } = startNetgraph(['collector', '--server', fresh.url, '--key-file', keyFile, '--spool', path.join(dir, `${kind}-overlap-spool`)], { LOG_LEVEL: 'info' });
+        let seen: JsonTree[] = [];
+        try {
+          const deadline = Date.now() + 60_000;
+          while (seen.length < 3) {
+            if (Date.now() > deadline) throw new Error(`the overlapping ranges' sweeps never arrived: ${JSON.stringify(seen)}`);
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            seen = await discovered();
+          }
+          // the second range's sweep line is logged once its post is answered: a moment after the server stored it
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        } catch (error) {
+          child.kill('SIGKILL');
+          throw error;
+        }
+        const finished = await stopNetgraph(child, result);
+        expect(finished.code).toBe(0);
+        // the /29 agents keep the version the first range found them with: the v3 range neither probed nor posted them
+        expect(seen.map((d) => [d.address, d.sysName, d.snmpVersion, d.state]).sort()).toEqual([
+          [network.addresses[0], 'netgraph-disc-a', '2c', 'NEW'],
+          [network.addresses[1], 'netgraph-disc-b', '2c', 'NEW'],
+          [network.outsider.address, 'netgraph-disc-c', '3', 'NEW'],
+        ].sort());
+        const sweeps = finished.stderr.split('\n').filter((line) => line.includes('"msg":"discovery sweep"'));
+        expect(sweeps).toHaveLength(2);
+        expect(sweeps[0]).toMatch(new RegExp(`"addresses":30,"found":2,"new":2,"noAnswer":28,"refused":0,"skipped":0,[^\\n]*"rangeId":"${ids.wide}"`));
+        expect(sweeps[1]).toMatch(new RegExp(`"addresses":12,"found":1,"new":1,"noAnswer":11,"refused":0,"skipped":2,[^\\n]*"rangeId":"${ids.narrow}"`));
+        expect(finished.stderr).not.toContain(TEST_V3_USER.authKey);
+      }, 90_000);
+    });
   });
 });

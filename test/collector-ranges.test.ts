@@ -14,6 +14,7 @@ const PRIV_KEY = 'range-priv-secret-82';
 const COMMUNITY = 'range-community-83';
 const SECRETS = [AUTH_KEY, PRIV_KEY, COMMUNITY, 'another-secret-x'];
 const FIELDS = 'UUID companyUUID range port snmpVersion snmpUser snmpLevel authProtocol privProtocol ratePerSecond intervalSeconds collectorKeyUUID collectorKeyLabel createdAt updatedAt';
+const STATUS_OF = 'query ($id: UUID!) { collectorRange(UUID: $id) { range status collectorKeyLabel } }';
 const CREATE = `mutation ($i: CreateCollectorRangeInput!) { createCollectorRange(input: $i) { range { ${FIELDS} } } }`;
 const UPDATE = `mutation ($i: UpdateCollectorRangeInput!) { updateCollectorRange(input: $i) { range { ${FIELDS} } } }`;
 const DELETE = 'mutation ($i: CollectorRangeInput!) { deleteCollectorRange(input: $i) { deletedRangeUUID } }';
@@ -175,5 +176,95 @@ describe.each(storeKinds())('collector discovery ranges on %s', (kind) => {
     for (const out of [created, updated, listed, bad, deleted]) expect(secretsIn(out.stdout + out.stderr)).toEqual([]);
     const audit = (await app.server.services.audit.list({ companySlug: 'acme' })).filter((e) => e.objectId === range.UUID);
     expect(audit.map((e) => [e.action, e.actor.type])).toEqual([['collector_range.create', 'cli'], ['collector_range.update', 'cli'], ['collector_range.delete', 'cli']]);
+  }, 60_000);
+
+  it('refuses a range that overlaps another the same collectors sweep on the same port with the same credentials, naming it; other credentials, ports or collectors are allowed', async () => {
+    const v2c = { version: '2c', community: `${COMMUNITY}-overlap` };
+    const wide = await call(CREATE, { range: '172.16.0.0/22', snmp: v2c, collectorKeyUUID: site.uuid });
+    const wideId = ((wide.data as JsonTree).createCollectorRange as JsonTree & { range: JsonTree }).range.UUID as string;
+    // inside it, for the same collector, with the same credentials: refused, naming the other range
+    const inside = await refusal({ range: '172.16.1.0/24', snmp: v2c, collectorKeyUUID: site.uuid });
+    expect(inside).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', field: 'input.range' } });
+    expect(inside.message).toBe(
+      `range: 172.16.1.0/24 overlaps the range 172.16.0.0/22 (id ${wideId}), which the same collectors sweep on port 161 with the same credentials: change that range instead, or give this one other credentials or another collector.`,
+    );
+    expect(secretsIn(inside.message as string)).toEqual([]);
+    // every collector's range over it: site-a's collector would sweep both
+    expect((await refusal({ range: '172.16.0.0/16', snmp: v2c, ratePerSecond: 10 })).message).toContain(`overlaps the range 172.16.0.0/22 (id ${wideId})`);
+    // the same fields in another order are the same credentials
+    const v3 = await call(CREATE, { range: '172.17.0.0/24', snmp: { privKey: PRIV_KEY, version: '3', authKey: AUTH_KEY, user: 'overlap' }, collectorKeyUUID: site.uuid });
+    expect(v3.errors).toBeUndefined();
+    expect((await refusal({ range: '172.17.0.128/25', snmp: { version: '3', user: 'overlap', authKey: AUTH_KEY, privKey: PRIV_KEY, level: 'authPriv', authProtocol: 'sha256' } })).message).toContain('overlaps the range 172.17.0.0/24');
+    // other credentials over the same addresses (tried where the first got no answer), another port, another collector (another site): allowed
+    const allowed = [
+      { range: '172.16.1.0/24', snmp: { ...v2c, community: `${COMMUNITY}-other` }, collectorKeyUUID: site.uuid },
+      { range: '172.16.1.0/24', snmp: v2c, port: 1161, collectorKeyUUID: site.uuid },
+      { range: '172.16.0.0/22', snmp: v2c, collectorKeyUUID: second.uuid },
+      { range: '172.16.4.0/24', snmp: v2c, collectorKeyUUID: site.uuid },
+    ];
+    const made: string[] = [];
+    for (const i of allowed) {
+      const answer = await call(CREATE, i);
+      expect(answer.errors, JSON.stringify(i)).toBeUndefined();
+      made.push((((answer.data as JsonTree).createCollectorRange as JsonTree).range as JsonTree).UUID as string);
+    }
+    // an update that makes an overlap is refused the same way; one that ends it is saved
+    const moved = await call(UPDATE, { rangeUUID: made[3], range: '172.16.2.0/24' });
+    expect((moved.errors as JsonTree[])[0]).toMatchObject({ extensions: { field: 'input.range' }, message: expect.stringContaining(`overlaps the range 172.16.0.0/22 (id ${wideId})`) });
+    expect((await call(UPDATE, { rangeUUID: made[1], port: 161 })).errors).toBeDefined();
+    expect((await call(UPDATE, { rangeUUID: made[1], port: 1162 })).errors).toBeUndefined();
+    for (const id of [wideId, ((v3.data as JsonTree).createCollectorRange as JsonTree & { range: JsonTree }).range.UUID, ...made]) {
+      expect((await call(DELETE, { rangeUUID: id })).errors).toBeUndefined();
+    }
+  });
+
+  it('says whether a collector sweeps each range: a revoked or expired collector key leaves its ranges to no one, in the API and the CLI, and `keys revoke` warns', async () => {
+    const env = { DATABASE_URL: app.database.url };
+    const keys = app.server.services.apiKeys;
+    const doomed = await keys.create({ companySlug: 'acme', label: 'site-c collector', scope: 'ingest' });
+    const brief = await keys.create({ companySlug: 'acme', label: 'site-d collector', scope: 'ingest', expires: new Date(Math.ceil((Date.now() + 5000) / 1000) * 1000).toISOString().replace('.000Z', 'Z') });
+    const create = async (range: string, collectorKeyUUID: string | null) =>
+      (((await call(CREATE, { range, snmp: { version: '2c', community: COMMUNITY }, collectorKeyUUID })).data as JsonTree).createCollectorRange as JsonTree & { range: JsonTree }).range.UUID as string;
+    const [c1, c2, d1, every] = [await create('203.0.113.0/26', doomed.id), await create('203.0.113.64/26', doomed.id), await create('203.0.113.128/26', brief.id), await create('203.0.113.192/26', null)];
+    const status = async (id: string) => (await app.graphql(STATUS_OF, { key: readKey, variables: { id } })).body.data.collectorRange as JsonTree;
+    expect(await Promise.all([c1, d1, every].map(status))).toEqual([
+      { range: '203.0.113.0/26', status: 'ACTIVE', collectorKeyLabel: 'site-c collector' },
+      { range: '203.0.113.128/26', status: 'ACTIVE', collectorKeyLabel: 'site-d collector' },
+      { range: '203.0.113.192/26', status: 'ACTIVE', collectorKeyLabel: null },
+    ]);
+
+    const revoked = await runNetgraph(['keys', 'revoke', doomed.id], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain('is revoked');
+    expect(revoked.stderr).toContain('warning: "site-c collector" held 2 discovery ranges, which no collector sweeps now');
+    // a key that held none revokes without a warning
+    const idle = await keys.create({ companySlug: 'acme', label: 'idle collector', scope: 'ingest' });
+    expect((await runNetgraph(['keys', 'revoke', idle.id], env)).stderr).toBe('');
+
+    // the expired key's range, once its time is past
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(brief.expiresAt as string) - Date.now() + 200)));
+    expect(await Promise.all([c1, c2, d1, every].map(status))).toEqual([
+      { range: '203.0.113.0/26', status: 'KEY_REVOKED', collectorKeyLabel: 'site-c collector' },
+      { range: '203.0.113.64/26', status: 'KEY_REVOKED', collectorKeyLabel: 'site-c collector' },
+      { range: '203.0.113.128/26', status: 'KEY_EXPIRED', collectorKeyLabel: 'site-d collector' },
+      { range: '203.0.113.192/26', status: 'ACTIVE', collectorKeyLabel: null },
+    ]);
+    const listed = await runNetgraph(['collector', 'ranges', 'list', '--company', 'acme'], env);
+    expect(listed.stdout).toMatch(/^ID\s+RANGE\s+SNMP\s+RATE\s+INTERVAL\s+COLLECTOR\s+STATUS$/m);
+    expect(listed.stdout).toMatch(new RegExp(`${c1}\\s+203\\.0\\.113\\.0/26:161 .*site-c collector \\(${doomed.id}\\)\\s+key revoked: swept by no one$`, 'm'));
+    expect(listed.stdout).toMatch(new RegExp(`${d1}\\s+203\\.0\\.113\\.128/26:161 .*\\s+key expired: swept by no one$`, 'm'));
+    expect(listed.stdout).toMatch(new RegExp(`${every}\\s+203\\.0\\.113\\.192/26:161 .*every collector\\s+active$`, 'm'));
+    const json = JSON.parse((await runNetgraph(['collector', 'ranges', 'list', '--company', 'acme', '--json'], env)).stdout) as JsonTree[];
+    expect(json.find((r) => r.UUID === c2)?.status).toBe('KEY_REVOKED');
+
+    // handed to no other collector: the other keys get only the every-collector range of these
+    const fetched = ((await fetchRanges(second.key)).body as { ranges: JsonTree[] }).ranges.map((r) => r.range);
+    expect(fetched.filter((r) => String(r).startsWith('203.0.113.'))).toEqual(['203.0.113.192/26']);
+    // neither key can be given to a range now; another collector (or every one) brings it back
+    expect((await call(UPDATE, { rangeUUID: d1, collectorKeyUUID: brief.id })).errors).toMatchObject([{ extensions: { field: 'input.collectorKeyUUID' }, message: expect.stringContaining('expired key') }]);
+    expect((await call(UPDATE, { rangeUUID: c1, collectorKeyUUID: doomed.id })).errors).toMatchObject([{ message: expect.stringContaining('revoked key') }]);
+    expect((await call(UPDATE, { rangeUUID: c2, collectorKeyUUID: second.uuid })).errors).toBeUndefined();
+    expect((await status(c2)).status).toBe('ACTIVE');
+    for (const id of [c1, c2, d1, every]) expect((await call(DELETE, { rangeUUID: id })).errors).toBeUndefined();
   }, 60_000);
 });

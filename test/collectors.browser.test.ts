@@ -297,6 +297,51 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('Settings > Collectors 
     expect((await app.server.services.collectorRanges.list(await app.server.services.webhooks.cliCaller('acme'))).map((r) => r.range)).toEqual(['10.2.0.0/24']);
   }, 90_000);
 
+  it('marks a range whose collector key was revoked: the revocation warns of the ranges the key held, the range says no one sweeps it until another collector is chosen', async () => {
+    const { apiKeys, collectorRanges, webhooks } = app.server.services;
+    const site = await apiKeys.create({ companySlug: 'acme', label: 'site-b-collector', scope: 'ingest' });
+    await collectorRanges.create(await webhooks.cliCaller('acme'), { range: '10.4.0.0/24', snmp: { version: '2c', community: COMMUNITY }, ratePerSecond: 20, collectorKeyUUID: site.id });
+    const page = await signedInPage('admin@acme.example');
+    // without a script, the confirmation page says it before the key is revoked
+    await page.goto(`${app.url}/settings/integrations/api-keys/${site.id}/revoke`);
+    await page.locator('.notice-warning', { hasText: 'This key holds 1 discovery range, which no collector sweeps once it is revoked' }).waitFor();
+    // with one, the dialog revokes it and the list says what it left behind, linking to the ranges
+    await page.goto(`${app.url}/settings/integrations/api-keys`);
+    await page.locator(`tr[data-key-id="${site.id}"]`).getByRole('link', { name: 'Revoke' }).click();
+    await page.locator('#revoke-dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.locator('.notice-success', { hasText: 'Revoked site-b-collector.' }).waitFor();
+    const warning = page.locator('.notice-warning', { hasText: 'held 1 discovery range' });
+    expect((await warning.innerText()).replace(/\s+/g, ' ').trim()).toBe(
+      'site-b-collector held 1 discovery range, which no collector sweeps now: they are not handed to another collector (their credentials were given for this one). Choose another collector for each, or delete them.',
+    );
+    await warning.getByRole('link', { name: '1 discovery range' }).click();
+    await page.getByRole('heading', { name: 'Discovery ranges', level: 1 }).waitFor();
+    const row = page.locator('#collector-ranges tr', { hasText: '10.4.0.0/24' });
+    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.4.0.0/24 UDP 161 v2c community 20 addresses/s every 3600 s site-b-collector Key revoked: swept by no one Edit Delete');
+    expect(await row.locator('.badge-danger').getAttribute('data-range-status')).toBe('KEY_REVOKED');
+    // a range every collector sweeps has no badge
+    const every = page.locator('#collector-ranges tr', { hasText: '10.2.0.0/24' });
+    expect(await every.locator('[data-range-status]').count()).toBe(0);
+    expect(secretsIn(await page.content())).toEqual([]);
+    await screenshot(page, 'collector-ranges');
+
+    // its edit form keeps its collector (saving the rate alone does not hand it to every collector); another brings it back
+    await row.getByRole('link', { name: 'Edit' }).click();
+    const sweptBy = page.locator('#edit-range').getByLabel('Swept by');
+    expect(await sweptBy.inputValue()).toBe(site.id);
+    expect(await sweptBy.locator('option:checked').innerText()).toBe('site-b-collector (key revoked: swept by no one)');
+    await page.locator('#edit-range').getByLabel('Rate (addresses a second)').fill('30');
+    await page.locator('#edit-range').getByRole('button', { name: 'Save range' }).click();
+    await page.getByText('Saved range 10.4.0.0/24.').waitFor();
+    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.4.0.0/24 UDP 161 v2c community 30 addresses/s every 3600 s site-b-collector Key revoked: swept by no one Edit Delete');
+    await row.getByRole('link', { name: 'Edit' }).click();
+    await page.locator('#edit-range').getByLabel('Swept by').selectOption({ label: 'hq-collector' });
+    await page.locator('#edit-range').getByRole('button', { name: 'Save range' }).click();
+    await page.getByText('Saved range 10.4.0.0/24.').waitFor();
+    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toBe('10.4.0.0/24 UDP 161 v2c community 30 addresses/s every 3600 s hq-collector Edit Delete');
+    expect(await row.locator('[data-range-status]').count()).toBe(0);
+  }, 90_000);
+
   async function screenshot(page: Page, name: string): Promise<void> {
     if (kind !== 'sqlite') return;
     fs.mkdirSync(SCREENSHOTS, { recursive: true });

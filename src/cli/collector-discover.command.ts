@@ -3,11 +3,10 @@ import { AppError } from '../kernel/errors.js';
 import { parseJsonText } from '../kernel/json-input.js';
 import { createChecks } from '../kernel/snmp-target.js';
 import { postDiscovered, readDiscovery, sweep } from '../collector/collector.discovery.js';
-import type { SweepResult } from '../collector/collector.discovery.js';
-import { readConfig } from './collector.command.js';
+import { printSweep, readConfig } from './collector.command.js';
 import { COLLECTOR_OPTIONS } from './options.js';
 import type { Command, CommandContext } from './io.js';
-import { printJson, printTable } from './io.js';
+import { printJson } from './io.js';
 
 /**
  * `netgraph collector discover --range CIDR --snmp FILE`: one sweep for SNMP
@@ -56,7 +55,7 @@ async function discover(context: CommandContext): Promise<number> {
   const result = await sweep(discovery);
   const posted = server === null || result.found.length === 0 ? null : await postDiscovered(server.server, server.apiKey, result.found);
   if (context.values.json) printJson(context.io, { ...result, ...(posted === null ? {} : { posted }) });
-  else printResult(context, result, posted);
+  else printSweep(context, result, posted);
   return 0;
 }
 
@@ -81,17 +80,4 @@ async function readCredentialsFile(context: CommandContext): Promise<unknown[]> 
     throw new AppError('BAD_USER_INPUT', `${file} is not valid JSON: write {"version": "2c", "community": "…"}, an SNMPv3 object of docs/collector.md, or a list of them`);
   }
   return Array.isArray(value) ? value : [value];
-}
-
-function printResult(context: CommandContext, result: SweepResult, posted: { stored: number; new: number } | null): void {
-  if (result.found.length > 0) {
-    printTable(
-      context.io,
-      ['ADDRESS', 'SYSNAME', 'VENDOR', 'MODEL', 'SERIAL', 'SNMP', 'SYSDESCR'],
-      result.found.map((a) => [a.address, a.sysName ?? '-', a.vendor ?? '-', a.model ?? '-', a.serialNumber ?? '-', a.snmpVersion === '2c' ? 'v2c' : 'v3', (a.sysDescr ?? '-').slice(0, 60)]),
-    );
-  }
-  for (const r of result.refused) context.io.out(`${r.address}: ${r.error}`);
-  const summary = `swept ${result.addresses} addresses of ${result.ranges.join(', ')}: ${result.found.length} found, ${result.noAnswer} did not answer, ${result.refused.length} refused the credentials`;
-  context.io.out(posted === null ? summary : `${summary}; posted to netgraph (${posted.new} new)`);
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../kernel/errors.js';
-import type { RangeInfo, RangeSettingsInput } from '../features/collector-range/collector-range.service.js';
+import type { RangeInfo, RangeSettingsInput, RangeStatus } from '../features/collector-range/collector-range.service.js';
 import type { Command, CommandContext, OperandSpec, OptionSpec } from './io.js';
 import { printJson, printTable, required } from './io.js';
 import type { WithServices } from './options.js';
@@ -41,8 +41,15 @@ async function settingsOf(context: CommandContext): Promise<RangeSettingsInput> 
 function rangeRow(range: RangeInfo): string[] {
   const snmp = range.snmpVersion === '2c' ? 'v2c' : `v3 ${range.snmpUser ?? ''} ${range.snmpLevel ?? ''}`.trim();
   const collector = range.collectorKeyUUID === null ? 'every collector' : `${range.collectorKeyLabel ?? ''} (${range.collectorKeyUUID})`;
-  return [range.UUID, `${range.range}:${range.port}`, snmp, `${range.ratePerSecond}/s`, `${range.intervalSeconds}s`, collector];
+  return [range.UUID, `${range.range}:${range.port}`, snmp, `${range.ratePerSecond}/s`, `${range.intervalSeconds}s`, collector, STATUS_TEXT[range.status]];
 }
+
+/** The STATUS column: whether a collector sweeps the range, and why none does. */
+const STATUS_TEXT: Readonly<Record<RangeStatus, string>> = {
+  ACTIVE: 'active',
+  KEY_REVOKED: 'key revoked: swept by no one',
+  KEY_EXPIRED: 'key expired: swept by no one',
+};
 
 function operand(context: CommandContext): string {
   const id = context.positionals[0];
@@ -88,7 +95,7 @@ export function collectorRangeCommands(withServices: WithServices): Command[] {
     },
     {
       path: ['collector', 'ranges', 'list'],
-      summary: 'list the company\'s discovery ranges (never their credentials)',
+      summary: 'list the company\'s discovery ranges (never their credentials) and whether a collector sweeps each',
       options: { company: COMPANY },
       examples: ['netgraph collector ranges list --company acme'],
       async run(context) {
@@ -96,7 +103,7 @@ export function collectorRangeCommands(withServices: WithServices): Command[] {
         const ranges = await withServices(context.config, async (services) => services.collectorRanges.list(await services.webhooks.cliCaller(company)));
         if (context.values.json) printJson(context.io, ranges);
         else if (ranges.length === 0) context.io.out(`No discovery ranges for ${company}.`);
-        else printTable(context.io, ['ID', 'RANGE', 'SNMP', 'RATE', 'INTERVAL', 'COLLECTOR'], ranges.map(rangeRow));
+        else printTable(context.io, ['ID', 'RANGE', 'SNMP', 'RATE', 'INTERVAL', 'COLLECTOR', 'STATUS'], ranges.map(rangeRow));
         return 0;
       },
     },

@@ -234,7 +234,7 @@ export const COMMANDS: readonly Command[] = [
   COLLECTOR_DISCOVER_COMMAND,
   {
     path: ['collector'],
-    summary: 'polls SNMP devices (netgraph\'s targets for its key, and a configuration file\'s) and posts their reports until SIGTERM (docs/collector.md)',
+    summary: 'polls SNMP devices (netgraph\'s targets for its key, and a configuration file\'s) and sweeps its discovery ranges, posting the reports and the agents found until SIGTERM; --once does each once and prints instead (docs/collector.md)',
     options: COLLECTOR_OPTIONS,
     examples: [
       'netgraph collector --server https://netgraph.example --key-file /etc/netgraph/collector.key',

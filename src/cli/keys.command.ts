@@ -181,12 +181,20 @@ export function keyCommands(withServices: WithServices): Command[] {
       async run({ config, positionals, values, io }) {
         const id = positionals[0];
         if (id === undefined) throw new AppError('BAD_USER_INPUT', 'name the key to revoke by its id, from "netgraph keys list"');
-        const key = await withServices(config, (services) => services.apiKeys.revoke(id));
+        const { key, ranges } = await withServices(config, async (services) => ({ key: await services.apiKeys.revoke(id), ranges: await services.collectorRanges.countHeldBy(id) }));
         if (values.json) printJson(io, key);
         else io.out(`netgraph keys revoke: "${key.label}" (${key.id}) is revoked; requests with it now get 401.`);
+        // its ranges go to no other collector by themselves: their credentials were given for this one
+        if (ranges > 0) io.err(heldRangesWarning(key, ranges));
         return 0;
       },
     },
     keyRequestsCommand(withServices),
   ];
+}
+
+/** What revoking a collector's key leaves behind: the discovery ranges it held, swept by no one now. */
+function heldRangesWarning(key: { id: string; label: string }, ranges: number): string {
+  const count = ranges === 1 ? '1 discovery range' : `${ranges} discovery ranges`;
+  return `netgraph keys revoke: warning: "${key.label}" held ${count}, which no collector sweeps now; give ${ranges === 1 ? 'it' : 'each'} another collector (netgraph collector ranges update ID --collector-key UUID, or all) or delete ${ranges === 1 ? 'it' : 'them'} (netgraph collector ranges list shows them as "key revoked").`;
 }

@@ -27,7 +27,7 @@ export const COLLECTOR_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   server: { type: 'string', value: 'URL', description: 'without --config: the netgraph server, whose targets for the key are polled', default: 'none' },
   'key-file': { type: 'string', value: 'FILE', description: 'without --config: a file holding the ingest key (not the command line, where ps shows it)', default: 'none', file: true },
   spool: { type: 'string', value: 'DIR', description: 'without --config: where reports wait for the server', default: 'collector-spool', file: true },
-  once: { type: 'boolean', description: 'poll once and print the reports instead of sending them; exit 1 when a device failed', default: 'off' },
+  once: { type: 'boolean', description: 'poll once and sweep each discovery range once, and print the reports and the agents found instead of sending them; exit 1 when a device failed', default: 'off' },
 };
 
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../kernel/errors.js';
 import { identifyAgent } from '../kernel/snmp-vendors.js';
 import type { SnmpCredentials } from '../kernel/snmp-target.js';
@@ -47,6 +48,56 @@ export interface SweepResult {
   readonly noAnswer: number;
   /** Addresses whose agent refused every SNMPv3 credential (wrong user or keys), each with why. */
   readonly refused: readonly { address: string; error: string }[];
+  /** Addresses not probed: an earlier range of the same cycle found their agent, or tried each of these credentials there. */
+  readonly skipped: number;
+}
+
+/**
+ * What the ranges swept in one cycle have learnt of each address and port:
+ * an agent answered there, or which credentials got none. Shared by the
+ * cycle's sweeps (one at a time), so that ranges that overlap probe an
+ * address once for each set of credentials and an agent once: an agent one
+ * range found is not probed (nor posted) again by another, while an
+ * address that did not answer is still tried with another range's
+ * credentials. Held in memory for the cycle only; the credentials as digests.
+ */
+export interface SweepMemory {
+  /** The credentials still to try at the address and port, in the given order: none once an agent answered there. */
+  untried(address: string, port: number, snmp: readonly SnmpCredentials[]): SnmpCredentials[];
+  /** That these credentials were tried there, and whether an agent answered. */
+  record(address: string, port: number, snmp: readonly SnmpCredentials[], found: boolean): void;
+}
+
+/** A new cycle's memory: nothing probed yet. */
+export function createSweepMemory(): SweepMemory {
+  const found = new Set<string>();
+  const tried = new Map<string, Set<string>>();
+  const where = (address: string, port: number) => `${address}:${port}`;
+  return {
+    untried(address, port, snmp) {
+      const at = where(address, port);
+      if (found.has(at)) return [];
+      const done = tried.get(at);
+      return done === undefined ? [...snmp] : snmp.filter((c) => !done.has(credentialsDigest(c)));
+    },
+    record(address, port, snmp, answered) {
+      const at = where(address, port);
+      if (answered) {
+        found.add(at);
+        tried.delete(at);
+        return;
+      }
+      const done = tried.get(at) ?? new Set<string>();
+      for (const c of snmp) done.add(credentialsDigest(c));
+      tried.set(at, done);
+    },
+  };
+}
+
+/** Equal for equal credentials whatever the order of their fields; not the credentials themselves. */
+function credentialsDigest(credentials: SnmpCredentials): string {
+  const fields = Object.entries(credentials).sort(([a], [b]) => a.localeCompare(b));
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64');
 }
 
 /** The `discovery` section of a configuration file, or --range and --snmp of `collector discover`: every problem recorded at its path. */
@@ -69,7 +120,7 @@ export function readDiscovery(check: Checks, value: unknown, at: string): Discov
 }
 
 /** What probing one address came to. */
-type Probe = { kind: 'found'; agent: DiscoveredAgent } | { kind: 'no-answer' } | { kind: 'refused'; error: string };
+type Probe = { kind: 'found'; agent: DiscoveredAgent } | { kind: 'no-answer' } | { kind: 'refused'; error: string } | { kind: 'skipped' };
 
 /**
  * Sweeps the ranges for SNMP agents: at most `concurrency` addresses at
@@ -77,10 +128,13 @@ type Probe = { kind: 'found'; agent: DiscoveredAgent } | { kind: 'no-answer' } |
  * group with every set of credentials in turn until one answers. An agent
  * that answers is read further, once, for its serial number (ENTITY-MIB's
  * chassis serial, else its first MAC address: what the collector reports it
- * as when polled without one). Stops early when `signal` aborts.
+ * as when polled without one). An address its ranges list twice is probed
+ * once. With `memory` (one cycle's), an address is probed only with the
+ * credentials the cycle has not tried there yet, and not at all once an
+ * agent answered there. Stops early when `signal` aborts.
  */
-export async function sweep(config: DiscoveryConfig, signal?: AbortSignal): Promise<SweepResult> {
-  const addresses = config.ranges.flatMap(rangeAddresses);
+export async function sweep(config: DiscoveryConfig, signal?: AbortSignal, memory: SweepMemory = createSweepMemory()): Promise<SweepResult> {
+  const addresses = [...new Set(config.ranges.flatMap(rangeAddresses))];
   const probes = new Array<Probe>(addresses.length);
   const gapMs = 1000 / config.ratePerSecond;
   let next = 0;
@@ -91,23 +145,33 @@ export async function sweep(config: DiscoveryConfig, signal?: AbortSignal): Prom
       const wait = nextStartAt - performance.now();
       nextStartAt = Math.max(nextStartAt, performance.now()) + gapMs;
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      probes[index] = await probe(config, addresses[index] as string);
+      probes[index] = await probe(config, addresses[index] as string, memory);
     }
   };
   await Promise.all(Array.from({ length: Math.min(config.concurrency, addresses.length) }, worker));
-  const done = probes.filter((p) => p !== undefined);
+  // an aborted sweep leaves holes; `refused` keeps each probe's own address
+  const done = probes.flatMap((p, i) => (p === undefined ? [] : [{ p, address: addresses[i] as string }]));
   return {
     ranges: config.ranges,
-    addresses: done.length,
-    found: done.flatMap((p) => (p.kind === 'found' ? [p.agent] : [])),
-    noAnswer: done.filter((p) => p.kind === 'no-answer').length,
-    refused: done.flatMap((p, i) => (p.kind === 'refused' ? [{ address: addresses[i] as string, error: p.error }] : [])),
+    addresses: done.filter(({ p }) => p.kind !== 'skipped').length,
+    found: done.flatMap(({ p }) => (p.kind === 'found' ? [p.agent] : [])),
+    noAnswer: done.filter(({ p }) => p.kind === 'no-answer').length,
+    refused: done.flatMap(({ p, address }) => (p.kind === 'refused' ? [{ address, error: p.error }] : [])),
+    skipped: done.filter(({ p }) => p.kind === 'skipped').length,
   };
 }
 
-async function probe(config: DiscoveryConfig, address: string): Promise<Probe> {
+async function probe(config: DiscoveryConfig, address: string, memory: SweepMemory): Promise<Probe> {
+  const untried = memory.untried(address, config.port, config.snmp);
+  if (untried.length === 0) return { kind: 'skipped' };
+  const outcome = await probeWith(config, address, untried);
+  memory.record(address, config.port, untried, outcome.kind === 'found');
+  return outcome;
+}
+
+async function probeWith(config: DiscoveryConfig, address: string, snmp: readonly SnmpCredentials[]): Promise<Probe> {
   let refusal: string | null = null;
-  for (const credentials of config.snmp) {
+  for (const credentials of snmp) {
     const client = openSnmpClient({ host: address, port: config.port, credentials, timeoutMs: config.timeoutMs, retries: config.retries });
     try {
       // the system group alone first: most addresses of a range have no agent, and cost one request each

@@ -14,8 +14,8 @@ import { openSnmpClient } from './snmp.client.js';
 import { probeTcp } from './collector.probes.js';
 import type { ProbeResult } from './collector.probes.js';
 import { startTrapReceiver } from './collector.traps.js';
-import { postDiscovered, sweep } from './collector.discovery.js';
-import type { DiscoveryConfig } from './collector.discovery.js';
+import { createSweepMemory, postDiscovered, sweep } from './collector.discovery.js';
+import type { DiscoveryConfig, SweepMemory, SweepResult } from './collector.discovery.js';
 import { createRangeSource } from './collector.ranges.js';
 import type { RangeSource } from './collector.ranges.js';
 import type { TrapEvent } from './collector.traps.js';
@@ -44,10 +44,22 @@ export interface CollectorLog {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
+/** What sweeping one discovery range came to: the file's (rangeId null) or one configured in netgraph. */
+export interface SweepOutcome {
+  readonly rangeId: string | null;
+  readonly result: SweepResult;
+}
+
 /** A collector: polls its devices and delivers their reports through its spool. */
 export interface Collector {
   /** Polls every device once (at most `concurrency` at a time), remembering uptimes and counters for the next poll. */
   pollAll(): Promise<PollOutcome[]>;
+  /**
+   * Sweeps every discovery range it would sweep when running (the file's
+   * `discovery`, then the ranges netgraph answers for its key) once, as one
+   * cycle, and returns what each found, posting nothing.
+   */
+  sweepAll(): Promise<SweepOutcome[]>;
   /** Polls, spools the reports, and sends what the spool holds; until `signal` aborts. */
   run(signal: AbortSignal): Promise<void>;
 }
@@ -125,6 +137,14 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
     async pollAll() {
       if (source.due()) await source.refresh();
       return pollDevices(source.devices());
+    },
+    async sweepAll() {
+      const ranges = createRangeSource(config, log);
+      await ranges.refresh();
+      const memory = createSweepMemory();
+      const outcomes: SweepOutcome[] = [];
+      for (const job of rangeJobs(config, ranges)) outcomes.push({ rangeId: job.rangeId, result: await sweep(job.discovery, undefined, memory) });
+      return outcomes;
     },
     async run(signal) {
       const spool = await ReportSpool.open(config.spoolDir, config.spoolMaxBytes, {
@@ -206,14 +226,28 @@ export function createCollector(config: CollectorConfig, log: CollectorLog, now:
   };
 }
 
+/** A discovery range to sweep: the file's (rangeId null) or one configured in netgraph. */
+interface RangeJob {
+  readonly rangeId: string | null;
+  readonly discovery: DiscoveryConfig;
+}
+
+/** The ranges a collector sweeps, in the order of a cycle: the file's `discovery` first, then netgraph's (by range, then id). */
+function rangeJobs(config: CollectorConfig, source: RangeSource): RangeJob[] {
+  return [...(config.discovery === null ? [] : [{ rangeId: null, discovery: config.discovery }]), ...source.ranges()];
+}
+
 /**
  * Sweeps each discovery range on its own interval (the first sweep at once),
  * one sweep at a time, each at its own bounded rate, and posts what each
  * found, until `signal` aborts: the configuration file's `discovery`, and
  * the ranges configured in netgraph for the collector's key, refreshed as
- * the targets are. A sweep or post that fails is logged and tried again at
- * the next interval: what an agent says of itself is found again, so
- * nothing is spooled.
+ * the targets are. The ranges due together are one cycle, sharing what it
+ * learns (SweepMemory): an agent is probed and posted once a cycle however
+ * many of its ranges hold it. Each range's next sweep is due its interval
+ * after the start of its cycle, so ranges of one interval stay in one cycle.
+ * A sweep or post that fails is logged and tried again at the next
+ * interval: what an agent says of itself is found again, so nothing is spooled.
  */
 async function discoverEvery(config: CollectorConfig, source: RangeSource, log: CollectorLog, signal: AbortSignal): Promise<void> {
   // when each range is next due (performance.now() ms), by rangeKey; a range new to the list is due at once
@@ -221,12 +255,14 @@ async function discoverEvery(config: CollectorConfig, source: RangeSource, log: 
   await source.refresh(signal);
   while (!signal.aborted) {
     if (source.dueAt() <= performance.now()) await source.refresh(signal);
-    const jobs = [...(config.discovery === null ? [] : [{ rangeId: null, discovery: config.discovery }]), ...source.ranges()];
+    const jobs = rangeJobs(config, source);
+    const cycle = performance.now();
+    const memory = createSweepMemory();
     for (const job of jobs) {
       const key = rangeKey(job);
-      if ((nextDue.get(key) ?? 0) > performance.now() || signal.aborted) continue;
-      nextDue.set(key, performance.now() + job.discovery.intervalSeconds * 1000);
-      await sweepAndPost(job, config, log, signal);
+      if ((nextDue.get(key) ?? 0) > cycle || signal.aborted) continue;
+      nextDue.set(key, cycle + job.discovery.intervalSeconds * 1000);
+      await sweepAndPost(job, memory, config, log, signal);
     }
     const keys = new Set(jobs.map(rangeKey));
     for (const key of nextDue.keys()) if (!keys.has(key)) nextDue.delete(key);
@@ -235,15 +271,15 @@ async function discoverEvery(config: CollectorConfig, source: RangeSource, log: 
 }
 
 /** What identifies a discovery range across refreshes: where it came from and what it sweeps. */
-function rangeKey(job: { rangeId: string | null; discovery: DiscoveryConfig }): string {
+function rangeKey(job: RangeJob): string {
   return `${job.rangeId ?? 'file'} ${job.discovery.ranges.join(',')}:${job.discovery.port}`;
 }
 
 /** One sweep of a range and the post of what it found, logged either way (never a credential). */
-async function sweepAndPost(job: { rangeId: string | null; discovery: DiscoveryConfig }, config: CollectorConfig, log: CollectorLog, signal: AbortSignal): Promise<void> {
+async function sweepAndPost(job: RangeJob, memory: SweepMemory, config: CollectorConfig, log: CollectorLog, signal: AbortSignal): Promise<void> {
   const started = performance.now();
   try {
-    const result = await sweep(job.discovery, signal);
+    const result = await sweep(job.discovery, signal, memory);
     const posted = result.found.length === 0 || signal.aborted ? { stored: 0, new: 0 } : await postDiscovered(config.server, config.apiKey, result.found, signal);
     log.info(
       {
@@ -253,6 +289,7 @@ async function sweepAndPost(job: { rangeId: string | null; discovery: DiscoveryC
         new: posted.new,
         noAnswer: result.noAnswer,
         refused: result.refused.length,
+        skipped: result.skipped,
         durationMs: elapsed(started),
         rangeId: job.rangeId,
       },

@@ -10,6 +10,7 @@ import { renderCreatedKey, renderKeyList, renderRevokeConfirmation, settingsShel
 import type { KeyForm } from './api-keys.view.js';
 import { requireAdmin as requireAdminTo } from './forms.js';
 import { REQUEST_WINDOWS, renderKeyRequests } from './key-requests.view.js';
+import { RANGES_PATH } from './collector-ranges.view.js';
 import type { KeyRequestQuery, RequestWindow } from './key-requests.view.js';
 
 /** Where Settings > Integrations > API keys lives. */
@@ -38,7 +39,8 @@ export function registerApiKeyPages(web: FastifyInstance, ctx: WebContext): void
     requireAdmin(session);
     const key = await findKey(ctx, request);
     if (key.revokedAt !== null) return reply.redirect(API_KEYS_PATH, 302);
-    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session), session) });
+    const held = { count: await ctx.services.collectorRanges.countHeldBy(key.id), href: RANGES_PATH };
+    return sendPage(ctx, reply, 200, { title: 'Revoke API key', session, section: 'settings', body: settingsShell(renderRevokeConfirmation(key, session, held), session) });
   });
 
   web.get(`${API_KEYS_PATH}/:id`, async (request, reply) => {
@@ -76,7 +78,9 @@ async function sendList(
   const keys = await ctx.services.apiKeys.list(callerOf(ctx, request).companySlug);
   const revokedId = (request.query as Record<string, string | undefined>).revoked;
   const revoked = revokedId === undefined ? undefined : keys.find((k) => k.id === revokedId && k.revokedAt !== null);
-  const body = settingsShell(renderKeyList({ session, keys, form, revoked }), session);
+  // the ranges it held go to no other collector by themselves: say so once it is revoked
+  const revokedRanges = revoked === undefined ? undefined : { count: await ctx.services.collectorRanges.countHeldBy(revoked.id), href: RANGES_PATH };
+  const body = settingsShell(renderKeyList({ session, keys, form, revoked, ...(revokedRanges === undefined ? {} : { revokedRanges }) }), session);
   return sendPage(ctx, reply, status, { title: 'API keys', session, section: 'settings', body });
 }
 

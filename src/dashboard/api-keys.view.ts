@@ -146,6 +146,8 @@ export function renderKeyList(view: {
   keys: readonly ApiKeyInfo[];
   form: KeyForm;
   revoked: ApiKeyInfo | undefined;
+  /** The discovery ranges the revoked key held, and where they are listed. */
+  revokedRanges?: HeldRanges;
 }): SafeHtml {
   const { session, keys } = view;
   const admin = session.user.role === 'admin';
@@ -162,6 +164,7 @@ export function renderKeyList(view: {
     description: html`Keys let scripts and integrations read the data of ${session.user.companyName} through the GraphQL API, and change it with the read and write scope. Each key works for this company only; give every integration its own, so you can revoke one without breaking the others.`,
   })}
 ${view.revoked ? notice('success', html`Revoked <strong>${view.revoked.label}</strong>. Requests with it now get 401.`) : ''}
+${view.revoked && view.revokedRanges && view.revokedRanges.count > 0 ? notice('warning', html`<strong>${view.revoked.label}</strong> ${heldText(view.revokedRanges, 'held')}`) : ''}
 ${admin ? addForm(session, view.form) : notice('info', 'You can see the keys of your company. Only admins can add or revoke API keys.')}
 <div class="card card-flush key-table">${table}</div>
 ${admin ? revokeDialog(session) : ''}`;
@@ -182,13 +185,27 @@ ${notice('warning', html`<strong>Copy the key now.</strong> This is the only tim
 </div>`;
 }
 
-/** The confirmation page of a revocation, used when JavaScript is off. */
-export function renderRevokeConfirmation(key: ApiKeyInfo, session: ActiveSession): SafeHtml {
+/** The discovery ranges a collector's key holds alone (swept by no one once it is revoked), and the page that lists them. */
+export interface HeldRanges {
+  readonly count: number;
+  readonly href: string;
+}
+
+/** "holds 2 discovery ranges, which no collector sweeps once it is revoked …", in the tense of `verb`. */
+function heldText(held: HeldRanges, verb: 'holds' | 'held'): SafeHtml {
+  const ranges = held.count === 1 ? '1 discovery range' : `${held.count} discovery ranges`;
+  const when = verb === 'held' ? 'which no collector sweeps now' : 'which no collector sweeps once it is revoked';
+  return html`${verb} <a href="${held.href}">${ranges}</a>, ${when}: they are not handed to another collector (their credentials were given for this one). Choose another collector for each, or delete them.`;
+}
+
+/** The confirmation page of a revocation, used when JavaScript is off; it says which discovery ranges the key leaves unswept. */
+export function renderRevokeConfirmation(key: ApiKeyInfo, session: ActiveSession, held?: HeldRanges): SafeHtml {
   return html`${pageHeader({ title: 'Revoke API key', crumbs: CRUMBS })}
 <form method="post" action="${PATH}/${key.id}/revoke" class="card confirm">
   ${csrfInput(session.csrfToken)}
   <h2>Revoke <strong>${key.label}</strong> (<code>${key.prefix}…</code>)?</h2>
   <p>Requests with this key are refused immediately, on every server. This cannot be undone.</p>
+  ${held && held.count > 0 ? notice('warning', html`This key ${heldText(held, 'holds')}`) : ''}
   <div class="dialog-actions">
     <a class="btn btn-secondary" href="${PATH}">Cancel</a>
     <button type="submit" class="btn btn-danger">Revoke key</button>

@@ -82,10 +82,12 @@ async function sendEdit(ctx: WebContext, request: FastifyRequest, reply: Fastify
   return sendPage(ctx, reply, status, { title: `Range ${range.range}`, session, section: 'settings', body });
 }
 
-/** The company's active collector keys, to choose the one that sweeps a range. */
+/** The company's active collector keys (neither revoked nor expired), to choose the one that sweeps a range. */
 async function collectorsOf(ctx: WebContext, request: FastifyRequest): Promise<{ id: string; label: string }[]> {
   const keys = await ctx.services.apiKeys.list(callerOf(ctx, request).companySlug);
-  return keys.filter((k) => k.scope === 'ingest' && k.revokedAt === null).map((k) => ({ id: k.id, label: k.label }));
+  const now = Date.now();
+  const active = keys.filter((k) => k.scope === 'ingest' && k.revokedAt === null && (k.expiresAt === null || Date.parse(k.expiresAt) > now));
+  return active.map((k) => ({ id: k.id, label: k.label }));
 }
 
 /** The range named in the path, of the session's company; the same 404 for another company's as for none. */

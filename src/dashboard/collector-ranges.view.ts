@@ -35,7 +35,7 @@ function rangeRow(view: RangesView, r: CollectorRangeItem): SafeHtml {
   <td class="nowrap"><code class="strong">${r.range}</code><br><span class="muted">UDP ${r.port}</span></td>
   <td>${snmpCell(r)}</td>
   <td class="nowrap">${r.ratePerSecond} addresses/s<br><span class="muted">every ${r.intervalSeconds} s</span></td>
-  <td>${r.collectorKeyUUID === null ? html`<span class="muted">Every collector</span>` : html`<span class="strong">${r.collectorKeyLabel ?? ''}</span>`}</td>
+  <td>${r.collectorKeyUUID === null ? html`<span class="muted">Every collector</span>` : html`<span class="strong">${r.collectorKeyLabel ?? ''}</span>`}${statusBadge(r)}</td>
   ${admin
     ? html`<td class="actions"><a class="btn btn-secondary btn-sm" href="${RANGES_PATH}/${r.UUID}/edit">Edit</a> <form method="post" action="${RANGES_PATH}/${r.UUID}/delete" class="inline-form" data-confirm="Delete the range ${r.range}? Collectors stop sweeping it when they next fetch their ranges.">
   ${csrfInput(view.session.csrfToken)}<button type="submit" class="btn btn-danger-outline btn-sm">Delete</button></form></td>`
@@ -43,22 +43,44 @@ function rangeRow(view: RangesView, r: CollectorRangeItem): SafeHtml {
 </tr>`;
 }
 
+/**
+ * A range no collector sweeps, because its collector's key was revoked or
+ * has expired: a badge saying so, with what to do as its title. Nothing for
+ * an active range.
+ */
+function statusBadge(r: CollectorRangeItem): SafeHtml | '' {
+  if (r.status === 'ACTIVE') return '';
+  const why = r.status === 'KEY_REVOKED' ? 'Key revoked' : 'Key expired';
+  return html`<br><span class="badge badge-danger" data-range-status="${r.status}" title="No collector sweeps this range: choose another collector (Edit) or delete it.">${why}: swept by no one</span>`;
+}
+
 /** The fields of a range, add and edit alike: the CIDR, its collector, the sweep's rate and interval, the credentials. */
-function rangeFields(form: FormState, collectorKeys: RangesView['collectors'], editing: boolean): SafeHtml {
+function rangeFields(form: FormState, collectorKeys: RangesView['collectors'], editing: CollectorRangeItem | null): SafeHtml {
   const { ratePerSecond: rate, intervalSeconds: interval } = SWEEP_LIMITS;
-  const collectors: (readonly [string, string])[] = [[EVERY_COLLECTOR, 'Every collector of the company'], ...collectorKeys.map((c) => [c.id, c.label] as const)];
+  const collectors: (readonly [string, string])[] = [[EVERY_COLLECTOR, 'Every collector of the company'], ...collectorKeys.map((c) => [c.id, c.label] as const), ...heldBy(editing, collectorKeys)];
   return html`${form.message ? notice('error', form.message) : ''}
   ${inputField(form, { name: 'range', label: 'Range (CIDR)', id: 'range-range', help: 'An IPv4 range of at most a /16, e.g. 10.0.0.0/24.', extra: 'required' })}
   ${select(form, 'collectorKeyUUID', 'Swept by', collectors, 'One collector (by its ingest key), or every collector of the company.')}
   ${inputField(form, { name: 'ratePerSecond', label: 'Rate (addresses a second)', id: 'range-ratePerSecond', type: 'number', help: `${rate.min} to ${rate.max}; blank: ${rate.default}.` })}
-  ${pollFields(form, editing, { label: 'Sweep interval (seconds)', help: `${interval.min} to ${interval.max}; blank: ${interval.default}.` })}`;
+  ${pollFields(form, editing !== null, { label: 'Sweep interval (seconds)', help: `${interval.min} to ${interval.max}; blank: ${interval.default}.` })}`;
+}
+
+/**
+ * The edited range's own collector when its key is no longer active (revoked
+ * or expired): an option of its own, chosen until an admin picks another, so
+ * that saving other settings does not hand the range to every collector.
+ */
+function heldBy(range: CollectorRangeItem | null, active: RangesView['collectors']): (readonly [string, string])[] {
+  if (range === null || range.collectorKeyUUID === null || active.some((c) => c.id === range.collectorKeyUUID)) return [];
+  const why = range.status === 'KEY_EXPIRED' ? 'key expired' : 'key revoked';
+  return [[range.collectorKeyUUID, `${range.collectorKeyLabel ?? ''} (${why}: swept by no one)`]];
 }
 
 function addRangeForm(view: RangesView): SafeHtml {
   return html`<form method="post" action="${RANGES_PATH}" class="card webhook-form" id="add-range" novalidate>
   ${csrfInput(view.session.csrfToken)}
   <h2>Add range</h2>
-  ${rangeFields(view.form, view.collectors, false)}
+  ${rangeFields(view.form, view.collectors, null)}
   <button type="submit" class="btn btn-primary">Add range</button>
 </form>`;
 }
@@ -74,7 +96,7 @@ export function renderEditRange(view: Omit<RangesView, 'ranges' | 'done'> & { ra
 <form method="post" action="${RANGES_PATH}/${range.UUID}/edit" class="card webhook-form" id="edit-range" novalidate>
   ${csrfInput(session.csrfToken)}
   <h2>Settings</h2>
-  ${rangeFields(view.form, view.collectors, true)}
+  ${rangeFields(view.form, view.collectors, range)}
   <p class="field-wide field-help">The credentials are replaced whole: to change the version, user, level or protocols, enter the passwords (or the community) again.</p>
   <div class="field-wide"><button type="submit" class="btn btn-primary">Save range</button> <a class="btn btn-secondary" href="${RANGES_PATH}">Cancel</a></div>
 </form>`;

@@ -204,11 +204,11 @@ export const COLLECTOR_COMPANY = graphql(`
     companyBySlug(slug: $slug) { uuid }
   }`);
 
-/** Settings > Collectors > Discovery ranges, then: the company's discovery ranges (never their credentials), by range. */
+/** Settings > Collectors > Discovery ranges, then: the company's discovery ranges (never their credentials), by range, and whether a collector sweeps each. */
 export const COLLECTOR_RANGES = graphql(`
   query DashboardCollectorRanges($company: UUID!) {
     ranges: collectorRangesForCompany(companyUUID: $company) {
-      UUID range port snmpVersion snmpUser snmpLevel authProtocol privProtocol ratePerSecond intervalSeconds collectorKeyUUID collectorKeyLabel
+      UUID range port snmpVersion snmpUser snmpLevel authProtocol privProtocol ratePerSecond intervalSeconds collectorKeyUUID collectorKeyLabel status
     }
   }`);
 

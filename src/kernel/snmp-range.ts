@@ -63,6 +63,20 @@ export function rangeAddresses(range: string): string[] {
   return Array.from({ length: last - first + 1 }, (_, i) => dotted(first + i));
 }
 
+/** True when two valid CIDR ranges (rangeAddresses' rules) share an address: one holds the other. */
+export function rangesOverlap(a: string, b: string): boolean {
+  const [startA, endA] = bounds(a);
+  const [startB, endB] = bounds(b);
+  return startA <= endB && startB <= endA;
+}
+
+/** The first and last address of a CIDR range, as numbers (network and broadcast included). */
+function bounds(range: string): [number, number] {
+  const [address = '', prefixText = '32'] = range.trim().split('/');
+  const base = address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+  return [base, base + 2 ** (32 - Number(prefixText)) - 1];
+}
+
 function dotted(n: number): string {
   return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
 }

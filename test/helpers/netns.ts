@@ -180,15 +180,23 @@ export const TEST_V3_USER = { user: 'ngtest', authKey: 'auth-secret-1', privKey:
 
 /**
  * Starts net-snmp's agent inside `namespace` on `address`:161, with community
- * `public` and the v3 user (and `extraConfig`, lines of snmpd.conf) and `sysName`; resolves once it answers.
+ * `public` (or `options.communities`: none makes it an SNMPv3-only agent) and
+ * the v3 user (and `extraConfig`, lines of snmpd.conf) and `sysName`; resolves once it answers.
  */
-export async function startAgent(namespace: string, address: string, extraConfig: readonly string[] = [], sysName = 'netgraph-test-switch'): Promise<TestAgent> {
+export async function startAgent(
+  namespace: string,
+  address: string,
+  extraConfig: readonly string[] = [],
+  sysName = 'netgraph-test-switch',
+  options: { communities?: readonly string[] } = {},
+): Promise<TestAgent> {
+  const communities = options.communities ?? ['public'];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netgraph-snmpd-'));
   const conf = path.join(dir, 'snmpd.conf');
   fs.writeFileSync(
     conf,
     [
-      'rocommunity public default',
+      ...communities.map((community) => `rocommunity ${community} default`),
       `sysName ${sysName}`,
       `createUser ${TEST_V3_USER.user} SHA-256 ${TEST_V3_USER.authKey} AES ${TEST_V3_USER.privKey}`,
       `rouser ${TEST_V3_USER.user} priv`,
@@ -210,7 +218,9 @@ export async function startAgent(namespace: string, address: string, extraConfig
   };
   for (let i = 0; i < 100; i += 1) {
     try {
-      execFileSync('/usr/bin/snmpget', ['-v2c', '-c', 'public', '-t', '0.2', '-r', '0', address, '1.3.6.1.2.1.1.5.0'], { stdio: 'ignore' });
+      const { user, authKey, privKey } = TEST_V3_USER;
+      const credentials = communities[0] === undefined ? ['-v3', '-l', 'authPriv', '-u', user, '-a', 'SHA-256', '-A', authKey, '-x', 'AES', '-X', privKey] : ['-v2c', '-c', communities[0]];
+      execFileSync('/usr/bin/snmpget', [...credentials, '-t', '0.2', '-r', '0', address, '1.3.6.1.2.1.1.5.0'], { stdio: 'ignore' });
       return { process: child, stop };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -330,42 +340,50 @@ export function buildBridgeNetwork(): BridgeNetwork {
  * Two device namespaces for a discovery sweep, each reached over its own
  * veth pair from this namespace, in one /29 of 198.18.N.0/24: this
  * namespace is 198.18.N.1, the devices .2 and .3 (each its own MACs, so its
- * own serial number); .4 to .6 answer nothing.
+ * own serial number); .4 to .6 answer nothing. A third device, `outsider`,
+ * at .9 (outside the /29, inside 198.18.N.0/28), for sweeps of wider ranges.
  */
 export interface SweepNetwork {
+  /** The /29's two devices. */
   readonly devices: readonly string[];
   readonly addresses: readonly string[];
   /** 198.18.N.0/29. */
   readonly range: string;
+  /** The device at 198.18.N.9. */
+  readonly outsider: { readonly device: string; readonly address: string };
+  /** 198.18.N.0/24, the subnet the network was built on, e.g. for a range of another prefix. */
+  readonly prefix: string;
   destroy(): void;
 }
 
-/** Builds the sweep's two device namespaces on a subnet of their own. */
+/** Builds the sweep's device namespaces on a subnet of their own. */
 export function buildSweepNetwork(): SweepNetwork {
   const subnet = claimSubnet();
   const { n } = subnet;
   const tag = `${process.pid % 100000}`;
-  const devices = [`ngsa${tag}`, `ngsb${tag}`];
-  const here = [`ngsa${tag}h`, `ngsb${tag}h`];
-  const addresses = [`198.18.${n}.2`, `198.18.${n}.3`];
-  const remove = () => devices.forEach((device, i) => removeNetwork([device], here[i] as string));
+  const all = [`ngsa${tag}`, `ngsb${tag}`, `ngsc${tag}`];
+  const here = [`ngsa${tag}h`, `ngsb${tag}h`, `ngsc${tag}h`];
+  const everyAddress = [`198.18.${n}.2`, `198.18.${n}.3`, `198.18.${n}.9`];
+  const devices = all.slice(0, 2);
+  const addresses = everyAddress.slice(0, 2);
+  const remove = () => all.forEach((device, i) => removeNetwork([device], here[i] as string));
   const destroy = () => {
     remove();
     subnet.release();
   };
   remove();
-  devices.forEach((device, i) => {
+  all.forEach((device, i) => {
     const local = here[i] as string;
     ip('netns', 'add', device);
     ip('link', 'add', local, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', device);
     // this end holds .1 once; each device is a host route on its own veth
     if (i === 0) ip('addr', 'add', `198.18.${n}.1/32`, 'dev', local);
     ip('link', 'set', local, 'up');
-    ip('route', 'add', `${addresses[i]}/32`, 'dev', local, 'src', `198.18.${n}.1`);
-    ip('-n', device, 'addr', 'add', `${addresses[i]}/32`, 'dev', 'eth0');
+    ip('route', 'add', `${everyAddress[i]}/32`, 'dev', local, 'src', `198.18.${n}.1`);
+    ip('-n', device, 'addr', 'add', `${everyAddress[i]}/32`, 'dev', 'eth0');
     for (const link of ['eth0', 'lo']) ip('-n', device, 'link', 'set', link, 'up');
     ip('-n', device, 'route', 'add', `198.18.${n}.1/32`, 'dev', 'eth0');
     ip('-n', device, 'route', 'add', 'default', 'via', `198.18.${n}.1`, 'dev', 'eth0');
   });
-  return { devices, addresses, range: `198.18.${n}.0/29`, destroy };
+  return { devices, addresses, range: `198.18.${n}.0/29`, outsider: { device: all[2] as string, address: everyAddress[2] as string }, prefix: `198.18.${n}`, destroy };
 }

@@ -44,8 +44,25 @@ ${SNMP_INFO_SDL}
   collectorKeyUUID: UUID
   """That key's label; null: every collector of the company."""
   collectorKeyLabel: String
+  """Whether a collector sweeps it, or why none does (its one collector's key revoked or expired)."""
+  status: CollectorRangeStatus!
   createdAt: DateTime!
   updatedAt: DateTime!
+}
+
+"""
+Whether a collector sweeps a discovery range. A range given to one collector
+is handed to no other when that collector's key stops working (its credentials
+were given for that one): update it (another collectorKeyUUID, or null for
+every collector) or delete it.
+"""
+enum CollectorRangeStatus {
+  "Swept: by every collector of the company, or by its one collector, whose key is valid."
+  ACTIVE
+  "Swept by no one: its collector's key is revoked."
+  KEY_REVOKED
+  "Swept by no one: its collector's key has expired."
+  KEY_EXPIRED
 }
 
 extend type Query {
@@ -127,6 +144,14 @@ type DeleteCollectorRangePayload {
       intervalSeconds: integer('interval_seconds'),
       collectorKeyUUID: keyColumn('uuid'),
       collectorKeyLabel: keyColumn('label'),
+      // the service's statusOf, as SQL: compared with the request's time, as the key check is
+      status: {
+        kind: 'computed',
+        type: 'string',
+        sql: (t, context) =>
+          `(CASE WHEN ${t}.api_key_id IS NULL THEN 'ACTIVE' ELSE (SELECT CASE WHEN crs.revoked_at IS NOT NULL THEN 'KEY_REVOKED' ` +
+          `WHEN crs.expires_at IS NOT NULL AND crs.expires_at <= ${context.now()} THEN 'KEY_EXPIRED' ELSE 'ACTIVE' END FROM api_keys crs WHERE crs.id = ${t}.api_key_id) END)`,
+      },
       createdAt: dateTime('created_at'),
       updatedAt: dateTime('updated_at'),
     },

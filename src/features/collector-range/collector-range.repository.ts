@@ -9,6 +9,9 @@ export interface RangeRow extends StoredSnmp {
   readonly apiKeyId: number | null;
   readonly apiKeyUuid: string | null;
   readonly apiKeyLabel: string | null;
+  /** When the range's collector key was revoked, and when it expires (or expired); null without one. */
+  readonly apiKeyRevokedAt: string | null;
+  readonly apiKeyExpiresAt: string | null;
   readonly cidr: string;
   readonly port: number;
   readonly ratePerSecond: number;
@@ -29,6 +32,7 @@ export interface KeyRow {
   readonly id: number;
   readonly scope: string;
   readonly revokedAt: string | null;
+  readonly expiresAt: string | null;
 }
 
 type Numbers = 'id' | 'companyId' | 'port' | 'ratePerSecond' | 'intervalSeconds';
@@ -46,6 +50,8 @@ export function createCollectorRangeRepository({ db }: SqlContext) {
         'r.api_key_id as apiKeyId',
         'k.uuid as apiKeyUuid',
         'k.label as apiKeyLabel',
+        'k.revoked_at as apiKeyRevokedAt',
+        'k.expires_at as apiKeyExpiresAt',
         'r.cidr',
         'r.port',
         'r.snmp_version as snmpVersion',
@@ -86,11 +92,22 @@ export function createCollectorRangeRepository({ db }: SqlContext) {
     async findKey(companyId: number, uuid: string): Promise<KeyRow | undefined> {
       const row = await db
         .selectFrom('api_keys')
-        .select(['id', 'scope', 'revoked_at as revokedAt'])
+        .select(['id', 'scope', 'revoked_at as revokedAt', 'expires_at as expiresAt'])
         .where('company_id', '=', companyId)
         .where('uuid', '=', uuid)
         .executeTakeFirst();
       return row && { ...row, id: Number(row.id) };
+    },
+
+    /** How many ranges the key with this UUID holds (sweeps alone); 0 for an unknown key. */
+    async countHeldBy(keyUuid: string): Promise<number> {
+      const row = await db
+        .selectFrom('collector_ranges as r')
+        .innerJoin('api_keys as k', 'k.id', 'r.api_key_id')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('k.uuid', '=', keyUuid)
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
     },
 
     async count(companyId: number): Promise<number> {

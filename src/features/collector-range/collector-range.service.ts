@@ -5,7 +5,7 @@ import type { Store } from '../../db/store.js';
 import { buildChange } from '../../platform/audit/audit.service.js';
 import { isGiven, notFound, requireSomeChange, requireUuid } from '../../platform/write/write.rules.js';
 import type { WriteService } from '../../platform/write/write.service.js';
-import { readRangeSettings } from '../../kernel/snmp-range.js';
+import { rangesOverlap, readRangeSettings } from '../../kernel/snmp-range.js';
 import type { RangeSettings } from '../../kernel/snmp-range.js';
 import type { SnmpCredentials, SnmpInfo } from '../../kernel/snmp-target.js';
 import type { SecretBox } from '../webhook/webhook.cipher.js';
@@ -31,6 +31,14 @@ export interface UpdateRangeInput extends RangeSettingsInput {
   readonly rangeUUID: string;
 }
 
+/**
+ * Whether a collector sweeps a range: ACTIVE (every collector of the
+ * company does, or its one collector's key is valid), or why none does: its
+ * collector's key was revoked, or has expired. Such a range is handed to no
+ * other collector: its credentials were given for that one.
+ */
+export type RangeStatus = 'ACTIVE' | 'KEY_REVOKED' | 'KEY_EXPIRED';
+
 /** A range as the API, the CLI and the audit log show it: never a community or key. */
 export interface RangeInfo extends SnmpInfo {
   readonly UUID: string;
@@ -41,6 +49,8 @@ export interface RangeInfo extends SnmpInfo {
   /** The ingest key of the collector that sweeps it; null: every collector of the company. */
   readonly collectorKeyUUID: string | null;
   readonly collectorKeyLabel: string | null;
+  /** Whether a collector sweeps it, and why none does. */
+  readonly status: RangeStatus;
 }
 
 /** A range as a collector sweeps it, credentials opened. */
@@ -83,13 +93,14 @@ export function createCollectorRangeService(deps: { store: Store; writes: WriteS
       const box = await deps.box();
       return writes.run(caller, async (tx) => {
         const ranges = createCollectorRangeRepository(tx);
-        const keyId = await collectorKeyOf(ranges, caller, input.collectorKeyUUID ?? null);
+        const keyId = await collectorKeyOf(ranges, caller, input.collectorKeyUUID ?? null, now());
         if ((await ranges.count(caller.companyId)) >= MAX_RANGES) {
           throw new AppError('BAD_USER_INPUT', `A company has at most ${MAX_RANGES} discovery ranges: delete one first.`, { field: '' });
         }
+        await refuseSameSweep(ranges, caller, { settings, keyId, uuid: null }, box, now());
         const uuid = randomUUID();
         await ranges.insert(caller.companyId, uuid, toValues(settings, keyId, box, uuid), now().toISOString());
-        const after = infoOf(await getRow(ranges, caller, uuid));
+        const after = infoOf(await getRow(ranges, caller, uuid), now());
         return { result: after, change: buildChange('collector_range.create', uuid, null, after) };
       });
     },
@@ -101,13 +112,16 @@ export function createCollectorRangeService(deps: { store: Store; writes: WriteS
         const ranges = createCollectorRangeRepository(tx);
         const row = await getRow(ranges, caller, requireUuid(input.rangeUUID, 'rangeUUID'));
         requireSomeChange(input, FIELDS);
-        const before = infoOf(row);
+        const before = infoOf(row, now());
         const stored = { range: row.cidr, port: row.port, snmp: openSnmp(row, box, credentialsContext(row.uuid)), ratePerSecond: row.ratePerSecond, intervalSeconds: row.intervalSeconds };
         const merged = Object.fromEntries(SETTINGS.map((name) => [name, isGiven(input, name) ? input[name] : stored[name]]));
         const settings = checkRange(merged);
-        const keyId = isGiven(input, 'collectorKeyUUID') ? await collectorKeyOf(ranges, caller, input.collectorKeyUUID ?? null) : row.apiKeyId;
+        const keyId = isGiven(input, 'collectorKeyUUID') ? await collectorKeyOf(ranges, caller, input.collectorKeyUUID ?? null, now()) : row.apiKeyId;
+        // a range left with its revoked or expired key is swept by no one, so it repeats no sweep
+        const sweptByNoOne = !isGiven(input, 'collectorKeyUUID') && statusOf(row, now()) !== 'ACTIVE';
+        if (!sweptByNoOne) await refuseSameSweep(ranges, caller, { settings, keyId, uuid: row.uuid }, box, now());
         await ranges.update(row.id, toValues(settings, keyId, box, row.uuid), now().toISOString());
-        const after = infoOf(await getRow(ranges, caller, row.uuid));
+        const after = infoOf(await getRow(ranges, caller, row.uuid), now());
         return { result: after, change: buildChange('collector_range.update', row.uuid, before, after) };
       });
     },
@@ -117,7 +131,7 @@ export function createCollectorRangeService(deps: { store: Store; writes: WriteS
       return writes.run(caller, async (tx) => {
         const ranges = createCollectorRangeRepository(tx);
         const row = await getRow(ranges, caller, requireUuid(input.rangeUUID, 'rangeUUID'));
-        const before = infoOf(row);
+        const before = infoOf(row, now());
         await ranges.delete(row.id);
         return { result: before, change: buildChange('collector_range.delete', row.uuid, before, null) };
       });
@@ -125,7 +139,17 @@ export function createCollectorRangeService(deps: { store: Store; writes: WriteS
 
     /** The caller's company's ranges, without credentials (the CLI's list). */
     async list(caller: Caller): Promise<RangeInfo[]> {
-      return (await createCollectorRangeRepository(store).list(caller.companyId)).map(infoOf);
+      const at = now();
+      return (await createCollectorRangeRepository(store).list(caller.companyId)).map((row) => infoOf(row, at));
+    },
+
+    /**
+     * How many ranges the key with this UUID holds alone: once it is revoked
+     * or expires, no collector sweeps them (what `keys revoke` and the
+     * dashboard's revoke warn of). 0 for an unknown key or another scope's.
+     */
+    async countHeldBy(keyUuid: string): Promise<number> {
+      return createCollectorRangeRepository(store).countHeldBy(keyUuid);
     },
 
     /**
@@ -157,8 +181,8 @@ async function getRow(ranges: CollectorRangeRepository, caller: Caller, uuid: st
   return row;
 }
 
-/** The row id of the collector key a range names: an active ingest key of the caller's company; null for every collector. */
-async function collectorKeyOf(ranges: CollectorRangeRepository, caller: Caller, uuid: string | null): Promise<number | null> {
+/** The row id of the collector key a range names: an active (neither revoked nor expired at `at`) ingest key of the caller's company; null for every collector. */
+async function collectorKeyOf(ranges: CollectorRangeRepository, caller: Caller, uuid: string | null, at: Date): Promise<number | null> {
   if (uuid === null) return null;
   const key = await ranges.findKey(caller.companyId, requireUuid(uuid, 'collectorKeyUUID'));
   if (key === undefined) throw notFound('collectorKeyUUID');
@@ -166,7 +190,57 @@ async function collectorKeyOf(ranges: CollectorRangeRepository, caller: Caller, 
     throw new AppError('BAD_USER_INPUT', 'collectorKeyUUID must be a collector\'s key (scope ingest), or null for every collector of the company.', { field: 'collectorKeyUUID' });
   }
   if (key.revokedAt !== null) throw new AppError('BAD_USER_INPUT', 'collectorKeyUUID is a revoked key: name an active collector key, or null for every collector.', { field: 'collectorKeyUUID' });
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= at.getTime()) {
+    throw new AppError('BAD_USER_INPUT', 'collectorKeyUUID is an expired key: name an active collector key, or null for every collector.', { field: 'collectorKeyUUID' });
+  }
   return key.id;
+}
+
+/**
+ * Refuses a range that another of the company's ranges already sweeps the
+ * same way: one that overlaps it, on the same port, with the same
+ * credentials, swept by a collector that also sweeps this one (both every
+ * collector's, one of them, or the same key's) and swept at all (its key
+ * valid). In a cycle they share such a range probes nothing the other does
+ * not; ranges with other credentials over the same addresses (an address
+ * that did not answer one set is tried with the other) or for other
+ * collectors (two sites with the same private subnet) are allowed. Names
+ * the other range so the caller can widen or change it instead.
+ */
+async function refuseSameSweep(
+  ranges: CollectorRangeRepository,
+  caller: Caller,
+  range: { settings: RangeSettings; keyId: number | null; uuid: string | null },
+  box: SecretBox,
+  at: Date,
+): Promise<void> {
+  const { settings, keyId } = range;
+  const same = canonicalCredentials(settings.snmp);
+  for (const other of await ranges.list(caller.companyId)) {
+    if (other.uuid === range.uuid || other.port !== settings.port || !rangesOverlap(other.cidr, settings.range)) continue;
+    if (keyId !== null && other.apiKeyId !== null && other.apiKeyId !== keyId) continue;
+    if (statusOf(other, at) !== 'ACTIVE') continue;
+    if (canonicalCredentials(openSnmp(other, box, credentialsContext(other.uuid))) !== same) continue;
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `range: ${settings.range} overlaps the range ${other.cidr} (id ${other.uuid}), which the same collectors sweep on port ${other.port} with the same credentials: change that range instead, or give this one other credentials or another collector.`,
+      { field: 'range' },
+    );
+  }
+}
+
+/** Equal for equal credentials, whatever the order of their fields and however an absent one is written. */
+function canonicalCredentials(snmp: SnmpCredentials | Record<string, unknown>): string {
+  const fields = Object.entries(snmp).filter(([, value]) => value !== undefined && value !== null);
+  return JSON.stringify(fields.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** Whether a collector sweeps the range at `at` (RangeStatus). */
+function statusOf(row: RangeRow, at: Date): RangeStatus {
+  if (row.apiKeyId === null) return 'ACTIVE';
+  if (row.apiKeyRevokedAt !== null) return 'KEY_REVOKED';
+  if (row.apiKeyExpiresAt !== null && Date.parse(row.apiKeyExpiresAt) <= at.getTime()) return 'KEY_EXPIRED';
+  return 'ACTIVE';
 }
 
 /** Checks a range's settings by the collector's own rules (one set for a file's `discovery` and a stored range); BAD_USER_INPUT naming every problem. */
@@ -188,8 +262,8 @@ function toValues(settings: RangeSettings, keyId: number | null, box: SecretBox,
   };
 }
 
-/** A stored range as the API and the audit log show it: no secret. */
-function infoOf(row: RangeRow): RangeInfo {
+/** A stored range as the API and the audit log show it at `at`: no secret. */
+function infoOf(row: RangeRow, at: Date): RangeInfo {
   invariant(row.apiKeyId === null || row.apiKeyUuid !== null, 'collector-range-key-missing');
   return {
     UUID: row.uuid,
@@ -200,6 +274,7 @@ function infoOf(row: RangeRow): RangeInfo {
     intervalSeconds: row.intervalSeconds,
     collectorKeyUUID: row.apiKeyUuid,
     collectorKeyLabel: row.apiKeyLabel,
+    status: statusOf(row, at),
   };
 }
 
