@@ -12,6 +12,7 @@ export type StoredMacEntry = {
   readonly mac_address: string;
   readonly vlan_id: number;
   readonly port_number: number;
+  /** The store's text of the time (ISO 8601 on SQLite, PostgreSQL's own form there): it only names the interval to close. */
   readonly updated_at: string;
 };
 
