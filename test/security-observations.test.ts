@@ -214,7 +214,12 @@ describe.each(storeKinds())('security observations on %s', (kind) => {
     it('lets a rogue go when its MAC address leaves the wire, and a honeypot when the network drops the SSID it imitates', async () => {
       setClock(REPORT_EPOCH + (T0 + 90) * 1000);
       expect((await post([report(SERIALS.acmeSwitch, at(T0 + 90), { macTable: [macEntry(AP_MAC, 1)] })])).accepted).toBe(1);
-      expect(await data(ROGUES([IDS.acmeHq]))).toEqual({ rogueAPs: [] });
+      // the last day still holds the time it was heard on the wire (from T0 - 10 to T0 + 90: the MAC tables' history)
+      expect(await data(ROGUES([IDS.acmeHq]))).toEqual({ rogueAPs: [rogue] });
+      // heard again off the wire: a window from when it left lists it no more
+      setClock(REPORT_EPOCH + (T0 + 100) * 1000);
+      expect((await post([report(SERIALS.acmeAp, at(T0 + 100), { foreignBSSIDs: [heard(ROGUE, 'FreeWiFi-2', -55, 11)] })])).accepted).toBe(1);
+      expect(await data(ROGUES([IDS.acmeHq], TF(10, at(T0 + 101))))).toEqual({ rogueAPs: [] });
       const corp = await data(`{ ssidsForNetwork(networkUUID: "${IDS.acmeHq}") { UUID ssid } }`);
       const corpUUID = corp.ssidsForNetwork.find((s: { ssid: string }) => s.ssid === 'Acme-Corp').UUID;
       await data(`mutation { updateSSID(input: { ssidUUID: "${corpUUID}", ssid: "Acme-Staff" }) { ssid { ssid } } }`);

@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 import type { RowColumn, SqlDialect } from '../db/dialect.js';
 import type { Database } from '../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
-import type { MacTableEntryReport, OutletReport, PortReport, RadioReport, StpState } from './report.protocol.js';
+import { macTableChanges } from './report.mac-table.js';
+import type { MacTableSets, StoredMacEntry } from './report.mac-table.js';
+import type { OutletReport, PortReport, RadioReport, StpState } from './report.protocol.js';
 import { stpKey } from './report.stp.js';
 import type { PortStp, StpAlert } from './report.stp.js';
 
@@ -113,6 +115,15 @@ const MAC_ENTRIES: readonly RowColumn[] = [
   ['vlan_id', 'integer'],
   ['port_number', 'integer'],
   ['updated_at', 'timestamptz'],
+];
+
+const MAC_HISTORY: readonly RowColumn[] = [
+  ['hardware_device_id', 'bigint'],
+  ['mac_address', 'text'],
+  ['vlan_id', 'integer'],
+  ['port_number', 'integer'],
+  ['first_seen_at', 'timestamptz'],
+  ['gone_at', 'timestamptz'],
 ];
 
 const OUTLETS: readonly RowColumn[] = [
@@ -278,41 +289,40 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
     },
 
     /**
-     * Makes each switch's MAC table exactly its list, writing only what
-     * changed: the stored tables are read (one indexed statement), entries no
-     * longer listed are deleted, new ones inserted with the list's time, and
-     * one that moved to another port takes the new port and time; an entry
-     * that stays where it was keeps its row and its updated_at. A table is
-     * up to thousands of rows that rarely change, reported every half minute:
-     * an unchanged one costs the read alone. (The devices' rows are locked
-     * by ingest first, so nothing writes their tables between read and write.)
+     * Makes each switch's MAC table its request's latest list and records
+     * the intervals its entries were on their ports (switch_mac_history),
+     * writing only what changed (report.mac-table.ts steps through every
+     * list of the request): the stored tables are read (one indexed
+     * statement), entries no longer listed are deleted, new ones inserted
+     * with the time of the list that first had them, and one that moved to
+     * another port takes the new port and time; an entry that stays where it
+     * was keeps its row and its updated_at. The history gets one upsert: the
+     * intervals opened, and those closed (found by the key they opened with).
+     * A table is up to thousands of rows that rarely change, reported every
+     * half minute: an unchanged one costs the read alone. (The devices' rows
+     * are locked by ingest first, so nothing writes their tables between
+     * read and write.)
      */
-    async replaceMacTables(lists: readonly DeviceList<MacTableEntryReport>[]): Promise<void> {
+    async replaceMacTables(lists: readonly MacTableSets[]): Promise<void> {
       if (lists.length === 0) return;
-      const stored = await sql<{ hardware_device_id: number | string; mac_address: string; vlan_id: number; port_number: number }>`
-        SELECT hardware_device_id, mac_address, vlan_id, port_number FROM switch_mac_entries
+      // updated_at as the store's text: it only names the interval to close (cast back by the upsert), and PostgreSQL's
+      // timestamps as ISO strings cost a parse each, thousands of them per unchanged table
+      const stored = await sql<StoredMacEntry>`
+        SELECT hardware_device_id, mac_address, vlan_id, port_number, CAST(updated_at AS text) AS updated_at FROM switch_mac_entries
         WHERE ${dialect.inValues('hardware_device_id', 'bigint', lists.map((l) => l.deviceId))}`.execute(db);
-      const keyOf = (device: number | string, mac: string, vlan: number) => `${device}/${mac}/${vlan}`;
-      const portOf = new Map(stored.rows.map((r) => [keyOf(r.hardware_device_id, r.mac_address, r.vlan_id), r.port_number]));
-      const changed: Record<string, unknown>[] = [];
-      for (const l of lists) {
-        for (const e of l.items) {
-          // 0: no VLAN (see migration 0012)
-          const key = keyOf(l.deviceId, e.macAddress, e.vlanID ?? 0);
-          if (portOf.get(key) !== e.portNumber) {
-            changed.push({ hardware_device_id: l.deviceId, mac_address: e.macAddress, vlan_id: e.vlanID ?? 0, port_number: e.portNumber, updated_at: l.observedAt });
-          }
-          portOf.delete(key);
-        }
-      }
-      // what is left was stored and is no longer listed
-      const gone = stored.rows.filter((r) => portOf.has(keyOf(r.hardware_device_id, r.mac_address, r.vlan_id)));
+      const { changed, gone, history } = macTableChanges(lists, stored.rows);
       if (gone.length > 0) {
         await sql`DELETE FROM switch_mac_entries
           WHERE ${dialect.inValues('hardware_device_id', 'bigint', [...new Set(gone.map((r) => Number(r.hardware_device_id)))])}
             AND (hardware_device_id, mac_address, vlan_id) IN (SELECT hardware_device_id, mac_address, vlan_id FROM ${rows.source('g', MAC_ENTRIES.slice(0, 3), gone)})`.execute(db);
       }
       await rows.insert('switch_mac_entries', MAC_ENTRIES, changed, sql`ON CONFLICT (hardware_device_id, mac_address, vlan_id) DO UPDATE SET ${takeExcluded(['port_number', 'updated_at'])}`);
+      await rows.insert(
+        'switch_mac_history',
+        MAC_HISTORY,
+        history,
+        sql`ON CONFLICT (hardware_device_id, mac_address, vlan_id, first_seen_at) DO UPDATE SET ${takeExcluded(['port_number', 'gone_at'])}`,
+      );
     },
   };
 }

@@ -168,6 +168,8 @@ export function createReportService(store: Store, settings: ReportSettings, now:
       const targets = [
         ...RAW_SERIES_TABLES.map((table) => [table, 'observed_at', raw] as const),
         ['report_receipts', 'observed_at', raw],
+        // the MAC tables' intervals that ended before the raw series' start (migration 0038): no window of the scans reaches them
+        ['switch_mac_history', 'gone_at', raw],
         ['uplink_rollups', 'bucket', rollup],
         ['uplink_rollups_hourly', 'bucket', hourly],
         ['uplink_rollups_daily', 'bucket', daily],

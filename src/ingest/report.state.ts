@@ -4,7 +4,8 @@ import type { DeviceList, DeviceSource, DeviceUpdate, OutletState } from './repo
 import type { DeviceRow, EventRow } from './report.repository.js';
 import { eventRow, readingKey } from './report.rows.js';
 import type { FreshReport } from './report.rows.js';
-import type { DeviceReport, MacTableEntryReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
+import type { MacTableSets } from './report.mac-table.js';
+import type { DeviceReport, OutletReport, PortReport, RadioReport } from './report.protocol.js';
 import type { PortSets } from './report.stp.js';
 
 /** What one request's stored reports change of their devices' latest state, to be written table by table. */
@@ -13,8 +14,8 @@ export interface StatePlan {
   readonly ports: DeviceList<PortReport>[];
   readonly radios: DeviceList<RadioReport>[];
   readonly clientSets: ClientSet[];
-  /** Switches' MAC forwarding tables, each complete at its observedAt. */
-  readonly macTables: DeviceList<MacTableEntryReport>[];
+  /** Switches' MAC forwarding tables: every newer report's table in observedAt order, the last of which the switch keeps. */
+  readonly macTables: MacTableSets[];
   /** PDUs' outlets: every newer report's set in observedAt order, the last of which the device keeps. */
   readonly outlets: OutletSets[];
   /** Ports with a spanning-tree state: every newer report's list in observedAt order (report.stp.ts compares them). */
@@ -154,8 +155,8 @@ function latestState(device: DeviceRow, reports: readonly DeviceReport[], plan: 
   if (clients?.clients && device.networkId !== null) {
     plan.clientSets.push({ networkId: device.networkId, deviceId: device.id, observedAt: clients.observedAt, items: clients.clients });
   }
-  const macTable = latest('macTable');
-  if (macTable?.macTable) plan.macTables.push({ deviceId: device.id, observedAt: macTable.observedAt, items: macTable.macTable });
+  const macSets = newer.flatMap((r) => (r.macTable == null ? [] : [{ observedAt: r.observedAt, items: r.macTable }]));
+  if (macSets.length > 0) plan.macTables.push({ deviceId: device.id, sets: macSets });
   const outletSets = newer.flatMap((r) => (r.outlets === undefined ? [] : [{ observedAt: r.observedAt, items: r.outlets }]));
   if (outletSets.length > 0) plan.outlets.push({ deviceId: device.id, sets: outletSets });
   const portSets = newer.flatMap((r) => (r.interfaces === undefined ? [] : [{ observedAt: r.observedAt, items: r.interfaces }]));

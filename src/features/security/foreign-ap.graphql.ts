@@ -114,19 +114,23 @@ type ForeignBSSIDObserver {
 
 """
 A rogue access point: a BSSID none of the network's access points broadcasts,
-heard by one of them in the window, that is on the network's wire: a MAC
-address its switches learned on a port (their latest MAC tables) agrees
-with the BSSID in its first five octets and is none of the network's own
-devices' addresses (docs/security.md).
+heard by one of them in the window, that was on the network's wire during
+the window: a MAC address its switches' MAC tables held on a port at some
+time of the window (their history, not only the latest tables) agrees with
+the BSSID in its first five octets and is none of the network's own devices'
+addresses (docs/security.md).
 """
 type RogueAccessPoint {
   networkUUID: UUID!
   BSSID: MacAddress!
   """The SSID it broadcast when last heard; null for a hidden one."""
   ssid: String
-  """The wired MAC address that put it on the wire (the lowest, when several do)."""
+  """The wired MAC address that put it on the wire during the window (the lowest, when several did)."""
   wiredMACAddress: MacAddress!
-  """The switch port it is on: that MAC address's port, as switchMACTable numbers it (the lowest switch's)."""
+  """
+  The switch port it was on: that MAC address's port during the window, as
+  switchMACTable numbers it (the lowest switch's; the latest, when it moved).
+  """
   wiredPortNumber: Int!
   firstObservedAt: DateTime!
   lastObservedAt: DateTime!
@@ -195,7 +199,7 @@ extend type Query {
         type: 'integer',
         sql: (f, c) =>
           `(SELECT wp.port_number FROM networks wpn, ${wiredEntries(c, 'wp', 'wpn', `${f}.bssid`)} AND wpn.id = ${f}.network_id ` +
-          `ORDER BY wp.mac_address, wp.hardware_device_id, wp.port_number LIMIT 1)`,
+          `ORDER BY wp.mac_address, wp.hardware_device_id, wp.first_seen_at DESC, wp.port_number LIMIT 1)`,
       },
       observers: observers('rogue'),
     },
