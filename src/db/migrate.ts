@@ -35,6 +35,7 @@ import * as deviceSeriesTiers from './migrations/0032-device-series-tiers.js';
 import * as counterTiers from './migrations/0035-counter-tiers.js';
 import * as clientMetricTiers from './migrations/0036-client-metric-tiers.js';
 import * as collectorRanges from './migrations/0037-collector-ranges.js';
+import * as clientObservationSets from './migrations/0040-client-observation-sets.js';
 import type { Store } from './store.js';
 
 /** A migration receives the dialect so it can pick column types; nothing else branches. */
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, NetgraphMigration> = {
   '0035-counter-tiers': counterTiers,
   '0036-client-metric-tiers': clientMetricTiers,
   '0037-collector-ranges': collectorRanges,
+  '0040-client-observation-sets': clientObservationSets,
 };
 
 /**
