@@ -5,7 +5,7 @@ import { FLEET, FLEET_RATE, SAMPLES_PER_REPORT, createBatchFactory, runIngest, s
 import { runLoad } from './load.mjs';
 import { runOpenLoop } from './open-loop.mjs';
 import { INGEST_TARGETS, startTarget } from './targets.mjs';
-import { storageDelta, storageSnapshot } from './storage.mjs';
+import { storageByTable, storageDelta, storageSnapshot } from './storage.mjs';
 
 /** The read cases measured while the fleet reports. */
 export const READS_UNDER_INGEST = ['networkClients', 'virtualDevice'];
@@ -60,6 +60,9 @@ export async function measureIngest({ document, stores, options, temp, dbPids, c
       runIngest({ url: netgraph.url, factory: factoryOfBatch, request: request(netgraph), senders: 1, seconds: 600, limit }));
     log(`storage on ${store.name}: ${storage.devices} devices, ${STORAGE_HOURS} h of reports: ${JSON.stringify(storage.delta)} bytes live, ` +
       `${JSON.stringify(storage.written)} as written`);
+    const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+    log(`storage on ${store.name} per device per day, live, by table: ` +
+      storageByTable(storage).map((t) => `${t.table} (${t.group}) ${kib(t.perDeviceDay)}`).join(', '));
     if (options.warmup > 0) for (const t of targets) await ingest(t, options.warmup);
     const rounds = [];
     for (let r = 0; r < options.rounds; r++) {

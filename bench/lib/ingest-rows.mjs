@@ -44,7 +44,7 @@ export function buildRows(devices, reports, newUuid, { bool = (b) => b, least, g
       clients(inNetwork, bool),
       sessions(inNetwork),
       deviceState(fresh),
-      ...series(fresh, inNetwork, bool),
+      ...series(fresh, inNetwork),
       ...rollups(fresh, inNetwork, bool, least, greatest),
     ];
   };
@@ -117,7 +117,7 @@ function deviceState(fresh) {
   };
 }
 
-function series(fresh, inNetwork, bool) {
+function series(fresh, inNetwork) {
   return [
     {
       table: 'uplink_samples',
@@ -132,19 +132,31 @@ function series(fresh, inNetwork, bool) {
       rows: fresh.flatMap(({ r, d }) => counterRows(r, d)),
     },
     {
-      table: 'client_observations',
-      columns: ['network_id', 'hardware_device_id', 'observed_at', 'mac_address', 'is_wireless', ...CLIENT_SAMPLE],
-      rows: inNetwork.flatMap(({ r, d }) => (r.clients ?? []).map((c) => [d.network_id, d.id, r.observedAt, c.macAddress, bool(c.isWireless), ...clientSample(c)])),
+      // one compact row per report (migration 0040): each client's fields as an array, is_wireless as 0 or 1
+      table: 'client_observation_sets',
+      columns: ['network_id', 'hardware_device_id', 'observed_at', 'samples'],
+      rows: inNetwork.filter(({ r }) => (r.clients ?? []).length > 0).map(({ r, d }) =>
+        [d.network_id, d.id, r.observedAt, JSON.stringify(r.clients.map(compactSample))]),
     },
   ];
 }
 
-/** A client's metrics (migration 0014), as client_observations' columns; the radio ones null for a wired client. */
-const CLIENT_SAMPLE = ['radio_band', 'channel', 'signal', 'snr', 'rx_rate', 'tx_rate', 'rx_bytes', 'tx_bytes', 'hw_mode', 'ssid', 'vlan_id'];
+/**
+ * A client's metrics (migration 0014) in the order radio_band, channel, signal, snr, rx_rate, tx_rate, rx_bytes,
+ * tx_bytes, hw_mode, ssid, vlan_id (client_observations' columns); the radio ones null for a wired client.
+ */
 const clientSample = (c) => {
   const radio = (v) => (c.isWireless ? (v ?? null) : null);
   return [radio(c.radioBand), radio(c.channel), radio(c.signal), radio(c.snr), radio(c.rxRateMbps), radio(c.txRateMbps), c.rxBytes ?? null, c.txBytes ?? null, radio(c.hwMode), c.ssid ?? null, c.vlanID ?? null];
 };
+
+/** A client's fields as a compact row holds them (src/kernel/telemetry.ts, CLIENT_SAMPLE_FIELDS): is_wireless as 0 or 1, without the trailing nulls. */
+function compactSample(c) {
+  const [band, channel, signal, snr, rxRate, txRate, rx, tx, mode, ssid, vlan] = clientSample(c);
+  const fields = [c.macAddress, c.isWireless ? 1 : 0, signal, vlan, ssid, band, channel, snr, rxRate, txRate, rx, tx, mode];
+  while (fields.length > 2 && fields[fields.length - 1] === null) fields.pop();
+  return fields;
+}
 
 /**
  * The client metric rollups (one per device, client and bucket with a metric), folded per key as netgraph does:

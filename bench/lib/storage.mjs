@@ -105,6 +105,21 @@ export function storageDelta(before, after) {
 }
 
 /**
+ * The live bytes per device per day of each table that grew, largest first,
+ * as storagePerDevice counts its group (a tier's growth over the hours of
+ * the buckets the reports touched): which tables dominate, for a log line.
+ */
+export function storageByTable({ delta, devices, hours, startMs, endMs }) {
+  const rows = Object.entries(delta.tables ?? {}).map(([table, bytes]) => {
+    const group = groupOf(table);
+    const { bucketHours } = STORAGE_GROUPS[group] ?? { bucketHours: 0 };
+    const span = bucketHours > 0 && startMs !== undefined ? touchedHours(bucketHours, startMs, endMs) : Math.max(hours, bucketHours);
+    return { table, group, perDeviceDay: bytes / devices / (span / 24) };
+  });
+  return rows.sort((a, b) => b.perDeviceDay - a.perDeviceDay);
+}
+
+/**
  * The hours of buckets `bucketHours` wide that reports from `startMs` to
  * `endMs` touched: a tier's rows are one per series and bucket, so 2 hours
  * from 10:40 add three hourly rows to a series, and one daily row.

@@ -2,7 +2,9 @@ import type { BoolColumn } from '../db/columns.js';
 
 /** Ingest's client series: each report's client samples, their 5-minute rollups and the hourly and daily tiers. */
 export interface ClientSeriesTables {
+  /** A view (migration 0040): the rows of client_observation_sets' samples, one per client and report. */
   client_observations: ClientObservationTable;
+  client_observation_sets: ClientObservationSetTable;
   client_presence_rollups: ClientPresenceRollupTable;
   client_metric_rollups: ClientMetricRollupTable;
   /** The hourly and daily tiers of client_presence_rollups and report_rollups (migration 0030): their columns, coarser buckets. */
@@ -34,6 +36,17 @@ export interface ClientObservationTable extends ClientSampleColumns {
   snr: number | null;
   rx_rate: number | null;
   tx_rate: number | null;
+}
+
+/**
+ * The clients one report listed (migration 0040): `samples` is a JSON array
+ * with one array per client, its fields in CLIENT_SAMPLE_FIELDS' order.
+ */
+export interface ClientObservationSetTable {
+  network_id: number;
+  hardware_device_id: number;
+  observed_at: string;
+  samples: string;
 }
 
 /**

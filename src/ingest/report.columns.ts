@@ -41,17 +41,12 @@ const CLIENT_SAMPLE: readonly RowColumn[] = [
   ['vlan_id', 'integer'],
 ];
 
-const CLIENT_OBSERVATIONS: readonly RowColumn[] = [
+/** One compact row of the clients a report listed (migration 0040). */
+const CLIENT_OBSERVATION_SETS: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['hardware_device_id', 'bigint'],
   ['observed_at', 'timestamptz'],
-  ['mac_address', 'text'],
-  ['is_wireless', 'boolean'],
-  ['signal', 'integer'],
-  ['snr', 'integer'],
-  ['rx_rate', 'float'],
-  ['tx_rate', 'float'],
-  ...CLIENT_SAMPLE,
+  ['samples', 'text'],
 ];
 
 /** The columns of a client metric rollup that an upsert merges on its own terms (the first sample, the growth). */
@@ -197,7 +192,7 @@ const FOREIGN_BSSID_OBSERVATIONS: readonly RowColumn[] = [
 export const BULK_COLUMNS = {
   uplink_samples: UPLINK_SAMPLES,
   port_counters: PORT_COUNTERS,
-  client_observations: CLIENT_OBSERVATIONS,
+  client_observation_sets: CLIENT_OBSERVATION_SETS,
   client_presence_rollups: CLIENT_PRESENCE,
   radio_samples: RADIO_SAMPLES,
   dns_counters: DNS_COUNTERS,

@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow, StoredUplinkRollup } from './report.repository.js';
 import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
-import { CLIENT_AVERAGED_METRICS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
+import { CLIENT_AVERAGED_METRICS, CLIENT_SAMPLE_FIELDS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
 /** A stored report with the device it came from. */
 export interface FreshReport {
@@ -23,7 +23,7 @@ export function bucketOf(iso: string): number {
 export interface SeriesRows {
   readonly uplinkSamples: Insertable<Database['uplink_samples']>[];
   readonly portCounters: Insertable<Database['port_counters']>[];
-  readonly clientObservations: Insertable<Database['client_observations']>[];
+  readonly clientObservationSets: Insertable<Database['client_observation_sets']>[];
   readonly clientPresence: Insertable<Database['client_presence_rollups']>[];
   readonly uplinkRollups: Insertable<Database['uplink_rollups']>[];
   readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
@@ -54,7 +54,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   const rows: SeriesRows = {
     uplinkSamples: [],
     portCounters: [],
-    clientObservations: [],
+    clientObservationSets: [],
     clientPresence: [],
     uplinkRollups: [],
     counterRollups: [],
@@ -178,6 +178,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
         });
       }
     }
+    const samples: unknown[][] = [];
     for (const client of report.clients ?? []) {
       const observation = {
         network_id: networkId,
@@ -187,7 +188,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
         is_wireless: client.isWireless,
         ...clientSample(client),
       };
-      rows.clientObservations.push(observation);
+      samples.push(compactSample(observation));
       addToClientMetricRollup(clientMetrics, observation, bucket);
       presence.set(`${networkId}/${bucket}/${client.macAddress}/${client.isWireless}`, {
         network_id: networkId,
@@ -195,6 +196,10 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
         mac_address: client.macAddress,
         is_wireless: client.isWireless,
       });
+    }
+    // one compact row of the clients listed (migration 0040)
+    if (samples.length > 0) {
+      rows.clientObservationSets.push({ network_id: networkId, hardware_device_id: device.id, observed_at: report.observedAt, samples: JSON.stringify(samples) });
     }
   }
   rows.uplinkRollups.push(...uplink.values());
@@ -210,7 +215,15 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   return rows;
 }
 
-/** A client's metrics as the columns of client_observations (migration 0014). */
+/** A client sample as the array a compact row holds (CLIENT_SAMPLE_FIELDS): is_wireless as 0 or 1, a missing field null, the trailing nulls left out. */
+function compactSample(observation: Readonly<Record<(typeof CLIENT_SAMPLE_FIELDS)[number], unknown>>): unknown[] {
+  const fields = CLIENT_SAMPLE_FIELDS.map((field) => (field === 'is_wireless' ? (observation.is_wireless === true ? 1 : 0) : (observation[field] ?? null)));
+  let end = fields.length;
+  while (end > 2 && fields[end - 1] === null) end -= 1;
+  return fields.slice(0, end);
+}
+
+/** A client's metrics as the columns of client_observations (migration 0014; a view of client_observation_sets since 0040). */
 function clientSample(client: ClientReport) {
   return {
     radio_band: client.radioBand,

@@ -294,7 +294,7 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   const rows = buildSeriesRows(companyId, fresh, outlets.energyUsed);
   await repository.insertMany('uplink_samples', rows.uplinkSamples);
   await repository.insertMany('port_counters', rows.portCounters);
-  await repository.insertMany('client_observations', rows.clientObservations);
+  await repository.insertMany('client_observation_sets', rows.clientObservationSets);
   await repository.insertMany('client_connection_events', rows.connectionEvents);
   const storedUplink = await repository.upsertUplinkRollups(rows.uplinkRollups);
   // the tiers, folded here rather than by a periodic task: a report may arrive up to the raw retention late, and this costs two upserts of a few rows

@@ -5,13 +5,22 @@
 /** The width of a rollup bucket, in seconds: buckets start at multiples of it since the epoch (5 minutes). */
 export const ROLLUP_SECONDS = 300;
 
-/** The raw time series: tables with an observed_at, kept TELEMETRY_RAW_RETENTION_HOURS, partitioned by day on PostgreSQL. */
-export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observations', 'radio_samples', 'dns_counters', 'pdu_outlet_samples', 'device_temperature_samples', 'resource_samples', 'ids_detections', 'foreign_bssid_observations'] as const;
+/** The raw time series: tables with an observed_at (client samples: their compact rows, migration 0040), kept TELEMETRY_RAW_RETENTION_HOURS, partitioned by day on PostgreSQL. */
+export const RAW_SERIES_TABLES = ['uplink_samples', 'port_counters', 'client_observation_sets', 'radio_samples', 'dns_counters', 'pdu_outlet_samples', 'device_temperature_samples', 'resource_samples', 'ids_detections', 'foreign_bssid_observations'] as const;
 
 /** The uplink metrics a sample carries and a rollup aggregates: the columns of uplink_samples and column prefixes of uplink_rollups. */
 export const UPLINK_METRICS = ['latency_ms', 'jitter_ms', 'loss_percent', 'rx_bps', 'tx_bps'] as const;
 /** One of UPLINK_METRICS. */
 export type UplinkMetric = (typeof UPLINK_METRICS)[number];
+
+/**
+ * A client sample's fields in the order a row of client_observation_sets
+ * holds them (migration 0040): `samples` has one array of these per client a
+ * report listed, is_wireless as 0 or 1, without its trailing nulls (a field
+ * past the array's end reads as null), so the fields most clients have come
+ * first; the client_observations view has them as columns.
+ */
+export const CLIENT_SAMPLE_FIELDS = ['mac_address', 'is_wireless', 'signal', 'vlan_id', 'ssid', 'radio_band', 'channel', 'snr', 'rx_rate', 'tx_rate', 'rx_bytes', 'tx_bytes', 'hw_mode'] as const;
 
 /** The client metrics a 5-minute rollup averages (sum and count): columns of client_observations, column prefixes of client_metric_rollups. */
 export const CLIENT_AVERAGED_METRICS = ['signal', 'snr', 'rx_rate', 'tx_rate'] as const;
