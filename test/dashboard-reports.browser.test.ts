@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generateDataset, generateDemoDataset } from '../src/tools/demo/dataset.js';
 import type { ImportCompany } from '../src/platform/import/import.schema.js';
 import { createFleet, fleetNetworksOf } from '../src/tools/simulator/simulator.fleet.js';
@@ -83,21 +83,44 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the report pages in Ch
     await app?.close();
   });
 
-  /** A signed-in page that records every console error and page error (a CSP violation is one). */
-  async function openSignedIn(email = 'admin@acme.example'): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // each test's browser profile: closed after it, so its pages (live charts) stop using the CPU the next test needs
+  let context: BrowserContext | undefined;
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+
+  /** A page of a fresh profile on a 1280x900 window that records every console error and page error (a CSP violation is one). */
+  async function openPage(storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<{ page: Page; problems: string[] }> {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...(storageState ? { storageState } : {}) });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${app.url}/sign-in`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
     return { page, problems };
+  }
+
+  // each user signs in once, through the form; every test then starts a fresh profile with that session's cookie
+  const sessions = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
+
+  /** A signed-in page (a fresh profile with `email`'s session) that records every console error and page error. */
+  async function openSignedIn(email = 'admin@acme.example'): Promise<{ page: Page; problems: string[] }> {
+    let session = sessions.get(email);
+    if (!session) {
+      const { page, problems } = await openPage();
+      await page.goto(`${app.url}/sign-in`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      expect(problems).toEqual([]);
+      session = await page.context().storageState();
+      sessions.set(email, session);
+      await page.context().close();
+    }
+    return openPage(session);
   }
 
   /** The whole page, or one part of it (`selector`), as docs/screenshots/<name>.png; one store is enough for the README. */

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { generateDataset, generateDemoDataset } from '../src/tools/demo/dataset.js';
 import type { ImportCompany } from '../src/platform/import/import.schema.js';
@@ -31,6 +31,10 @@ describe.skipIf(!chromiumAvailable()).each(storeKinds())('the dashboard in Chrom
     await users.create({ companySlug: 'acme', email: 'member@acme.example', role: 'member', password: PASSWORD });
     await users.create({ companySlug: GLOBEX.slug, email: 'admin@globex.example', role: 'admin', password: PASSWORD });
     await app.server.services.apiKeys.create({ companySlug: 'acme', label: 'billing-sync' });
+  });
+  // each test's profiles are closed after it, so their pages stop using the CPU the next test needs
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close();
   });
   afterAll(async () => {
     for (const receiver of receivers) await receiver.close();
