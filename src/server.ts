@@ -134,7 +134,7 @@ export async function startServer(
   };
   // the first attempt is awaited so a first start is seeded before the port opens; retries run in the background
   const prepared = prepare();
-  const background = startBackgroundWork(prepared, listening, { config, services, log: app.log, options });
+  const background = startBackgroundWork(prepared, listening, { config, store, services, log: app.log, options });
   await Promise.race([prepared, new Promise((resolve) => setTimeout(resolve, 3_000).unref())]);
 
   try {
@@ -167,16 +167,16 @@ export async function startServer(
 
 /**
  * Once the database is prepared, starts the report tasks (offline check,
- * retention) and the webhook tasks (dispatch, delivery), and once the server also listens, the demo simulator when it
+ * retention, planner statistics) and the webhook tasks (dispatch, delivery), and once the server also listens, the demo simulator when it
  * runs: its backfill is background work that never delays the first
  * request. Returns how to stop both and wait for their work in progress.
  */
 function startBackgroundWork(
   prepared: Promise<void>,
   listening: Promise<void>,
-  deps: { config: Config; services: Services; log: FastifyInstance['log']; options: ServerOptions },
+  deps: { config: Config; store: Store; services: Services; log: FastifyInstance['log']; options: ServerOptions },
 ): { stop(): Promise<void> } {
-  const { config, services, log, options } = deps;
+  const { config, store, services, log, options } = deps;
   let stopped = false;
   let stopReportTasks: (() => Promise<void>) | undefined;
   let stopWebhookTasks: (() => Promise<void>) | undefined;
@@ -184,7 +184,7 @@ function startBackgroundWork(
   prepared.then(
     async () => {
       if (stopped || options.backgroundWork === false) return;
-      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log, services.requestLog);
+      stopReportTasks = startReportTasks(services.reports, config.ingest.offlineAfterSeconds, log, services.requestLog, store);
       stopWebhookTasks = startWebhookTasks(services.webhookWork, config.ingest.eventRetentionDays, log);
       warnOfUnsentEmail(services, log);
       await listening;

@@ -151,7 +151,7 @@ describe.each(storeKinds())('the per-key request log on %s', (kind) => {
     // on PostgreSQL, a day partition of its own (dropped whole) and the DEFAULT partition (deleted by rows)
     if (app.server.store.dialect.partitionsByTime) {
       const { ensureDailyPartitions } = await import('../src/ingest/partitions.repository.js');
-      await ensureDailyPartitions(app.server.store.db as never, 'api_request_log', Date.now() - 40 * DAY_MS, Date.now() - 40 * DAY_MS);
+      await ensureDailyPartitions(app.server.store.db as never, 'api_request_log_sets', Date.now() - 40 * DAY_MS, Date.now() - 40 * DAY_MS);
     }
     for (const [days, id] of [[40, 'old-partitioned'], [100, 'old-default'], [29, 'kept'], [0, 'today']] as const) writer?.record(entry(days, id));
     await requestLog.flush();

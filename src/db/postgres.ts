@@ -201,6 +201,8 @@ export function openPostgresStore(url: string, options: StoreOptions): Store {
       // a partitioned table's ANALYZE also analyzes its partitions
       if (names.length > 0) await sql`ANALYZE ${sql.join(names.map((name) => sql.table(name)))}`.execute(db);
     },
+    // autovacuum's ANALYZE keeps them (docs/operations.md); imports and migrations analyze what they load
+    refreshStatistics: async () => undefined,
     classifyError: classifyPostgresError,
     async ping() {
       try {

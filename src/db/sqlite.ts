@@ -93,6 +93,12 @@ export function openSqliteStore(file: string): Store {
       else for (const table of tables) await sql`ANALYZE ${sql.table(table)}`.execute(db);
       for (const statement of DROP_EMPTY_INDEX_STATISTICS) await sql.raw(statement).execute(db);
     },
+    async refreshStatistics() {
+      connection.exec(`PRAGMA analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`);
+      // 0x10002: every table of the file, not only those this connection has read since it opened
+      connection.exec('PRAGMA optimize = 0x10002');
+      dropEmptyIndexStatistics(connection);
+    },
     classifyError: (error) =>
       (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY'
         ? new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly.')

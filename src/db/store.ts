@@ -59,6 +59,16 @@ export interface Store {
    * SQLite: ANALYZE within an analysis limit (approximate, fast).
    */
   analyze(tables?: readonly string[]): Promise<void>;
+  /**
+   * Gathers the statistics again of the tables that grew or shrank much
+   * since they were last gathered, so that plans follow a table that grew
+   * from a few rows after a migration to millions. SQLite: PRAGMA optimize
+   * over every table, within the analysis limit (a read of each table's size
+   * when nothing changed much). PostgreSQL: nothing; autovacuum's ANALYZE
+   * does it there (and imports and migrations analyze what they load).
+   * Run hourly by every server process (ingest/report.tasks.ts).
+   */
+  refreshStatistics(): Promise<void>;
   /** How many SQL statements this store has run, for logs, metrics and the N+1 test. */
   readonly stats: StoreStats;
   /** Maps a driver failure to the AppError a caller should see (unavailable, timeout); returns others unchanged. */

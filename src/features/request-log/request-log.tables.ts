@@ -1,9 +1,26 @@
-/** The request log's table. */
+/** The request log's table and view. */
 export interface RequestLogTables {
+  api_request_log_sets: ApiRequestLogSetTable;
   api_request_log: ApiRequestLogTable;
 }
 
-/** One request made with an API key (migration 0020; features/request-log); partitioned by day on PostgreSQL. */
+/**
+ * The requests of one key recorded in one flush, within one UTC day
+ * (migration 0041; features/request-log): `requests` is a JSON array with
+ * one array per request (REQUEST_FIELDS of the repository); partitioned by
+ * day on first_at on PostgreSQL.
+ */
+export interface ApiRequestLogSetTable {
+  api_key_id: number;
+  first_at: string;
+  last_at: string;
+  requests: string;
+}
+
+/**
+ * One request made with an API key: a row of the view that unnests
+ * api_request_log_sets (migration 0041), with its set's `set_last_at`.
+ */
 export interface ApiRequestLogTable {
   requested_at: string;
   api_key_id: number;
@@ -19,4 +36,5 @@ export interface ApiRequestLogTable {
   statements: number;
   client_address: string | null;
   user_agent: string | null;
+  set_last_at: string;
 }

@@ -35,13 +35,19 @@ export interface RequestLogWriterOptions {
 /** Told of requests that could not be written: the error (none when the buffer was full) and how many were lost since the last report. */
 export type LostRowsReport = (lost: number, error: unknown) => void;
 
-const DEFAULTS = { batchRows: 1_000, maxPending: 20_000, flushMs: 1_000, reportEveryMs: 60_000 };
+/**
+ * A flush at 10,000 waiting requests, not 1,000: on SQLite each flush's
+ * commit makes the other server processes drop their page cache of the
+ * file, so a busy process flushes about once a second (docs/benchmarks.md,
+ * the request log). 50,000 waiting requests are about 20 MB.
+ */
+const DEFAULTS = { batchRows: 10_000, maxPending: 50_000, flushMs: 1_000, reportEveryMs: 60_000 };
 
 /**
  * Writes the request log in batches, off the requests' path: record() only
  * pushes onto an array; once started, a timer writes what waits every
- * `flushMs` and a flush also starts once `batchRows` wait, each batch as one
- * multi-row INSERT (`write`). At most `maxPending` requests wait: past that
+ * `flushMs` and a flush also starts once `batchRows` wait, each batch one
+ * `write` (the repository's: one compact row per key). At most `maxPending` requests wait: past that
  * (the database is down or slow), new ones are dropped. A batch that fails
  * is dropped, not retried: a request never waits for, or fails with, its
  * log. What was lost is reported with its count, at once the first time,

@@ -1,0 +1,131 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest, migrateUpTo } from '../src/db/migrate.js';
+import { openStore } from '../src/db/open-store.js';
+import type { Store } from '../src/db/store.js';
+import { createRequestLogRepository } from '../src/features/request-log/request-log.repository.js';
+import { createTestDatabase, storeKinds } from './helpers/stores.js';
+
+const COLUMNS = ['requested_at', 'api_key_id', 'request_id', 'method', 'path', 'operation_name', 'root_fields', 'status', 'error_codes', 'cost', 'duration_ms', 'statements', 'client_address', 'user_agent'] as const;
+
+/** A logged request of the previous layout. */
+function request(keyId: number, requestedAt: string, requestId: string, fields: Record<string, unknown> = {}) {
+  return {
+    requested_at: requestedAt,
+    api_key_id: keyId,
+    request_id: requestId,
+    method: 'POST',
+    path: '/api/v1/graphql',
+    operation_name: null,
+    root_fields: null,
+    status: 200,
+    error_codes: null,
+    cost: 1,
+    duration_ms: 1.5,
+    statements: 1,
+    client_address: '127.0.0.1',
+    user_agent: null,
+    ...fields,
+  };
+}
+
+/** Every logged request, the previous table's columns, in one order whatever the layout. */
+async function requests(store: Store) {
+  return store.db.selectFrom('api_request_log').select(COLUMNS).orderBy('requested_at').orderBy('request_id').execute();
+}
+
+/** A company and two of its keys. */
+async function seed(store: Store): Promise<[number, number]> {
+  const { db } = store;
+  const at = '2026-11-01T00:00:00.000Z';
+  const company = await db.insertInto('companies').values({ uuid: '00000000-0000-4000-8000-000000000001', slug: 'acme', name: 'Acme', created_at: at }).returning('id').executeTakeFirstOrThrow();
+  const key = async (n: number) =>
+    Number(
+      (
+        await db
+          .insertInto('api_keys')
+          .values({ uuid: `00000000-0000-4000-8000-00000000001${n}`, company_id: company.id, label: `key ${n}`, prefix: `ngk_test${n}`, secret_hash: `hash-${n}`, scope: 'read', created_at: at } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+  return [await key(1), await key(2)];
+}
+
+describe.each(storeKinds())('migration 0041 on %s', (kind) => {
+  it('turns stored requests into compact rows per key and minute that read back the same', async () => {
+    const database = await createTestDatabase(kind);
+    const store = await openStore(loadConfig({ DATABASE_URL: database.url }).database);
+    try {
+      await migrateUpTo(store, '0040-client-observation-sets');
+      const [one, two] = await seed(store);
+      // a day with its own partition on PostgreSQL (as the server makes them), and one in the DEFAULT partition
+      if (kind === 'postgres') {
+        await sql`CREATE TABLE api_request_log_p20261127 PARTITION OF api_request_log FOR VALUES FROM ('2026-11-27T00:00:00Z') TO ('2026-11-28T00:00:00Z')`.execute(store.db);
+      }
+      await store.db
+        .insertInto('api_request_log')
+        .values([
+          request(one, '2026-11-27T10:00:00.125Z', 'a', { operation_name: 'Devices', root_fields: 'networks,virtualDevice', cost: 12, duration_ms: 2 }),
+          request(one, '2026-11-27T10:00:30.000Z', 'b', { status: 401, error_codes: 'UNAUTHENTICATED', cost: null, statements: 0, user_agent: 'Café "script" \\ ünï' }),
+          request(two, '2026-11-27T23:59:59.999Z', 'c', { client_address: '2001:db8::1', duration_ms: 0.1 + 0.2 }),
+          request(one, '2026-11-28T10:00:00.000Z', 'd', { status: 429, error_codes: 'THROTTLED,RATE_LIMITED' }),
+        ] as never)
+        .execute();
+      const before = await requests(store);
+      expect(before).toHaveLength(4);
+
+      await migrateToLatest(store);
+      expect(await requests(store)).toEqual(before);
+      const sets = await store.db.selectFrom('api_request_log_sets').select(['api_key_id', 'first_at', 'last_at', 'requests']).orderBy('first_at').orderBy('api_key_id').execute();
+      expect(sets.map((s) => [Number(s.api_key_id), (JSON.parse(s.requests) as unknown[]).length])).toEqual([
+        [one, 2],
+        [two, 1],
+        [one, 1],
+      ]);
+      if (kind === 'postgres') {
+        const held = await sql<{ part: string; n: string }>`SELECT tableoid::regclass::text AS part, count(*) AS n FROM api_request_log_sets GROUP BY 1 ORDER BY 1`.execute(store.db);
+        expect(held.rows.map((r) => `${r.part} ${r.n}`)).toEqual(['api_request_log_sets_default 1', 'api_request_log_sets_p20261127 2']);
+      }
+
+      // the previous version's servers write rows to api_request_log: each becomes a compact row of its own
+      await store.db.insertInto('api_request_log').values(request(two, '2026-11-28T10:01:00.000Z', 'e', { method: 'GET', path: '/metrics', cost: null }) as never).execute();
+      const after = await requests(store);
+      expect(after.slice(0, 4)).toEqual(before);
+      expect(after[4]).toMatchObject({ request_id: 'e', method: 'GET', path: '/metrics', cost: null, status: 200 });
+      const { n } = await store.db.selectFrom('api_request_log_sets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n)).toBe(4);
+
+      // the server's writer: one row per key and UTC day, times to the millisecond (a fraction cut, as toISOString does)
+      const written = (requestId: string, at: number) => ({ at, keyId: two, requestId, method: 'POST', path: '/api/v1/graphql', operationName: null, rootFields: [], status: 200, errorCodes: [], cost: 2.4, durationMs: 0.5, statements: 1, clientAddress: null, userAgent: null });
+      await createRequestLogRepository(store).insert([written('w1', Date.parse('2026-11-29T23:59:59.999Z') + 0.7), written('w2', Date.parse('2026-11-30T00:00:00.000Z')), written('w3', Date.parse('2026-11-29T00:00:00.001Z'))]);
+      const back = await store.db.selectFrom('api_request_log').select(['request_id', 'requested_at', 'cost', 'root_fields']).where('request_id', 'like', 'w%').orderBy('requested_at').execute();
+      expect(back.map((r) => [r.request_id, new Date(r.requested_at).toISOString(), r.cost, r.root_fields])).toEqual([
+        ['w3', '2026-11-29T00:00:00.001Z', 2, null],
+        ['w1', '2026-11-29T23:59:59.999Z', 2, null],
+        ['w2', '2026-11-30T00:00:00.000Z', 2, null],
+      ]);
+      await store.db.deleteFrom('api_request_log_sets').where('first_at', '>=', '2026-11-29T00:00:00.000Z').execute();
+
+      // a key's read goes to its own compact rows of the window through the index: 2,000 rows more than
+      // the migration's statistics say, gathered again by the servers' hourly task (Store.refreshStatistics)
+      const spread = Array.from({ length: 2_000 }, (_, i) => {
+        const at = new Date(Date.parse('2026-11-28T01:00:00.000Z') + i * 1_000).toISOString();
+        return { api_key_id: i % 2 === 0 ? one : two, first_at: at, last_at: at, requests: JSON.stringify([[3_600_000 + i * 1_000, `spread-${i}`, 'POST', '/api/v1/graphql', null, null, 200, null, 1, 1, 1, null, null]]) };
+      });
+      for (let i = 0; i < spread.length; i += 500) await store.db.insertInto('api_request_log_sets').values(spread.slice(i, i + 500)).execute();
+      await store.refreshStatistics();
+      const since = '2026-11-28T01:33:10.000Z';
+      const read = store.db.selectFrom('api_request_log').select('request_id').where('api_key_id', '=', one).where('set_last_at', '>=', since).where('requested_at', '>=', since).orderBy('requested_at', 'desc').limit(3).compile();
+      const literal = (value: unknown) => (typeof value === 'number' ? String(value) : `'${String(value)}'`);
+      const inlined = read.parameters.reduce<string>((text, value, i) => text.replace(kind === 'postgres' ? new RegExp(`\\$${i + 1}\\b`) : '?', literal(value)), read.sql);
+      const plan = JSON.stringify((await sql.raw(`${kind === 'postgres' ? 'EXPLAIN (FORMAT JSON)' : 'EXPLAIN QUERY PLAN'} ${inlined}`).execute(store.db)).rows);
+      expect(plan).toMatch(kind === 'postgres' ? /"Index Cond":"\(\(api_key_id = \d+\) AND \(last_at >= / : /SEARCH s USING INDEX api_request_log_sets_key_idx \(api_key_id=\? AND last_at>\?\)/);
+      expect((await store.db.executeQuery(read)).rows).toEqual([{ request_id: 'd' }, { request_id: 'spread-1998' }, { request_id: 'spread-1996' }]);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
