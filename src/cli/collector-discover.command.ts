@@ -2,8 +2,6 @@ import fs from 'node:fs/promises';
 import { AppError } from '../kernel/errors.js';
 import { parseJsonText } from '../kernel/json-input.js';
 import { createChecks } from '../kernel/snmp-target.js';
-import { postDiscovered, readDiscovery, sweep } from '../collector/collector.discovery.js';
-import { printSweep, readConfig } from './collector.command.js';
 import { COLLECTOR_OPTIONS } from './options.js';
 import type { Command, CommandContext } from './io.js';
 import { printJson } from './io.js';
@@ -36,6 +34,9 @@ export const COLLECTOR_DISCOVER_COMMAND: Command = {
 };
 
 async function discover(context: CommandContext): Promise<number> {
+  // loaded by this command only: net-snmp is a fifth of every other command's start
+  const { postDiscovered, readDiscovery, sweep } = await import('../collector/collector.discovery.js');
+  const { printSweep, readConfig } = await import('./collector.command.js');
   const problems: string[] = [];
   const number = (name: string, fallback: number) => (context.values[name] === undefined ? fallback : Number(context.values[name]));
   const discovery = readDiscovery(

@@ -1,6 +1,6 @@
 import { isVlanId } from '../kernel/rules.js';
-import { STP_STATES } from '../ingest/report.protocol.js';
-import type { StpState } from '../ingest/report.protocol.js';
+import { STP_STATES } from '../ingest/report.limits.js';
+import type { StpState } from '../ingest/report.limits.js';
 import type { SnmpClient, SnmpObject, SnmpValue } from './snmp.client.js';
 
 // The standard MIB objects one poll reads, and how their values are decoded.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isSerialNumber } from '../kernel/rules.js';
-import { MAX_CLIENTS, MAX_MAC_TABLE_ENTRIES } from '../ingest/report.protocol.js';
-import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, PortType, Report, StpState, UplinkSampleInput } from '../ingest/report.protocol.js';
+import { MAX_CLIENTS, MAX_MAC_TABLE_ENTRIES } from '../ingest/report.limits.js';
+import type { ClientInput, CountersInput, MacTableEntryInput, PortInput, Report, UplinkSampleInput } from '../ingest/report.protocol.js';
+import type { PortType, StpState } from '../ingest/report.limits.js';
 import type { ProbeResult } from './collector.probes.js';
 import type { DevicePoll, InterfaceCounters, PolledFdbEntry, PolledInterface, PolledLldpNeighbour } from './collector.mibs.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../kernel/errors.js';
-import { MAX_POLL_ERROR, MAX_REPORTS_PER_REQUEST, formatTime } from '../ingest/report.protocol.js';
+import { MAX_POLL_ERROR, MAX_REPORTS_PER_REQUEST, formatTime } from '../ingest/report.limits.js';
 import type { Report } from '../ingest/report.protocol.js';
 import { createHttpSink } from '../tools/simulator/simulator.sink.js';
 import { INTERVAL_SECONDS } from '../kernel/snmp-target.js';

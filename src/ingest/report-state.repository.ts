@@ -5,7 +5,8 @@ import type { Database } from '../db/tables.js';
 import { createRowWriter, takeExcluded } from './report-rows.repository.js';
 import { macTableChanges } from './report.mac-table.js';
 import type { MacTableSets, StoredMacEntry } from './report.mac-table.js';
-import type { OutletReport, PortReport, RadioReport, StpState } from './report.protocol.js';
+import type { OutletReport, PortReport, RadioReport } from './report.protocol.js';
+import type { StpState } from './report.limits.js';
 import { stpKey } from './report.stp.js';
 import type { PortStp, StpAlert } from './report.stp.js';
 

@@ -3,7 +3,8 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { isIpAddress } from '../kernel/formats.js';
 import { jsonValueNesting } from '../kernel/json-input.js';
-import { NETGRAPH_EVENT_TYPES, ReportSchema, SECTION_IDENTITY, STRING_KIND } from './report.protocol.js';
+import { ReportSchema, SECTION_IDENTITY, STRING_KIND } from './report.protocol.js';
+import { NETGRAPH_EVENT_TYPES } from './report.limits.js';
 import type { SchemaNode } from './report.protocol.js';
 import type { DeviceReport } from './report.protocol.js';
 

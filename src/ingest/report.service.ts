@@ -17,7 +17,7 @@ import type { FreshReport } from './report.rows.js';
 import type { EventRow } from './report.repository.js';
 import type { ForeignApContext } from './report-alerts.repository.js';
 import type { Rejection } from './report.parse.js';
-import { MAX_CLOCK_AHEAD_MS } from './report.protocol.js';
+import { MAX_CLOCK_AHEAD_MS } from './report.limits.js';
 import type { DeviceReport } from './report.protocol.js';
 import { DAILY_SECONDS, HOURLY_SECONDS, RAW_SERIES_TABLES, RETENTION_DEFAULTS } from '../kernel/telemetry.js';
 import { stpChanges } from './report.stp.js';

@@ -1,4 +1,5 @@
-import type { PortReport, StpState } from './report.protocol.js';
+import type { PortReport } from './report.protocol.js';
+import type { StpState } from './report.limits.js';
 
 /** The block alert a port has open: BLOCKED after PORT_BLOCKED, STP_ERROR after STP_ERROR_PORT_BLOCKED. */
 export type StpAlert = 'BLOCKED' | 'STP_ERROR';

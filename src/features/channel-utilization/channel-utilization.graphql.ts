@@ -1,4 +1,4 @@
-import { RADIO_BANDS } from '../../ingest/report.protocol.js';
+import { RADIO_BANDS } from '../../ingest/report.limits.js';
 import { inCompany, text } from '../../engine/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument, TableRoot } from '../../engine/read.model.js';
 import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT, checkFilter, filterAt, maxBuckets } from '../metrics/metrics.window.js';

@@ -1,5 +1,5 @@
 import { RADIO_TIERS, RADIO_UTILIZATION_METRICS } from '../../kernel/telemetry.js';
-import { RADIO_BANDS } from '../../ingest/report.protocol.js';
+import { RADIO_BANDS } from '../../ingest/report.limits.js';
 import type { SqlContext } from '../../engine/read.model.js';
 import { tieredSources, tierRows } from '../metrics/metrics.sql.js';
 import type { Source } from '../metrics/metrics.sql.js';

@@ -1,4 +1,4 @@
-import { HW_MODES, MAX_WIFI_CHANNEL } from '../../ingest/report.protocol.js';
+import { HW_MODES, MAX_WIFI_CHANNEL } from '../../ingest/report.limits.js';
 import { integer, nullable, text } from '../../engine/read.model.js';
 import type { ArgumentProblem, ArgumentValues, FieldMapping, GraphQLFeature, ReadSettings, RootArgument, SqlContext, ValueRoot } from '../../engine/read.model.js';
 import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT, checkFilter, filterAt, maxBuckets } from '../metrics/metrics.window.js';

@@ -1,4 +1,4 @@
-import { MAX_MAC_TABLE_ENTRIES } from '../../ingest/report.protocol.js';
+import { MAX_MAC_TABLE_ENTRIES } from '../../ingest/report.limits.js';
 import { dateTime, inCompany, integer, text, uuidArgument } from '../../engine/read.model.js';
 import type { FieldMapping, GraphQLFeature, ListMapping, SqlContext } from '../../engine/read.model.js';
 import { MAX_SEARCH_LENGTH, MAX_SEARCH_PAGE, SEARCH_PAGE_ARGUMENTS, checkSearchPage, macMatches, noSearch, searchPageSize, searchText } from '../client/client.search.js';

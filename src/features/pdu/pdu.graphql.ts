@@ -1,4 +1,4 @@
-import { MAX_OUTLETS } from '../../ingest/report.protocol.js';
+import { MAX_OUTLETS } from '../../ingest/report.limits.js';
 import { dateTime, inCompany, integer, nullable } from '../../engine/read.model.js';
 import type { ArgumentValues, FieldMapping, GraphQLFeature, ListMapping, ReadSettings, RootArgument } from '../../engine/read.model.js';
 import { BUCKETS_PER_COST_ELEMENT, METRICS_FILTER_ARGUMENT, checkFilter, filterOf, maxBuckets, seriesCostSize } from '../metrics/metrics.window.js';

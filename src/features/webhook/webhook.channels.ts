@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Payload } from './webhook.alerts.js';
 import { RESPONSE_PREFIX_BYTES } from './webhook.http.js';
@@ -76,7 +75,8 @@ export function createMailer(smtp: SmtpSettings, timeoutMs: number): Mailer {
   let transport: Transporter | undefined;
   return {
     async send(to, mail, messageId) {
-      transport ??= nodemailer.createTransport({ url: smtp.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+      // loaded on the first email: most processes never send one (a CLI command, a server without SMTP_URL)
+      transport ??= (await import('nodemailer')).default.createTransport({ url: smtp.url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
       const started = performance.now();
       const took = () => Math.round(performance.now() - started);
       try {

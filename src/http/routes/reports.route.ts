@@ -17,7 +17,7 @@ import type { ApiKeyService } from '../../features/api-key/api-key.service.js';
 import type { LimitsService } from '../../platform/limits/limits.service.js';
 import { findPrototypeKey, prototypeKeyMessage } from '../../kernel/json-input.js';
 import type { Rejection } from '../../ingest/report.parse.js';
-import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
+import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.limits.js';
 import type { IngestFigures, ReportService } from '../../ingest/report.service.js';
 import type { CollectorTargetService } from '../../features/collector-target/collector-target.service.js';
 import type { CollectorRangeService } from '../../features/collector-range/collector-range.service.js';

@@ -1,4 +1,5 @@
-import type { ClientInput, RadioBand } from '../../ingest/report.protocol.js';
+import type { ClientInput } from '../../ingest/report.protocol.js';
+import type { RadioBand } from '../../ingest/report.limits.js';
 import { radioChannel } from './simulator.devices.js';
 import { between, formatMac, hash32, pick, unit } from './simulator.noise.js';
 import { isOnSite } from './simulator.schedule.js';

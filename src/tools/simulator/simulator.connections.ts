@@ -1,5 +1,5 @@
 import type { ClientConnectionEventInput, ClientConnectionEventsInput } from '../../ingest/report.protocol.js';
-import { formatTime } from '../../ingest/report.protocol.js';
+import { formatTime } from '../../ingest/report.limits.js';
 import { associatedAp } from './simulator.clients.js';
 import type { SimClient } from './simulator.clients.js';
 import type { SimNetwork } from './simulator.model.js';

@@ -1,4 +1,4 @@
-import type { PortType, RadioBand } from '../../ingest/report.protocol.js';
+import type { PortType, RadioBand } from '../../ingest/report.limits.js';
 import { between, createWave, formatMac, hash32, hashString, pick, unit } from './simulator.noise.js';
 import type { Wave } from './simulator.noise.js';
 

@@ -1,4 +1,5 @@
-import type { RadioBand, RadioChannelInput } from '../../ingest/report.protocol.js';
+import type { RadioChannelInput } from '../../ingest/report.protocol.js';
+import type { RadioBand } from '../../ingest/report.limits.js';
 
 /** A channel width the protocol takes. */
 type Width = NonNullable<RadioChannelInput['channelWidthMHz']>;

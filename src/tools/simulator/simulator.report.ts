@@ -1,5 +1,6 @@
-import type { EventInput, MacTableEntryInput, PortInput, Report, StpState } from '../../ingest/report.protocol.js';
-import { formatTime } from '../../ingest/report.protocol.js';
+import type { EventInput, MacTableEntryInput, PortInput, Report } from '../../ingest/report.protocol.js';
+import type { StpState } from '../../ingest/report.limits.js';
+import { formatTime } from '../../ingest/report.limits.js';
 import { associatedAp, clientReport, signalAt } from './simulator.clients.js';
 import type { AccessPointAir, SimulatedClient } from './simulator.clients.js';
 import type { PortSpec } from './simulator.devices.js';

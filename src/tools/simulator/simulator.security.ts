@@ -1,5 +1,5 @@
 import type { ForeignBssidInput, IdsDetectionInput, MacTableEntryInput } from '../../ingest/report.protocol.js';
-import { formatTime } from '../../ingest/report.protocol.js';
+import { formatTime } from '../../ingest/report.limits.js';
 import type { SimDevice, SimNetwork } from './simulator.model.js';
 import { between, formatMac, hash32, pick, unit } from './simulator.noise.js';
 

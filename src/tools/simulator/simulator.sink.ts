@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import { AppError } from '../../kernel/errors.js';
-import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.protocol.js';
+import { MAX_REPORTS_PER_REQUEST } from '../../ingest/report.limits.js';
 import type { Report } from '../../ingest/report.protocol.js';
 import type { SimulatedReport } from './simulator.report.js';
 

@@ -1,5 +1,5 @@
 import type { CountersInput, EventInput, UplinkSampleInput } from '../../ingest/report.protocol.js';
-import { formatTime } from '../../ingest/report.protocol.js';
+import { formatTime } from '../../ingest/report.limits.js';
 import { between, unit, waveAt, waveIntegral } from './simulator.noise.js';
 import type { PortSpec } from './simulator.devices.js';
 import { incidentAt, incidentInSlot, slotOf } from './simulator.schedule.js';
