@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const path = request.url.split('?')[0] ?? request.url;
     const facts = { method: request.method, path, clientAddress: request.ip, status: reply.statusCode, elapsedMs: reply.elapsedTime };
     if (requestLog !== undefined) {
-      const entry = keyRequest({ ...facts, requestId: request.id, userAgent: request.headers['user-agent'] }, context);
+      const entry = keyRequest(facts, request.id, request.headers['user-agent'], context);
       if (entry !== undefined) requestLog.record(entry);
     }
     // the request id is in request.log's bindings

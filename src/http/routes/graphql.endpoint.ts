@@ -84,7 +84,7 @@ export function createGraphQLEndpoint(deps: EndpointDeps): (request: IncomingMes
     const facts = { requestId, method: 'POST', path: GRAPHQL_PATH, clientAddress: context.clientAddress, status, elapsedMs };
     if (deps.requestLog !== undefined) {
       noteErrorCodes(context, result);
-      const entry = keyRequest({ ...facts, userAgent: request.headers['user-agent'] }, context);
+      const entry = keyRequest(facts, requestId, request.headers['user-agent'], context);
       if (entry !== undefined) deps.requestLog.record(entry);
     }
     if (!logsRequests(log)) return;
