@@ -66,7 +66,7 @@ export default tseslint.config(
   {
     files: ['src/features/**/*.ts', 'src/platform/**/*.ts'],
     ignores: [
-      // the request log is a day-partitioned series like ingest's: it shares ingest's row writer and partition upkeep (SQL helpers, no service to call)
+      // the request log is a day-partitioned series like ingest's: it shares ingest's partition upkeep (SQL helpers, no service to call)
       'src/features/request-log/**',
     ],
     rules: {
