@@ -138,17 +138,18 @@ async function statementsRun(target) {
 async function measureCase(kase, targets, prepared, options, dbPids) {
   const load = (target, seconds, measure) =>
     runLoad({ url: target.url, requests: prepared[target.name], connections: options.connections, seconds, measure });
-  if (options.warmup > 0) {
-    for (const target of targets) await load(target, options.warmup, undefined);
-  }
-  // Where LOG_LEVEL=info is compared with warn, netgraph's targets are new processes in every round: one process
-  // of a build can settle a few percent above or below another of the same build for its whole life (what V8's
-  // optimizing compiler made of it), so one process each would compare the processes, not the log levels. Such a
-  // target runs only for its own turn (started, warmed up, measured, stopped; the last round's stays up for the
-  // next case): new processes all warmed up at once held the connections of every pool at the same time, past
-  // PostgreSQL's default max_connections of 100 when the other targets' turns came.
-  // (so too where the request log on is compared with off)
+  // Where LOG_LEVEL=info is compared with warn, or the request log on with off, netgraph's targets are new
+  // processes in every round: one process of a build can settle a few percent above or below another of the same
+  // build for its whole life (what V8's optimizing compiler made of it), so one process each would compare the
+  // processes, not the settings. Such a target runs only for its own turn, from the first round on (started, warmed
+  // up, measured, stopped; the last round's stays up for the next case, which stops it first): processes warmed up
+  // side by side hold every pool's connections at once, and three netgraph targets on PostgreSQL with the floor
+  // passed PostgreSQL's default max_connections of 100, so the first target's first round got 503s.
   const renewed = new Set(targets.some((t) => t.logLevel === 'info' || t.requestLogOf !== undefined) ? targets.filter((t) => t.kind === 'netgraph') : []);
+  if (options.warmup > 0) {
+    for (const target of targets) if (!renewed.has(target)) await load(target, options.warmup, undefined);
+  }
+  for (const target of renewed) await target.stop();
   const rounds = [];
   for (let r = 0; r < options.rounds; r++) {
     // rotated every other round and reversed in between, so no target always runs first or last, or right after the same one
@@ -156,7 +157,7 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
     const order = r % 2 === 0 ? rotated : rotated.reverse();
     const round = {};
     for (const target of order) {
-      if (r > 0 && renewed.has(target)) {
+      if (renewed.has(target)) {
         log(`${kase.id} round ${r + 1}/${options.rounds}: starting ${target.name} anew`);
         await target.restart();
         if (options.warmup > 0) await load(target, options.warmup, undefined);
