@@ -423,3 +423,29 @@ describe.each(storeKinds())('webhook targets on %s without WEBHOOK_ALLOW_PRIVATE
     expect(hook.received).toHaveLength(0);
   });
 });
+
+describe.each(storeKinds())('AUDIT_LOG dispatch on %s', (kind) => {
+  let app: TestApp | undefined;
+  afterAll(async () => app?.close());
+
+  it('sends an endpoint no audit entry written before it was created, though dispatched after', async () => {
+    // no background work: the entries wait undispatched until this test dispatches them; no test clock: the audit
+    // log and the endpoints are then stamped by the same clock, as in a server
+    app = await startTestApp(kind, { data: createFixture(), backgroundWork: false, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' } });
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const { webhooks, networks, webhookWork } = app.server.services;
+    const acme = await webhooks.cliCaller('acme');
+    await networks.update(acme, { networkUUID: IDS.acmeEmpty, label: 'Before the endpoint' });
+    await tick();
+    const { endpoint: created } = await webhooks.createEndpoint(acme, { label: 'late', url: 'http://127.0.0.1:9/hook', rules: [{ alert: 'AUDIT_LOG' }] });
+    await tick();
+    await networks.update(acme, { networkUUID: IDS.acmeEmpty, label: 'After the endpoint' });
+    while ((await webhookWork.dispatcher.dispatchAudit()) > 0);
+    const heard = (await webhooks.listDeliveries(acme, { endpointId: created.id })).map((d) => (d.payload as { data: { action: string; after: { label?: string } | null } }).data);
+    // its own creation (written with it) and the update after it; not the import nor the update before it
+    expect(heard.map((entry) => [entry.action, entry.after?.label ?? null]).sort()).toEqual([
+      ['network.update', 'After the endpoint'],
+      ['webhook.create', 'late'],
+    ]);
+  });
+});

@@ -22,6 +22,8 @@ export interface ActiveRule {
   /** null: every network of the company. */
   readonly networkId: number | null;
   readonly threshold: number | null;
+  /** When the endpoint was created, in ms since the epoch: it hears no audit entry written before (dispatchAudit). */
+  readonly endpointCreatedMs: number;
 }
 
 /** A network's connected clients right now. */
@@ -127,14 +129,14 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
       let own = db
         .selectFrom('webhook_rules as r')
         .innerJoin('webhook_endpoints as e', 'e.id', 'r.endpoint_id')
-        .select(['r.id', 'r.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId', 'r.threshold'])
+        .select(['r.id', 'r.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId', 'r.threshold', 'e.created_at as endpointCreatedAt'])
         .where('e.enabled', '=', true)
         .where('r.alert_type', 'in', alertTypes);
       let received = db
         .selectFrom('alert_receiver_rules as r')
         .innerJoin('alert_receiver_targets as t', 't.receiver_id', 'r.receiver_id')
         .innerJoin('webhook_endpoints as e', 'e.id', 't.endpoint_id')
-        .select(['r.id', 't.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId'])
+        .select(['r.id', 't.endpoint_id as endpointId', 'e.payload_format as format', 'r.company_id as companyId', 'r.alert_type as alertType', 'r.network_id as networkId', 'e.created_at as endpointCreatedAt'])
         .where('e.enabled', '=', true)
         .where('r.alert_type', 'in', alertTypes);
       // without an SMTP server an email channel's messages could only fail: none are queued (docs/alerts.md#email)
@@ -144,8 +146,8 @@ export function createDispatchRepository({ db }: SqlContext, dialect: SqlDialect
         received = received.where('r.company_id', 'in', companyIds);
       }
       const rows = [...(await own.orderBy('r.id').execute()), ...(await received.orderBy('r.id').orderBy('t.id').execute()).map((row) => ({ ...row, threshold: null }))];
-      return rows.map((row) => ({
-        ...row, id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId), format: row.format as PayloadFormat,
+      return rows.map(({ endpointCreatedAt, ...row }) => ({
+        ...row, endpointCreatedMs: new Date(endpointCreatedAt).getTime(), id: Number(row.id), endpointId: Number(row.endpointId), companyId: Number(row.companyId), format: row.format as PayloadFormat,
         networkId: row.networkId === null ? null : Number(row.networkId),
       }));
     },

@@ -71,7 +71,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
     table: 'events' | 'audit_log',
     take: (repository: Repository) => Promise<T[]>,
     alertTypes: readonly string[],
-    describe: (row: T) => { alertType: string; networkId: number | null; payload: PayloadOf },
+    describe: (row: T) => { alertType: string; networkId: number | null; payload: PayloadOf; writtenAt?: string },
     mark: (repository: Repository, ids: number[], at: string) => Promise<void>,
   ): Promise<number> {
     if (!(await createDispatchRepository(store, store.dialect).hasUndispatched(table))) return 0;
@@ -82,8 +82,11 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
       const at = now().toISOString();
       const rules = await repository.activeRules(alertTypes, [...new Set(rows.map((row) => row.companyId))], canEmail);
       const messages = rows.flatMap((row) => {
-        const { alertType, networkId, payload } = describe(row);
-        return messagesFor(rules, alertType, row.companyId, networkId, payload, at);
+        const { alertType, networkId, payload, writtenAt } = describe(row);
+        // an endpoint created after the row was written but before this dispatch does not hear of it
+        const written = writtenAt === undefined ? undefined : Date.parse(writtenAt);
+        const hearing = written === undefined ? rules : rules.filter((rule) => rule.endpointCreatedMs <= written);
+        return messagesFor(hearing, alertType, row.companyId, networkId, payload, at);
       });
       await createOutboxRepository(tx, store.dialect).insertMessages(messages);
       await mark(repository, rows.map((row) => row.id), at);
@@ -117,7 +120,7 @@ export function createDispatcher(store: Store, now: () => Date, offlineAfterSeco
         'audit_log',
         (repository) => repository.takeAuditEntries(DISPATCH_BATCH),
         ['AUDIT_LOG'],
-        (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: (format) => (format === 'meter' ? meterAuditPayload(entry) : auditPayload(entry)) }),
+        (entry) => ({ alertType: 'AUDIT_LOG', networkId: null, payload: (format) => (format === 'meter' ? meterAuditPayload(entry) : auditPayload(entry)), writtenAt: entry.occurredAt }),
         (repository, ids, at) => repository.markAuditDispatched(ids, at),
       ),
 
