@@ -2,13 +2,16 @@
 // repository's insert (src/features/request-log/request-log.repository.ts) of
 // `batches` batches of `rows` requests, as the writer's flush makes them, on
 // a fresh SQLite file or an existing, empty PostgreSQL database; prints CPU
-// and wall time per row and the longest batch. After `npm run build`:
+// per row (the process's, and on PostgreSQL the database backends' from
+// /proc), wall time per row and the longest batch. After `npm run build`:
 //   node bench/request-log-write.mjs sqlite [rows] [batches]
 //   node bench/request-log-write.mjs postgres://root@127.0.0.1:5432/DB [rows] [batches]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { cpuDelta, cpuSeconds } from './lib/procfs.mjs';
 
 const DIST = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.url))), 'dist');
 const { openStore } = await import(path.join(DIST, 'db/open-store.js'));
@@ -31,20 +34,27 @@ const key = await store.db.selectFrom('api_keys').select('id').where('prefix', '
 const repository = createRequestLogRepository(store);
 await repository.preparePartitions(Date.now() - 86_400_000, Date.now() + 2 * 86_400_000);
 
-const request = (i) => ({ at: Date.now(), keyId: key.id, requestId: `bench-${i}`, method: 'POST', path: '/api/v1/graphql', operationName: 'VirtualDevice', rootFields: ['virtualDevice'], status: 200, errorCodes: [], cost: 1, durationMs: 1.23, statements: 1, clientAddress: '127.0.0.1', userAgent: 'autocannon' });
-const batch = () => Array.from({ length: rows }, (_, i) => request(i));
+// request ids as the server makes them (a UUID each), the rest as a script's requests repeat them
+const request = () => ({ at: Date.now(), keyId: key.id, requestId: crypto.randomUUID(), method: 'POST', path: '/api/v1/graphql', operationName: 'VirtualDevice', rootFields: ['virtualDevice'], status: 200, errorCodes: [], cost: 1, durationMs: 1.23, statements: 1, clientAddress: '127.0.0.1', userAgent: 'autocannon' });
+const batch = () => Array.from({ length: rows }, request);
 for (let i = 0; i < 10; i++) await repository.insert(batch());
 
+const prepared = Array.from({ length: batches }, batch);
+// PostgreSQL: the CPU of this database's backends (the store's pools), from /proc
+const backends = async () =>
+  target.dialect === 'postgres' ? (await store.db.selectFrom('pg_stat_activity').select('pid').where('datname', '=', new URL(where).pathname.slice(1)).execute()).map((row) => Number(row.pid)) : [];
+const db0 = cpuSeconds(await backends());
 const cpu0 = process.cpuUsage();
 const wall0 = performance.now();
 let longest = 0;
-for (let b = 0; b < batches; b++) {
-  const requests = batch();
+for (const requests of prepared) {
   const started = performance.now();
   await repository.insert(requests);
   longest = Math.max(longest, performance.now() - started);
 }
 const cpu = process.cpuUsage(cpu0);
+const dbCpu = cpuDelta(db0, cpuSeconds(await backends()));
 const n = rows * batches;
-console.log(`${target.dialect}: ${batches} batches of ${rows}: CPU ${((cpu.user + cpu.system) / n).toFixed(2)} µs/row, wall ${(((performance.now() - wall0) * 1000) / n).toFixed(2)} µs/row, longest batch ${longest.toFixed(1)} ms`);
+const database = target.dialect === 'postgres' ? `, database CPU ${((dbCpu * 1e6) / n).toFixed(2)} µs/row` : '';
+console.log(`${target.dialect}: ${batches} batches of ${rows}: CPU ${((cpu.user + cpu.system) / n).toFixed(2)} µs/row${database}, wall ${(((performance.now() - wall0) * 1000) / n).toFixed(2)} µs/row, longest batch ${longest.toFixed(1)} ms`);
 await store.close();

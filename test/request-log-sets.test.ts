@@ -129,3 +129,75 @@ describe.each(storeKinds())('migration 0041 on %s', (kind) => {
     }
   });
 });
+
+describe.each(storeKinds())('migration 0042 on %s', (kind) => {
+  it("reads rows with shapes as it reads rows of 0041's layout, field for field", async () => {
+    const database = await createTestDatabase(kind);
+    const store = await openStore(loadConfig({ DATABASE_URL: database.url }).database);
+    try {
+      await migrateToLatest(store);
+      const [one] = await seed(store);
+      const base = Date.parse('2026-11-27T10:00:00.000Z');
+      // requests that share some fields and not others: four shapes, one used again after another
+      const recorded = [
+        { status: 200, operationName: 'Devices', rootFields: ['networks', 'virtualDevice'], cost: 12, durationMs: 2 },
+        { status: 200, operationName: 'Devices', rootFields: ['networks', 'virtualDevice'], cost: 12, durationMs: 0.1 + 0.2 },
+        { status: 401, errorCodes: ['UNAUTHENTICATED'], cost: null, statements: 0, userAgent: 'Café "script" \\ ünï' },
+        { status: 429, errorCodes: ['THROTTLED', 'RATE_LIMITED'], clientAddress: '2001:db8::1' },
+        { status: 200, operationName: 'Devices', rootFields: ['networks', 'virtualDevice'], cost: 11, durationMs: 4.25 },
+        { method: 'GET', path: '/metrics', status: 200, cost: null },
+      ].map((fields, i) => ({
+        at: base + i * 1_000 + 0.4,
+        keyId: one,
+        requestId: `new-${i}`,
+        method: 'POST',
+        path: '/api/v1/graphql',
+        operationName: null,
+        rootFields: [] as string[],
+        errorCodes: [] as string[],
+        cost: 1 as number | null,
+        durationMs: 1.5,
+        statements: 1,
+        clientAddress: '127.0.0.1',
+        userAgent: null,
+        ...fields,
+      }));
+      await createRequestLogRepository(store).insert(recorded);
+      // the same requests as the previous version's servers write them: one row of 0041's layout each
+      for (const r of recorded) {
+        await store.db
+          .insertInto('api_request_log')
+          .values(
+            request(one, new Date(Math.floor(r.at)).toISOString(), r.requestId.replace('new', 'old'), {
+              method: r.method,
+              path: r.path,
+              operation_name: r.operationName,
+              root_fields: r.rootFields.length === 0 ? null : r.rootFields.join(','),
+              status: r.status,
+              error_codes: r.errorCodes.length === 0 ? null : r.errorCodes.join(','),
+              cost: r.cost,
+              duration_ms: r.durationMs,
+              statements: r.statements,
+              client_address: r.clientAddress,
+              user_agent: r.userAgent,
+            }) as never,
+          )
+          .execute();
+      }
+      const rows = await store.db.selectFrom('api_request_log_sets').select(['requests', 'shapes']).orderBy('first_at').execute();
+      const written = rows.find((row) => row.shapes !== null);
+      expect(JSON.parse(written?.shapes ?? '[]')).toHaveLength(4);
+      expect(rows.filter((row) => row.shapes === null)).toHaveLength(recorded.length);
+
+      const back = await requests(store);
+      const fields = (prefix: string) => back.filter((row) => row.request_id.startsWith(prefix)).map(({ request_id: id, requested_at: at, ...rest }) => ({ id: id.slice(prefix.length), at: new Date(at).toISOString(), ...rest }));
+      expect(fields('new-')).toHaveLength(recorded.length);
+      expect(fields('new-')).toEqual(fields('old-'));
+      expect(fields('new-')[2]).toMatchObject({ status: 401, error_codes: 'UNAUTHENTICATED', cost: null, user_agent: 'Café "script" \\ ünï' });
+      expect(fields('new-')[4]).toMatchObject({ operation_name: 'Devices', root_fields: 'networks,virtualDevice', cost: 11, duration_ms: 4.25 });
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});

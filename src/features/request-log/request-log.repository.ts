@@ -5,7 +5,7 @@ import type { ApiRequestLogSetTable } from './request-log.tables.js';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../../ingest/partitions.repository.js';
 import type { KeyRequest } from './request-log.writer.js';
 
-/** The table the log is written to (migration 0041), partitioned by day on PostgreSQL; reads unnest it through the view `api_request_log`. */
+/** The table the log is written to (migrations 0041 and 0042), partitioned by day on PostgreSQL; reads unnest it through the view `api_request_log`. */
 export const REQUEST_LOG_TABLE = 'api_request_log_sets';
 
 /** The most compact rows one INSERT writes (4 parameters each, well within SQLite's limit). */
@@ -40,53 +40,147 @@ export interface RequestRow {
 }
 
 /**
- * A request as an entry of a compact row's `requests`: its fields in
- * migration 0041's order, its time as the milliseconds since the start of
- * `day` (the row's UTC day) where toISOString would cost 1.1 µs.
+ * A key's requests of one UTC day, gathered for one compact row: each
+ * request's own fields in columns (numbers in plain arrays, nothing per
+ * request for the garbage collector to trace but its id), the fields a
+ * script repeats as the index of a shape.
  */
-function requestEntry(r: KeyRequest, day: number): unknown[] {
-  return [
-    Math.floor(r.at) - day * DAY_MS,
-    r.requestId,
+interface OpenSet {
+  readonly keyId: number;
+  readonly day: number;
+  first: number;
+  last: number;
+  /** Each shape's JSON text, in the order first seen; the row's `shapes`. */
+  readonly shapes: string[];
+  readonly shapeIds: Map<string, number>;
+  /** The last request added, whose shape is `lastShape`: most requests repeat it. */
+  lastRequest: KeyRequest | undefined;
+  lastShape: number;
+  readonly at: number[];
+  readonly ids: string[];
+  readonly shape: number[];
+  readonly status: number[];
+  readonly cost: (number | null)[];
+  readonly duration: number[];
+  readonly statements: number[];
+}
+
+/** The days since the epoch below which a set's map key keeps keys and days apart (until the year 2243). */
+const DAYS_PER_KEY = 100_000;
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** True when two requests have the same shape: the fields a row keeps once (migration 0042). */
+function sameShape(a: KeyRequest, b: KeyRequest): boolean {
+  return (
+    a.method === b.method &&
+    a.path === b.path &&
+    a.operationName === b.operationName &&
+    a.clientAddress === b.clientAddress &&
+    a.userAgent === b.userAgent &&
+    sameList(a.rootFields, b.rootFields) &&
+    sameList(a.errorCodes, b.errorCodes)
+  );
+}
+
+/** A request's shape as its JSON text: [method, path, operation_name, root_fields, error_codes, client_address, user_agent]. */
+function shapeText(r: KeyRequest): string {
+  return JSON.stringify([
     r.method,
     r.path,
     r.operationName,
     r.rootFields.length === 0 ? null : r.rootFields.join(','),
-    r.status,
     r.errorCodes.length === 0 ? null : r.errorCodes.join(','),
-    r.cost === null ? null : Math.round(r.cost),
-    r.durationMs,
-    r.statements,
     r.clientAddress,
     r.userAgent,
-  ];
+  ]);
 }
 
 /**
- * The requests as compact rows of api_request_log_sets: one per key and UTC
- * day (so that a row lies in one day's partition and expires with it), its
- * requests in the order recorded.
+ * Requests gathered into the compact rows of api_request_log_sets they are
+ * written as (migration 0042): one row per key and UTC day (so that a row
+ * lies in one day's partition and expires with it), its requests in the
+ * order added, each as [ms of the day, request_id, shape, status, cost,
+ * duration_ms, statements], where the time is the milliseconds since the
+ * start of the row's day (toISOString would cost 1.1 µs) and `shape` the
+ * index in the row's `shapes` of its other fields. add() is the writer's
+ * record(): a comparison with the set's last request, and a few pushes.
  */
+export function createRequestSets() {
+  let sets = new Map<number, OpenSet>();
+  let size = 0;
+
+  return {
+    add(request: KeyRequest): void {
+      const day = Math.floor(request.at / DAY_MS);
+      const id = request.keyId * DAYS_PER_KEY + day;
+      let set = sets.get(id);
+      if (set === undefined) {
+        set = { keyId: request.keyId, day, first: request.at, last: request.at, shapes: [], shapeIds: new Map(), lastRequest: undefined, lastShape: 0, at: [], ids: [], shape: [], status: [], cost: [], duration: [], statements: [] };
+        sets.set(id, set);
+      }
+      if (request.at < set.first) set.first = request.at;
+      if (request.at > set.last) set.last = request.at;
+      if (set.lastRequest === undefined || !sameShape(set.lastRequest, request)) {
+        const text = shapeText(request);
+        let shape = set.shapeIds.get(text);
+        if (shape === undefined) {
+          shape = set.shapes.push(text) - 1;
+          set.shapeIds.set(text, shape);
+        }
+        set.lastShape = shape;
+      }
+      set.lastRequest = request;
+      set.at.push(Math.floor(request.at) - day * DAY_MS);
+      set.ids.push(request.requestId);
+      set.shape.push(set.lastShape);
+      set.status.push(request.status);
+      set.cost.push(request.cost === null ? null : Math.round(request.cost));
+      set.duration.push(request.durationMs);
+      set.statements.push(request.statements);
+      size += 1;
+    },
+
+    /** How many requests are gathered. */
+    get size(): number {
+      return size;
+    },
+
+    /** The gathered requests as rows, and an empty gathering for the next ones. */
+    take(): ApiRequestLogSetTable[] {
+      const taken = sets;
+      sets = new Map();
+      size = 0;
+      const rows: ApiRequestLogSetTable[] = [];
+      for (const set of taken.values()) {
+        const entries = new Array<unknown[]>(set.at.length);
+        for (let i = 0; i < entries.length; i++) {
+          entries[i] = [set.at[i], set.ids[i], set.shape[i], set.status[i], set.cost[i], set.duration[i], set.statements[i]];
+        }
+        rows.push({
+          api_key_id: set.keyId,
+          first_at: new Date(set.first).toISOString(),
+          last_at: new Date(set.last).toISOString(),
+          requests: JSON.stringify(entries),
+          shapes: `[${set.shapes.join(',')}]`,
+        });
+      }
+      return rows;
+    },
+  };
+}
+
+export type RequestSets = ReturnType<typeof createRequestSets>;
+
+/** The requests as the compact rows they are written as (createRequestSets). */
 export function requestSets(requests: readonly KeyRequest[]): ApiRequestLogSetTable[] {
-  const sets = new Map<string, { keyId: number; first: number; last: number; entries: unknown[][] }>();
-  for (const request of requests) {
-    const day = Math.floor(request.at / DAY_MS);
-    const id = `${request.keyId}:${day}`;
-    const set = sets.get(id);
-    if (set === undefined) {
-      sets.set(id, { keyId: request.keyId, first: request.at, last: request.at, entries: [requestEntry(request, day)] });
-      continue;
-    }
-    if (request.at < set.first) set.first = request.at;
-    if (request.at > set.last) set.last = request.at;
-    set.entries.push(requestEntry(request, day));
-  }
-  return [...sets.values()].map((set) => ({
-    api_key_id: set.keyId,
-    first_at: new Date(set.first).toISOString(),
-    last_at: new Date(set.last).toISOString(),
-    requests: JSON.stringify(set.entries),
-  }));
+  const gathered = createRequestSets();
+  for (const request of requests) gathered.add(request);
+  return gathered.take();
 }
 
 /** SQL of the per-key request log: batched writes, a key's requests and hourly counts, retention. */
@@ -101,23 +195,32 @@ export function createRequestLogRepository(store: Store) {
     return query;
   };
 
+  /**
+   * One plain multi-row INSERT (SET_BATCH rows at most per statement, all in
+   * one transaction when there are more): bound as arrays (the row writer's
+   * form on PostgreSQL), each row's JSON text would be escaped again as an
+   * array element, 4 µs a request.
+   */
+  const insertRows = async (sets: readonly ApiRequestLogSetTable[]): Promise<void> => {
+    if (sets.length <= SET_BATCH) {
+      if (sets.length > 0) await db.insertInto(REQUEST_LOG_TABLE).values(sets).execute();
+      return;
+    }
+    await store.lockingTransaction(async (tx) => {
+      for (let i = 0; i < sets.length; i += SET_BATCH) await tx.db.insertInto(REQUEST_LOG_TABLE).values(sets.slice(i, i + SET_BATCH)).execute();
+    });
+  };
+
   return {
     /**
-     * Writes the requests as compact rows (requestSets), usually one per key
-     * and flush, in one plain multi-row INSERT (SET_BATCH rows at most per
-     * statement, all in one transaction when there are more): bound as
-     * arrays (the row writer's form on PostgreSQL), each row's JSON text
-     * would be escaped again as an array element, 4 µs a request.
+     * Writes compact rows (createRequestSets), usually one per key and
+     * flush (insertRows).
      */
-    async insert(requests: readonly KeyRequest[]): Promise<void> {
-      const sets = requestSets(requests);
-      if (sets.length <= SET_BATCH) {
-        if (sets.length > 0) await db.insertInto(REQUEST_LOG_TABLE).values(sets).execute();
-        return;
-      }
-      await store.lockingTransaction(async (tx) => {
-        for (let i = 0; i < sets.length; i += SET_BATCH) await tx.db.insertInto(REQUEST_LOG_TABLE).values(sets.slice(i, i + SET_BATCH)).execute();
-      });
+    insertRows,
+
+    /** Writes the requests as compact rows (requestSets). */
+    insert(requests: readonly KeyRequest[]): Promise<void> {
+      return insertRows(requestSets(requests));
     },
 
     /** The key's requests that match, newest first, `limit` of them after skipping `offset`. */

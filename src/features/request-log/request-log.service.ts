@@ -1,7 +1,7 @@
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../kernel/errors.js';
 import type { ApiKeyInfo, ApiKeyService } from '../api-key/api-key.service.js';
-import { createRequestLogRepository } from './request-log.repository.js';
+import { createRequestLogRepository, createRequestSets } from './request-log.repository.js';
 import type { RequestFilter, RequestRow } from './request-log.repository.js';
 import { createRequestLogWriter } from './request-log.writer.js';
 import type { RequestLogWriterOptions } from './request-log.writer.js';
@@ -68,7 +68,7 @@ export function createRequestLogService(
 ) {
   const repository = createRequestLogRepository(store);
   const now = options.clock ?? (() => new Date());
-  const writer = createRequestLogWriter((rows) => repository.insert(rows), options);
+  const writer = createRequestLogWriter(repository.insertRows, createRequestSets(), options);
   const retentionMs = settings.retentionDays * DAY_MS;
 
   return {

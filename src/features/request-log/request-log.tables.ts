@@ -6,15 +6,17 @@ export interface RequestLogTables {
 
 /**
  * The requests of one key recorded in one flush, within one UTC day
- * (migration 0041; features/request-log): `requests` is a JSON array with
- * one array per request (REQUEST_FIELDS of the repository); partitioned by
- * day on first_at on PostgreSQL.
+ * (migrations 0041 and 0042; features/request-log): `requests` is a JSON
+ * array with one array per request, `shapes` the distinct fields its
+ * requests repeat (createRequestSets of the repository; NULL in the rows of
+ * 0041's layout); partitioned by day on first_at on PostgreSQL.
  */
 export interface ApiRequestLogSetTable {
   api_key_id: number;
   first_at: string;
   last_at: string;
   requests: string;
+  shapes: string | null;
 }
 
 /**

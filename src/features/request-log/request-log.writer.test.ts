@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestLogWriter } from './request-log.writer.js';
-import type { KeyRequest } from './request-log.writer.js';
+import type { KeyRequest, RequestGathering } from './request-log.writer.js';
 
 const request = (n: number): KeyRequest => ({
   at: n,
@@ -19,15 +19,39 @@ const request = (n: number): KeyRequest => ({
   userAgent: null,
 });
 
+/** The requests as they were recorded, as the rows to write. */
+function inOrder(): RequestGathering<KeyRequest[]> {
+  let requests: KeyRequest[] = [];
+  return {
+    add: (request) => void requests.push(request),
+    get size() {
+      return requests.length;
+    },
+    take() {
+      const taken = requests;
+      requests = [];
+      return taken;
+    },
+  };
+}
+
 describe('the request log writer', () => {
-  it('writes what waits in batches of at most batchRows, in order', async () => {
+  it('writes what waits in one batch, in order, and starts a flush once batchRows wait', async () => {
     const batches: number[][] = [];
-    const writer = createRequestLogWriter(async (rows) => void batches.push(rows.map((r) => r.at)), { batchRows: 2 });
-    for (let n = 1; n <= 5; n++) writer.record(request(n));
-    expect(batches).toEqual([]);
+    const writer = createRequestLogWriter(async (rows) => void batches.push(rows.map((r) => r.at)), inOrder(), { batchRows: 3, flushMs: 60_000 });
+    for (let n = 1; n <= 2; n++) writer.record(request(n));
     await writer.flush();
-    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+    expect(batches).toEqual([[1, 2]]);
     expect(writer.pending).toBe(0);
+    writer.start(() => undefined);
+    try {
+      for (let n = 3; n <= 5; n++) writer.record(request(n));
+      // the third waiting request started a flush, before the timer's first
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(batches).toEqual([[1, 2], [3, 4, 5]]);
+    } finally {
+      await writer.stop();
+    }
   });
 
   it('drops what is past maxPending and a batch that fails, and reports the count at once, then at most once per period', async () => {
@@ -40,6 +64,7 @@ describe('the request log writer', () => {
         if (fail) throw new Error('database down');
         written.push(...rows.map((r) => r.at));
       },
+      inOrder(),
       { maxPending: 3, reportEveryMs: 60_000, now: () => clock },
     );
     writer.start((lost, error) => reports.push([lost, error]));

@@ -32,6 +32,17 @@ export interface RequestLogWriterOptions {
   readonly now?: () => number;
 }
 
+/**
+ * Where the writer gathers requests until a flush: add() keeps one (on the
+ * request's path: no I/O), take() hands over what was gathered as the rows
+ * to write and starts anew.
+ */
+export interface RequestGathering<Rows> {
+  add(request: KeyRequest): void;
+  readonly size: number;
+  take(): Rows;
+}
+
 /** Told of requests that could not be written: the error (none when the buffer was full) and how many were lost since the last report. */
 export type LostRowsReport = (lost: number, error: unknown) => void;
 
@@ -45,19 +56,19 @@ const DEFAULTS = { batchRows: 10_000, maxPending: 50_000, flushMs: 1_000, report
 
 /**
  * Writes the request log in batches, off the requests' path: record() only
- * pushes onto an array; once started, a timer writes what waits every
- * `flushMs` and a flush also starts once `batchRows` wait, each batch one
- * `write` (the repository's: one compact row per key). At most `maxPending` requests wait: past that
- * (the database is down or slow), new ones are dropped. A batch that fails
- * is dropped, not retried: a request never waits for, or fails with, its
- * log. What was lost is reported with its count, at once the first time,
- * then at most once every `reportEveryMs`. Before start() nothing is written
- * but by flush() (tests, a process without background work).
+ * adds to the gathering; once started, a timer writes what was gathered
+ * every `flushMs` and a flush also starts once `batchRows` wait, each flush
+ * one `write` of everything gathered (the repository's: one compact row per
+ * key). At most `maxPending` requests wait: past that (the database is down
+ * or slow), new ones are dropped. A batch that fails is dropped, not
+ * retried: a request never waits for, or fails with, its log. What was lost
+ * is reported with its count, at once the first time, then at most once
+ * every `reportEveryMs`. Before start() nothing is written but by flush()
+ * (tests, a process without background work).
  */
-export function createRequestLogWriter(write: (rows: readonly KeyRequest[]) => Promise<void>, options: RequestLogWriterOptions = {}) {
+export function createRequestLogWriter<Rows>(write: (rows: Rows) => Promise<void>, gathering: RequestGathering<Rows>, options: RequestLogWriterOptions = {}) {
   const { batchRows, maxPending, flushMs, reportEveryMs } = { ...DEFAULTS, ...options };
   const now = options.now ?? Date.now;
-  let pending: KeyRequest[] = [];
   let timer: NodeJS.Timeout | undefined;
   let report: LostRowsReport = () => undefined;
   let lost = 0;
@@ -76,13 +87,12 @@ export function createRequestLogWriter(write: (rows: readonly KeyRequest[]) => P
   };
 
   const writePending = async () => {
-    while (pending.length > 0) {
-      const batch = pending.length <= batchRows ? pending : pending.slice(0, batchRows);
-      pending = pending.length <= batchRows ? [] : pending.slice(batchRows);
+    while (gathering.size > 0) {
+      const count = gathering.size;
       try {
-        await write(batch);
+        await write(gathering.take());
       } catch (error) {
-        noteLost(batch.length, error);
+        noteLost(count, error);
       }
     }
   };
@@ -94,18 +104,18 @@ export function createRequestLogWriter(write: (rows: readonly KeyRequest[]) => P
   return {
     /** Keeps a request for the next batch: no I/O, no await. */
     record(request: KeyRequest): void {
-      if (pending.length >= maxPending) {
+      if (gathering.size >= maxPending) {
         noteLost(1, undefined);
         return;
       }
-      pending.push(request);
-      if (timer !== undefined && pending.length === batchRows) void flush();
+      gathering.add(request);
+      if (timer !== undefined && gathering.size === batchRows) void flush();
     },
     /** Writes every request waiting now. */
     flush,
     /** How many requests wait to be written. */
     get pending(): number {
-      return pending.length;
+      return gathering.size;
     },
     /** Starts the timer; `onLost` is told of requests that could not be written. */
     start(onLost: LostRowsReport): void {
@@ -121,4 +131,4 @@ export function createRequestLogWriter(write: (rows: readonly KeyRequest[]) => P
   };
 }
 
-export type RequestLogWriter = ReturnType<typeof createRequestLogWriter>;
+export type RequestLogWriter = ReturnType<typeof createRequestLogWriter<unknown>>;
