@@ -142,9 +142,10 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
   // processes in every round: one process of a build can settle a few percent above or below another of the same
   // build for its whole life (what V8's optimizing compiler made of it), so one process each would compare the
   // processes, not the settings. Such a target runs only for its own turn, from the first round on (started, warmed
-  // up, measured, stopped; the last round's stays up for the next case, which stops it first): processes warmed up
-  // side by side hold every pool's connections at once, and three netgraph targets on PostgreSQL with the floor
-  // passed PostgreSQL's default max_connections of 100, so the first target's first round got 503s.
+  // up, measured, stopped, also in the last round; they are started again after it, unloaded, for the next case's
+  // checks): processes warmed up or measured side by side hold every pool's connections at once, and three netgraph
+  // targets on PostgreSQL with the floor passed PostgreSQL's default max_connections of 100, so the first target's
+  // first round got 503s, and so did the last target of the last round while the round's others stayed up.
   const renewed = new Set(targets.some((t) => t.logLevel === 'info' || t.requestLogOf !== undefined) ? targets.filter((t) => t.kind === 'netgraph') : []);
   if (options.warmup > 0) {
     for (const target of targets) if (!renewed.has(target)) await load(target, options.warmup, undefined);
@@ -174,10 +175,11 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
           (Number.isFinite(result.statementsPerRequest) ? `, ${result.statementsPerRequest.toFixed(2)} statements/req` : '') +
           (result.failures + result.errors > 0 ? `, ${result.failures} wrong answers, ${result.errors} errors: ${result.firstFailure ?? ''}` : ''),
       );
-      if (r < options.rounds - 1 && renewed.has(target)) await target.stop();
+      if (renewed.has(target)) await target.stop();
     }
     rounds.push(round);
   }
+  for (const target of renewed) await target.restart();
   return rounds;
 }
 
