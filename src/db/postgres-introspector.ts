@@ -10,7 +10,7 @@ interface ColumnRow {
   type_schema: string;
   not_null: boolean;
   has_default: boolean;
-  auto_incrementing: string | null;
+  auto_incrementing: boolean;
   column_description: string | null;
 }
 
@@ -26,6 +26,12 @@ interface ColumnRow {
  * netgraph process could fail to start because an unrelated schema was being
  * dropped (the test suite, where every file has a schema of its own, saw it
  * with two files at a time).
+ *
+ * Within its own schema it resolves nothing by name either, and leaves out
+ * partitions: a day partition another process's expiry drops while the query
+ * runs made `pg_get_serial_sequence` fail with `relation "…" does not exist`
+ * (two processes starting just after midnight UTC, when a day expires). A
+ * serial column is one a sequence depends on (pg_depend), or an identity.
  */
 export class CurrentSchemaPostgresDialect extends PostgresDialect {
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
@@ -51,14 +57,15 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
     const { rows } = await sql<ColumnRow>`
       SELECT c.relname AS table, ns.nspname AS schema, c.relkind AS table_type, a.attname AS column,
         typ.typname AS type, dtns.nspname AS type_schema, a.attnotnull AS not_null, a.atthasdef AS has_default,
-        pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname) AS auto_incrementing,
+        a.attidentity <> '' OR EXISTS (SELECT 1 FROM pg_catalog.pg_depend d JOIN pg_catalog.pg_class seq ON seq.oid = d.objid
+          WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.deptype IN ('a', 'i') AND seq.relkind = 'S' AND d.refobjid = c.oid AND d.refobjsubid = a.attnum) AS auto_incrementing,
         col_description(a.attrelid, a.attnum) AS column_description
       FROM pg_catalog.pg_attribute a
         JOIN pg_catalog.pg_class c ON a.attrelid = c.oid
         JOIN pg_catalog.pg_namespace ns ON c.relnamespace = ns.oid
         JOIN pg_catalog.pg_type typ ON a.atttypid = typ.oid
         JOIN pg_catalog.pg_namespace dtns ON typ.typnamespace = dtns.oid
-      WHERE ns.nspname = current_schema() AND c.relkind IN ('r', 'v', 'p') AND a.attnum >= 0 AND NOT a.attisdropped
+      WHERE ns.nspname = current_schema() AND c.relkind IN ('r', 'v', 'p') AND NOT c.relispartition AND a.attnum >= 0 AND NOT a.attisdropped
       ORDER BY c.relname, a.attnum`.execute(this.#db);
     const tables = new Map<string, TableMetadata & { columns: TableMetadata['columns'][number][] }>();
     for (const row of rows) {
@@ -72,7 +79,7 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
         dataType: row.type,
         dataTypeSchema: row.type_schema,
         isNullable: !row.not_null,
-        isAutoIncrementing: row.auto_incrementing !== null,
+        isAutoIncrementing: row.auto_incrementing,
         hasDefaultValue: row.has_default,
         ...(row.column_description === null ? {} : { comment: row.column_description }),
       });
