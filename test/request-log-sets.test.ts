@@ -4,8 +4,14 @@ import { loadConfig } from '../src/config.js';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrate.js';
 import { openStore } from '../src/db/open-store.js';
 import type { Store } from '../src/db/store.js';
-import { createRequestLogRepository } from '../src/features/request-log/request-log.repository.js';
+import { createRequestLogRepository, createRequestSets } from '../src/features/request-log/request-log.repository.js';
+import type { KeyRequest } from '../src/features/request-log/request-log.writer.js';
 import { createTestDatabase, storeKinds } from './helpers/stores.js';
+
+/** A request as the writer gets it: `fields` over a script's plain POST. */
+function keyRequest(fields: Pick<KeyRequest, 'at' | 'keyId' | 'requestId'> & Partial<KeyRequest>): KeyRequest {
+  return { method: 'POST', path: '/api/v1/graphql', operationName: null, rootFields: [], status: 200, errorCodes: [], cost: 1, durationMs: 1.5, statements: 1, clientAddress: '127.0.0.1', userAgent: null, ...fields };
+}
 
 const COLUMNS = ['requested_at', 'api_key_id', 'request_id', 'method', 'path', 'operation_name', 'root_fields', 'status', 'error_codes', 'cost', 'duration_ms', 'statements', 'client_address', 'user_agent'] as const;
 
@@ -146,22 +152,7 @@ describe.each(storeKinds())('migration 0042 on %s', (kind) => {
         { status: 429, errorCodes: ['THROTTLED', 'RATE_LIMITED'], clientAddress: '2001:db8::1' },
         { status: 200, operationName: 'Devices', rootFields: ['networks', 'virtualDevice'], cost: 11, durationMs: 4.25 },
         { method: 'GET', path: '/metrics', status: 200, cost: null },
-      ].map((fields, i) => ({
-        at: base + i * 1_000 + 0.4,
-        keyId: one,
-        requestId: `new-${i}`,
-        method: 'POST',
-        path: '/api/v1/graphql',
-        operationName: null,
-        rootFields: [] as string[],
-        errorCodes: [] as string[],
-        cost: 1 as number | null,
-        durationMs: 1.5,
-        statements: 1,
-        clientAddress: '127.0.0.1',
-        userAgent: null,
-        ...fields,
-      }));
+      ].map((fields, i) => keyRequest({ at: base + i * 1_000 + 0.4, keyId: one, requestId: `new-${i}`, ...fields }));
       await createRequestLogRepository(store).insert(recorded);
       // the same requests as the previous version's servers write them: one row of 0041's layout each
       for (const r of recorded) {
@@ -199,5 +190,52 @@ describe.each(storeKinds())('migration 0042 on %s', (kind) => {
       await store.close();
       await database.drop();
     }
+  });
+
+  it('keeps request ids as they were given, quotes, backslashes and characters past ASCII included, in a row of hundreds', async () => {
+    const database = await createTestDatabase(kind);
+    const store = await openStore(loadConfig({ DATABASE_URL: database.url }).database);
+    try {
+      await migrateToLatest(store);
+      const [one] = await seed(store);
+      // enough for the gathered text to be copied in several pieces and its Buffer to grow (EntryText)
+      const many = Array.from({ length: 700 }, (_, i) => `r-${i}`);
+      const ids = ['3f2b8c1e-5d6a-4e7f-9a0b-1c2d3e4f5a6b', 'a.b_c:d-e', 'say "hi"', 'back\\slash', 'tab\there', 'Café ünï', '日本語', 'emoji 😀', 'del \u007f', ...many];
+      const base = Date.parse('2026-11-27T10:00:00.000Z');
+      await createRequestLogRepository(store).insert(
+        ids.map((requestId, i) => keyRequest({ at: base + i, keyId: one, requestId, cost: 1.6, durationMs: 0.1 + 0.2, statements: 2 })),
+      );
+      expect(await store.db.selectFrom('api_request_log_sets').select('api_key_id').execute()).toHaveLength(1);
+      const back = await requests(store);
+      expect(back.map((row) => row.request_id).sort()).toEqual([...ids].sort());
+      expect(new Set(back.map((row) => `${row.cost} ${row.duration_ms} ${row.statements}`))).toEqual(new Set([`2 ${0.1 + 0.2} 2`]));
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('the gathering of the writer (createRequestSets)', () => {
+  const request = (keyId: number, requestId: string, durationMs: number) => keyRequest({ at: Date.parse('2026-11-27T10:00:00.000Z'), keyId, requestId, cost: null, durationMs });
+  const entries = (rows: { api_key_id: number; requests: string }[]) => new Map(rows.map((row) => [row.api_key_id, JSON.parse(row.requests) as unknown[][]]));
+
+  it('gives each flush exactly its own requests, large and small sets alike, when it uses its memory again', () => {
+    const sets = createRequestSets();
+    // one key with thousands of requests (its entries outgrow their first memory), others with one or a few
+    for (let i = 0; i < 3_000; i++) sets.add(request(1, `big-${i}`, i / 100));
+    for (let key = 2; key < 50; key++) for (let i = 0; i < key % 5; i++) sets.add(request(key, `k${key}-${i}`, 1));
+    const first = entries(sets.take());
+    expect(first.get(1)?.map((entry) => entry[1])).toEqual(Array.from({ length: 3_000 }, (_, i) => `big-${i}`));
+    expect(first.get(1)?.[2_999]?.[5]).toBe(29.99);
+    expect(first.get(7)?.map((entry) => entry[1])).toEqual(['k7-0', 'k7-1']);
+    expect(sets.size).toBe(0);
+    // the next flush, shorter, in memory that held the longer one
+    for (let i = 0; i < 70; i++) sets.add(request(1, `again-${i}`, 2));
+    sets.add(request(3, 'alone', 3));
+    const second = entries(sets.take());
+    expect([...second.keys()].sort()).toEqual([1, 3]);
+    expect(second.get(1)?.map((entry) => entry[1])).toEqual(Array.from({ length: 70 }, (_, i) => `again-${i}`));
+    expect(second.get(3)).toEqual([[36_000_000, 'alone', 0, 200, null, 3, 1]]);
   });
 });

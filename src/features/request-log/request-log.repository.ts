@@ -41,9 +41,8 @@ export interface RequestRow {
 
 /**
  * A key's requests of one UTC day, gathered for one compact row: each
- * request's own fields in columns (numbers in plain arrays, nothing per
- * request for the garbage collector to trace but its id), the fields a
- * script repeats as the index of a shape.
+ * request's own fields as its entry's JSON text, appended to `entries` (off
+ * the JavaScript heap), the fields a script repeats as the index of a shape.
  */
 interface OpenSet {
   readonly keyId: number;
@@ -56,13 +55,108 @@ interface OpenSet {
   /** The last request added, whose shape is `lastShape`: most requests repeat it. */
   lastRequest: KeyRequest | undefined;
   lastShape: number;
-  readonly at: number[];
-  readonly ids: string[];
-  readonly shape: number[];
-  readonly status: number[];
-  readonly cost: (number | null)[];
-  readonly duration: number[];
-  readonly statements: number[];
+  readonly entries: EntryText;
+}
+
+/**
+ * The entries of a compact row's `requests`, as JSON text (ASCII: numbers,
+ * null and request ids, see entryText) in a Buffer that doubles as it fills.
+ *
+ * Why not arrays of the fields: a flush waits up to a second, through dozens
+ * of the young generation's collections, and every one of them copied the
+ * arrays gathered so far and each request's id (a string) until they were
+ * promoted. In the benchmark (bench/run.mjs with --trace-gc), those copies
+ * made each scavenge of a loaded worker 0.3 ms longer, about 1 µs a
+ * request: more than the log's own work. A Buffer's bytes are not on the
+ * heap the collector copies. Each entry is copied in as it comes: gathering
+ * a few hundred as one string first (a rope of them) cost more, 2.4 ms a
+ * scavenge instead of 1.5. The Buffers are used again (takeBuffer).
+ */
+class EntryText {
+  /** The first entries, while there are fewer than IN_A_STRING: most keys make a few requests a flush, and a Buffer each would cost more than it saves. */
+  #first = '';
+  #count = 0;
+  #bytes: Buffer | undefined;
+  #length = 0;
+
+  append(text: string): void {
+    this.#count += 1;
+    if (this.#bytes === undefined) {
+      this.#first = this.#count === 1 ? text : `${this.#first},${text}`;
+      if (this.#count < IN_A_STRING) return;
+      this.#bytes = takeBuffer(16_384);
+      this.#length = this.#bytes.write(this.#first, 0, 'latin1');
+      this.#first = '';
+      return;
+    }
+    // ASCII only, so the string's length is its length in bytes; a comma before it
+    const end = this.#length + text.length + 1;
+    if (end > this.#bytes.length) {
+      const grown = takeBuffer(Math.max(end, this.#bytes.length * 2));
+      this.#bytes.copy(grown, 0, 0, this.#length);
+      giveBack(this.#bytes);
+      this.#bytes = grown;
+    }
+    this.#bytes[this.#length++] = 0x2c;
+    this.#length += this.#bytes.write(text, this.#length, 'latin1');
+  }
+
+  /** The entries as a JSON array; its Buffer goes back to the spare ones, so this is the last call. */
+  toJson(): string {
+    if (this.#bytes === undefined) return `[${this.#first}]`;
+    const json = `[${this.#bytes.toString('latin1', 0, this.#length)}]`;
+    giveBack(this.#bytes);
+    return json;
+  }
+}
+
+/** How many entries a set keeps as a string before it moves them to a Buffer (about 4 KB of text). */
+const IN_A_STRING = 64;
+
+/**
+ * EntryText's spare Buffers, largest last, kept for the next flushes: a
+ * Buffer's memory is freed only when the collector gets to its object,
+ * which by then is old (it lived through a flush), so Buffers made anew
+ * each flush piled up to tens of MB per process between old-generation
+ * collections (the benchmark's peak RSS). At most SPARE_BYTES are kept.
+ */
+const spare: Buffer[] = [];
+let spareBytes = 0;
+const SPARE_BYTES = 4 * 1024 * 1024;
+
+function takeBuffer(atLeast: number): Buffer {
+  const found = spare.findIndex((buffer) => buffer.length >= atLeast);
+  if (found === -1) return Buffer.allocUnsafe(atLeast);
+  const [buffer] = spare.splice(found, 1) as [Buffer];
+  spareBytes -= buffer.length;
+  return buffer;
+}
+
+function giveBack(buffer: Buffer): void {
+  // past SPARE_BYTES the largest are kept: a busy key's set needs one as large at the next flush
+  while (spareBytes + buffer.length > SPARE_BYTES && spare.length > 0 && (spare[0] as Buffer).length < buffer.length) {
+    spareBytes -= (spare.shift() as Buffer).length;
+  }
+  if (spareBytes + buffer.length > SPARE_BYTES) return;
+  const at = spare.findIndex((kept) => kept.length > buffer.length);
+  spare.splice(at === -1 ? spare.length : at, 0, buffer);
+  spareBytes += buffer.length;
+}
+
+/** A request id written into JSON as it is (those netgraph makes or accepts: app.ts's REQUEST_ID_PATTERN); others are escaped. */
+const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]*$/;
+
+/** A string as a JSON string in ASCII: every character past U+007E as its \u escape (the entries are stored as latin1 bytes). */
+function asciiJson(text: string): string {
+  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A request's entry as JSON text: [ms of the day, request_id, shape, status, cost, duration_ms, statements]. */
+function entryText(msOfDay: number, request: KeyRequest, shape: number): string {
+  const id = PLAIN_REQUEST_ID.test(request.requestId) ? `"${request.requestId}"` : asciiJson(request.requestId);
+  const cost = request.cost === null ? null : Math.round(request.cost);
+  const duration = Number.isFinite(request.durationMs) ? request.durationMs : null;
+  return `[${msOfDay},${id},${shape},${request.status},${cost},${duration},${request.statements}]`;
 }
 
 /** The days since the epoch below which a set's map key keeps keys and days apart (until the year 2243). */
@@ -108,7 +202,8 @@ function shapeText(r: KeyRequest): string {
  * duration_ms, statements], where the time is the milliseconds since the
  * start of the row's day (toISOString would cost 1.1 µs) and `shape` the
  * index in the row's `shapes` of its other fields. add() is the writer's
- * record(): a comparison with the set's last request, and a few pushes.
+ * record(): a comparison with the set's last request, and the entry's text
+ * appended to its set's.
  */
 export function createRequestSets() {
   let sets = new Map<number, OpenSet>();
@@ -120,7 +215,7 @@ export function createRequestSets() {
       const id = request.keyId * DAYS_PER_KEY + day;
       let set = sets.get(id);
       if (set === undefined) {
-        set = { keyId: request.keyId, day, first: request.at, last: request.at, shapes: [], shapeIds: new Map(), lastRequest: undefined, lastShape: 0, at: [], ids: [], shape: [], status: [], cost: [], duration: [], statements: [] };
+        set = { keyId: request.keyId, day, first: request.at, last: request.at, shapes: [], shapeIds: new Map(), lastRequest: undefined, lastShape: 0, entries: new EntryText() };
         sets.set(id, set);
       }
       if (request.at < set.first) set.first = request.at;
@@ -135,13 +230,7 @@ export function createRequestSets() {
         set.lastShape = shape;
       }
       set.lastRequest = request;
-      set.at.push(Math.floor(request.at) - day * DAY_MS);
-      set.ids.push(request.requestId);
-      set.shape.push(set.lastShape);
-      set.status.push(request.status);
-      set.cost.push(request.cost === null ? null : Math.round(request.cost));
-      set.duration.push(request.durationMs);
-      set.statements.push(request.statements);
+      set.entries.append(entryText(Math.floor(request.at) - day * DAY_MS, request, set.lastShape));
       size += 1;
     },
 
@@ -157,15 +246,11 @@ export function createRequestSets() {
       size = 0;
       const rows: ApiRequestLogSetTable[] = [];
       for (const set of taken.values()) {
-        const entries = new Array<unknown[]>(set.at.length);
-        for (let i = 0; i < entries.length; i++) {
-          entries[i] = [set.at[i], set.ids[i], set.shape[i], set.status[i], set.cost[i], set.duration[i], set.statements[i]];
-        }
         rows.push({
           api_key_id: set.keyId,
           first_at: new Date(set.first).toISOString(),
           last_at: new Date(set.last).toISOString(),
-          requests: JSON.stringify(entries),
+          requests: set.entries.toJson(),
           shapes: `[${set.shapes.join(',')}]`,
         });
       }
