@@ -1,3 +1,4 @@
+import { jsonEscaping } from '../kernel/json-text.js';
 import { html, raw } from './html.js';
 import type { SafeHtml } from './html.js';
 
@@ -82,7 +83,7 @@ export function alignSeries(spec: ChartSpec): ChartData {
  * escapes (and the line separators JavaScript once rejected).
  */
 function jsonForScript(value: unknown): SafeHtml {
-  const text = JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const text = jsonEscaping(value, /[<>&\u2028\u2029]/g);
   // safe as markup: the text holds no `<`, `>` or `&` any more
   return raw(text);
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { ApiRequestLogSetTable } from './request-log.tables.js';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../../ingest/partitions.repository.js';
+import { jsonEscaping } from '../../kernel/json-text.js';
 import type { KeyRequest } from './request-log.writer.js';
 
 /** The table the log is written to (migrations 0041 and 0042), partitioned by day on PostgreSQL; reads unnest it through the view `api_request_log`. */
@@ -68,9 +69,10 @@ interface OpenSet {
  * promoted. In the benchmark (bench/run.mjs with --trace-gc), those copies
  * made each scavenge of a loaded worker 0.3 ms longer, about 1 µs a
  * request: more than the log's own work. A Buffer's bytes are not on the
- * heap the collector copies. Each entry is copied in as it comes: gathering
- * a few hundred as one string first (a rope of them) cost more, 2.4 ms a
- * scavenge instead of 1.5. The Buffers are used again (takeBuffer).
+ * heap the collector copies. Past a set's first IN_A_STRING entries, each
+ * is copied in as it comes: gathering a few hundred as one string first (a
+ * rope of them) cost more, 2.4 ms a scavenge instead of 1.5. The Buffers
+ * are used again (takeBuffer).
  */
 class EntryText {
   /** The first entries, while there are fewer than IN_A_STRING: most keys make a few requests a flush, and a Buffer each would cost more than it saves. */
@@ -146,14 +148,12 @@ function giveBack(buffer: Buffer): void {
 /** A request id written into JSON as it is (those netgraph makes or accepts: app.ts's REQUEST_ID_PATTERN); others are escaped. */
 const PLAIN_REQUEST_ID = /^[A-Za-z0-9._:-]*$/;
 
-/** A string as a JSON string in ASCII: every character past U+007E as its \u escape (the entries are stored as latin1 bytes). */
-function asciiJson(text: string): string {
-  return JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/** Past U+007E: what a request id's JSON escapes, the entries being stored as latin1 bytes. */
+const PAST_ASCII = /[\u007f-\uffff]/g;
 
 /** A request's entry as JSON text: [ms of the day, request_id, shape, status, cost, duration_ms, statements]. */
 function entryText(msOfDay: number, request: KeyRequest, shape: number): string {
-  const id = PLAIN_REQUEST_ID.test(request.requestId) ? `"${request.requestId}"` : asciiJson(request.requestId);
+  const id = PLAIN_REQUEST_ID.test(request.requestId) ? `"${request.requestId}"` : jsonEscaping(request.requestId, PAST_ASCII);
   const cost = request.cost === null ? null : Math.round(request.cost);
   const duration = Number.isFinite(request.durationMs) ? request.durationMs : null;
   return `[${msOfDay},${id},${shape},${request.status},${cost},${duration},${request.statements}]`;
