@@ -172,7 +172,7 @@ const INGEST_TABLES: Record<string, string> = {
   uplink_samples: '*',
   port_counters: '*',
   client_observations: '*',
-  client_presence_rollups: '*',
+  client_presence_set_rollups: '*',
   uplink_rollups: '*',
   port_counter_rollups: '*',
   client_metric_rollups: '*',

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as rollupTiers from '../src/db/migrations/0030-rollup-tiers.js';
+import * as presenceSets from '../src/db/migrations/0043-client-presence-sets.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
@@ -168,6 +169,49 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
     expect(await answers()).toEqual(before);
   });
 
+  it('migration 0043 turns the presence rows of the earlier layout into one row per bucket, and takes an earlier version\'s inserts', async () => {
+    const db = app.server.store.db as Kysely<unknown>;
+    const postgres = app.server.store.dialect.name === 'postgres';
+    const answers = () => Promise.all(WINDOWS.map(([start, end, step]) => active(start, end, step)));
+    const before = await answers();
+    // the layout before 0043: one row per network, bucket, client and kind, in each tier
+    await sql.raw(postgres ? 'DROP FUNCTION client_presence_rollups_insert() CASCADE' : 'DROP TRIGGER client_presence_rollups_insert').execute(db);
+    const tiers = [['client_presence_rollups', 'client_presence_set_rollups'], ['client_presence_rollups_hourly', 'client_presence_set_rollups_hourly'], ['client_presence_rollups_daily', 'client_presence_set_rollups_daily']] as const;
+    let oldRows = 0;
+    for (const [old, table] of tiers) {
+      for (const [column, wireless] of [['wireless_macs', true], ['wired_macs', false]] as const) {
+        await sql.raw(`INSERT INTO ${old} (network_id, bucket, mac_address, is_wireless) SELECT DISTINCT s.network_id, s.bucket, m.value, ${postgres ? String(wireless) : Number(wireless)} ` +
+          `FROM ${table} s, ${app.server.store.dialect.jsonTextRows(`s.${column}`, 'm')}`).execute(db);
+      }
+      oldRows += Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(old)}`.execute(db)).rows[0]?.n);
+      await sql`DROP TABLE ${sql.table(table)}`.execute(db);
+    }
+    expect(oldRows).toBeGreaterThan(20);
+    await presenceSets.up(db, app.server.store.dialect);
+    expect(await answers()).toEqual(before);
+    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]?.n);
+    expect(await Promise.all(tiers.map(([old]) => count(old)))).toEqual([0, 0, 0]);
+    // one row per network and bucket: the hourly tier of 3 hours 16 minutes has 4
+    expect(await count('client_presence_set_rollups_hourly')).toBe(4);
+    // an earlier version's server inserts a client of a new hour; it lands in every tier, and nothing in its own table
+    const bucket = REPORT_EPOCH / 1000 + 5 * HOUR;
+    const network = (await sql<{ id: number }>`SELECT network_id AS id FROM client_presence_set_rollups_daily`.execute(db)).rows[0]?.id;
+    // the statement of the earlier version's ingest
+    const returned = await sql`INSERT INTO client_presence_rollups (network_id, bucket, mac_address, is_wireless) VALUES (${network}, ${bucket}, '3c:22:fb:00:09:09', ${postgres ? false : 0})
+      ON CONFLICT DO NOTHING RETURNING network_id, bucket, mac_address, is_wireless`.execute(db);
+    expect(returned.rows).toEqual([]);
+    expect(await count('client_presence_rollups')).toBe(0);
+    const sets = await sql<{ wired_macs: string; hardware_device_id: number }>`SELECT wired_macs, hardware_device_id FROM client_presence_set_rollups WHERE bucket = ${bucket}`.execute(db);
+    expect(sets.rows.map((row) => [row.wired_macs, Number(row.hardware_device_id)])).toEqual([['["3c:22:fb:00:09:09"]', 0]]);
+    expect(await count('client_presence_set_rollups_hourly')).toBe(5);
+    const daily = await sql<{ wired_macs: string }>`SELECT wired_macs FROM client_presence_set_rollups_daily WHERE bucket = ${bucket - (bucket % DAY)}`.execute(db);
+    expect(daily.rows.map((row) => JSON.parse(row.wired_macs) as string[]).flat()).toContain('3c:22:fb:00:09:09');
+    await sql`DELETE FROM client_presence_set_rollups WHERE bucket = ${bucket}`.execute(db);
+    await sql`DELETE FROM client_presence_set_rollups_hourly WHERE bucket = ${bucket - (bucket % HOUR)}`.execute(db);
+    await sql.raw(`UPDATE client_presence_set_rollups_daily SET wired_macs = '[]'`).execute(db);
+    expect(await answers()).toEqual(before);
+  });
+
   it('answers whole hours and days unchanged once the 5-minute rows and raw samples are past their retention', async () => {
     const hours = await quality(0, 4 * HOUR, HOUR);
     const day = await throughput(DAY_START, DAY_START + DAY, DAY);
@@ -181,7 +225,7 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
     expect(await throughput(DAY_START, DAY_START + DAY, DAY)).toEqual(day);
     expect([await active(0, 4 * HOUR, HOUR), await active(DAY_START, DAY_START + DAY, DAY)]).toEqual(clients);
     expect(clients[0].wireless).toHaveLength(4);
-    expect([await count('client_presence_rollups'), await count('report_rollups'), await count('report_rollups_hourly')]).toEqual([0, 0, 4]);
+    expect([await count('client_presence_set_rollups'), await count('report_rollups'), await count('report_rollups_hourly')]).toEqual([0, 0, 4]);
     // a step of 5 minutes finds nothing left
     expect(await quality(0, 4 * HOUR, 300)).toEqual([]);
   });

@@ -252,7 +252,12 @@ function rollups(fresh, inNetwork, bool, least, greatest) {
     const bucket = bucketOf(r.observedAt);
     const countKey = `${d.network_id}/${bucket}`;
     reportCounts.set(countKey, [d.network_id, bucket, (reportCounts.get(countKey)?.[2] ?? 0) + 1]);
-    for (const c of r.clients ?? []) presence.set(`${d.network_id}/${bucket}/${c.macAddress}/${c.isWireless}`, [d.network_id, bucket, c.macAddress, bool(c.isWireless)]);
+    if ((r.clients ?? []).length === 0) continue;
+    // the MAC addresses a device listed in a bucket, by kind (migration 0043)
+    const key = `${d.network_id}/${bucket}/${d.id}`;
+    const listed = presence.get(key) ?? { network: d.network_id, bucket, device: d.id, wireless: new Set(), wired: new Set() };
+    for (const c of r.clients) (c.isWireless ? listed.wireless : listed.wired).add(c.macAddress);
+    presence.set(key, listed);
   }
   const metricSet = METRICS.flatMap((m) => [
     `${m}_count = uplink_rollups.${m}_count + excluded.${m}_count`,
@@ -261,7 +266,13 @@ function rollups(fresh, inNetwork, bool, least, greatest) {
     `${m}_max = ${greatest(`uplink_rollups.${m}_max`, `excluded.${m}_max`)}`,
   ]);
   return [
-    { table: 'client_presence_rollups', columns: ['network_id', 'bucket', 'mac_address', 'is_wireless'], rows: [...presence.values()], tail: 'ON CONFLICT DO NOTHING' },
+    {
+      // a steady fleet lists the same clients in every report, so a device's row of a bucket never gains one: no union on conflict
+      table: 'client_presence_set_rollups',
+      columns: ['network_id', 'bucket', 'hardware_device_id', 'wireless_macs', 'wired_macs'],
+      rows: [...presence.values()].map((p) => [p.network, p.bucket, p.device, JSON.stringify([...p.wireless].sort()), JSON.stringify([...p.wired].sort())]),
+      tail: 'ON CONFLICT DO NOTHING',
+    },
     {
       table: 'uplink_rollups',
       columns: ['network_id', 'hardware_device_id', 'port_number', 'bucket', ...METRICS.flatMap((m) => [`${m}_count`, `${m}_sum`, `${m}_min`, `${m}_max`])],

@@ -3,8 +3,9 @@
 // hand-written multi-row statements in one transaction per batch. No key, no
 // validation beyond JSON.parse. It covers the benchmark's steady fleet: the
 // same ports and clients in every report of a device and no device events,
-// so it neither removes departed ports or clients nor ends sessions, and it
-// records no online transitions (the bench's reports are older than the
+// so it neither removes departed ports or clients nor ends sessions, it adds
+// no client to a device's presence row of a bucket (the row has them all), and
+// it records no online transitions (the bench's reports are older than the
 // offline window).
 //
 //   POST /reports   body {"reports": [...]}   ->   {"accepted": N}

@@ -55,6 +55,8 @@ export interface SqlDialect {
   fromEpochSeconds(expr: string): string;
   /** Like listRows, with a second column `position`: the element's 1-based place in the list. */
   orderedListRows(list: string, alias: string): string;
+  /** A FROM item of the strings of the JSON array text `expr` (a column, say), as rows of `alias` with the text column `value`. */
+  jsonTextRows(expr: string, alias: string): string;
   /**
    * True when the IP address text `expr` lies from `start` to `end`
    * (inclusive; text parameters of one family): addresses ordered as
@@ -199,6 +201,7 @@ const sqliteDialect: SqlDialect = {
   base64url: (expr) => `base64url(${expr})`,
   finishedTransaction: () => '1 = 1',
   orderedListRows: (list, alias) => `(SELECT value, key + 1 AS position FROM json_each(${list})) AS ${alias}`,
+  jsonTextRows: (expr, alias) => `json_each(${expr}) AS ${alias}`,
   bindValue: (type, value) => {
     if (value === null || value === undefined) return null;
     if (type === 'boolean') return value === true ? 1 : 0;
@@ -250,6 +253,7 @@ const postgresDialect: SqlDialect = {
   base64url: (expr) => `rtrim(translate(encode(convert_to(${expr}, 'UTF8'), 'base64'), '+/' || chr(10), '-_'), '=')`,
   finishedTransaction: (txid) => `${txid} < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`,
   orderedListRows: (list, alias) => `unnest(${list}) WITH ORDINALITY AS ${alias}(value, position)`,
+  jsonTextRows: (expr, alias) => `json_array_elements_text(${expr}::json) AS ${alias}(value)`,
   bindValue: (type, value) => (value === undefined ? null : type === 'timestamptz' ? canonicalTimestamp(value) : value),
   jsonArray: (element, fromWhere, orderBy) =>
     `(SELECT '[' || string_agg(${element}, ',' ORDER BY ${orderBy}) || ']' FROM ${fromWhere})`,

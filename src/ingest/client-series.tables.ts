@@ -5,11 +5,11 @@ export interface ClientSeriesTables {
   /** A view (migration 0040): the rows of client_observation_sets' samples, one per client and report. */
   client_observations: ClientObservationTable;
   client_observation_sets: ClientObservationSetTable;
-  client_presence_rollups: ClientPresenceRollupTable;
+  /** activeClients' distinct clients (migration 0043), and their hourly and daily tiers: the same columns, coarser buckets. */
+  client_presence_set_rollups: ClientPresenceSetTable;
+  client_presence_set_rollups_hourly: ClientPresenceSetTable;
+  client_presence_set_rollups_daily: ClientPresenceSetTable;
   client_metric_rollups: ClientMetricRollupTable;
-  /** The hourly and daily tiers of client_presence_rollups and report_rollups (migration 0030): their columns, coarser buckets. */
-  client_presence_rollups_hourly: ClientPresenceRollupTable;
-  client_presence_rollups_daily: ClientPresenceRollupTable;
   /** The hourly and daily tiers of client_metric_rollups (migration 0036), buckets a multiple of 3600 or 86400. */
   client_metric_rollups_hourly: ClientMetricTierTable;
   client_metric_rollups_daily: ClientMetricTierTable;
@@ -99,9 +99,13 @@ export interface ClientMetricTierTable {
   tx_rate_sum: number;
 }
 
-export interface ClientPresenceRollupTable {
+/** The clients one device listed in one bucket of a network, by kind (migration 0043). */
+export interface ClientPresenceSetTable {
   network_id: number;
   bucket: number;
-  mac_address: string;
-  is_wireless: BoolColumn;
+  /** 0 for rows converted from the earlier layout or written by an earlier version during an upgrade (they named no device). */
+  hardware_device_id: number;
+  /** JSON arrays of the MAC addresses, sorted, each once. */
+  wireless_macs: string;
+  wired_macs: string;
 }

@@ -96,8 +96,9 @@ export const CLIENT_METRIC_TIER: readonly RowColumn[] = [
 const CLIENT_PRESENCE: readonly RowColumn[] = [
   ['network_id', 'bigint'],
   ['bucket', 'bigint'],
-  ['mac_address', 'text'],
-  ['is_wireless', 'boolean'],
+  ['hardware_device_id', 'bigint'],
+  ['wireless_macs', 'text'],
+  ['wired_macs', 'text'],
 ];
 
 const RADIO_SAMPLES: readonly RowColumn[] = [
@@ -193,7 +194,7 @@ export const BULK_COLUMNS = {
   uplink_samples: UPLINK_SAMPLES,
   port_counters: PORT_COUNTERS,
   client_observation_sets: CLIENT_OBSERVATION_SETS,
-  client_presence_rollups: CLIENT_PRESENCE,
+  client_presence_set_rollups: CLIENT_PRESENCE,
   radio_samples: RADIO_SAMPLES,
   dns_counters: DNS_COUNTERS,
   pdu_outlet_samples: OUTLET_SAMPLES,

@@ -41,16 +41,20 @@ const SUM_TIERED_COLUMNS: Readonly<Record<SumTiered, readonly RowColumn[]>> = {
 /** The columns of a client metric rollup that place it in a tier row (migration 0036). */
 const CLIENT_TIER_PLACE = 'hardware_device_id, mac_address, bucket, network_id, is_wireless, radio_band';
 
-/** A client counted in a bucket of a network (migration 0030), as insertPresence returns it. */
-export interface PresenceRow {
+/**
+ * The clients one device listed in one bucket of a network, by kind: a row
+ * of a presence tier (migration 0043), its MAC addresses as sets.
+ */
+export interface PresenceSet {
   readonly network_id: number;
   readonly bucket: number;
-  readonly mac_address: string;
-  readonly is_wireless: boolean;
+  readonly hardware_device_id: number;
+  readonly wireless: Set<string>;
+  readonly wired: Set<string>;
 }
 
-/** The client presence rollups and their tiers. */
-type PresenceTable = 'client_presence_rollups' | 'client_presence_rollups_hourly' | 'client_presence_rollups_daily';
+/** The client presence rollups and their tiers (migration 0043). */
+type PresenceTable = 'client_presence_set_rollups' | 'client_presence_set_rollups_hourly' | 'client_presence_set_rollups_daily';
 
 /** Tables ingest appends to in bulk. */
 type BulkTable = keyof typeof BULK_COLUMNS;
@@ -149,7 +153,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /** Appends rows, all in one statement. */
-    async insertMany<T extends Exclude<BulkTable, 'client_presence_rollups'>>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
+    async insertMany<T extends Exclude<BulkTable, 'client_presence_set_rollups'>>(table: T, values: readonly Insertable<Database[T]>[]): Promise<void> {
       await rows.insert(table, BULK_COLUMNS[table], values as readonly RowValues[]);
     },
 
@@ -295,15 +299,33 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
     },
 
     /**
-     * Adds client presence rows to the 5-minute rows or their hourly or daily
-     * tier (migration 0030); a client already counted in its bucket adds
-     * nothing. Returns the rows that were new.
+     * Adds the clients of presence sets to the 5-minute rows or their hourly
+     * or daily tier (migration 0043): a row takes the union of its MAC
+     * addresses and the set's, and is left as it is when it holds them all.
+     * Returns the sets that were new or added to their row, for the next
+     * tier: a client already in its row is in its coarser rows.
      */
-    async insertPresence(table: PresenceTable, values: readonly Insertable<Database['client_presence_rollups']>[]): Promise<PresenceRow[]> {
-      const tail = sql`ON CONFLICT DO NOTHING RETURNING network_id, bucket, mac_address, is_wireless`;
-      const added = await rows.insert<PresenceRow>(table, BULK_COLUMNS.client_presence_rollups, values as readonly RowValues[], tail);
-      // ids and buckets may come back as text, booleans as 0 and 1
-      return added.map((row) => ({ network_id: Number(row.network_id), bucket: Number(row.bucket), mac_address: row.mac_address, is_wireless: bool(row.is_wireless) }));
+    async upsertPresence(table: PresenceTable, sets: readonly PresenceSet[]): Promise<PresenceSet[]> {
+      const elements = (json: string, alias: string) => dialect.jsonTextRows(json, alias);
+      const union = (column: string) =>
+        `${column} = coalesce(${dialect.jsonArray(dialect.jsonString('u.value'), `(SELECT o.value FROM ${elements(`${table}.${column}`, 'o')} UNION SELECT n.value FROM ${elements(`excluded.${column}`, 'n')}) u`, 'u.value')}, '[]')`;
+      const holds = (column: string) =>
+        `NOT EXISTS (SELECT 1 FROM ${elements(`excluded.${column}`, 'n')} WHERE n.value NOT IN (SELECT o.value FROM ${elements(`${table}.${column}`, 'o')}))`;
+      const tail = sql.raw(
+        `ON CONFLICT (network_id, bucket, hardware_device_id) DO UPDATE SET ${union('wireless_macs')}, ${union('wired_macs')} ` +
+          `WHERE NOT (${holds('wireless_macs')} AND ${holds('wired_macs')}) RETURNING network_id, bucket, hardware_device_id`,
+      );
+      const values = sets.map((set) => ({
+        network_id: set.network_id,
+        bucket: set.bucket,
+        hardware_device_id: set.hardware_device_id,
+        wireless_macs: JSON.stringify([...set.wireless].sort()),
+        wired_macs: JSON.stringify([...set.wired].sort()),
+      }));
+      const changed = await rows.insert<{ network_id: unknown; bucket: unknown; hardware_device_id: unknown }>(table, BULK_COLUMNS.client_presence_set_rollups, values, tail);
+      // ids and buckets may come back as text
+      const keys = new Set(changed.map((row) => `${Number(row.network_id)}/${Number(row.bucket)}/${Number(row.hardware_device_id)}`));
+      return sets.filter((set) => keys.has(`${set.network_id}/${set.bucket}/${set.hardware_device_id}`));
     },
 
     /**

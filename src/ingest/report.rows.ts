@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
-import type { DeviceRow, EventRow, StoredUplinkRollup } from './report.repository.js';
+import type { DeviceRow, EventRow, PresenceSet, StoredUplinkRollup } from './report.repository.js';
 import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
 import { CLIENT_AVERAGED_METRICS, CLIENT_SAMPLE_FIELDS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
@@ -24,7 +24,7 @@ export interface SeriesRows {
   readonly uplinkSamples: Insertable<Database['uplink_samples']>[];
   readonly portCounters: Insertable<Database['port_counters']>[];
   readonly clientObservationSets: Insertable<Database['client_observation_sets']>[];
-  readonly clientPresence: Insertable<Database['client_presence_rollups']>[];
+  readonly clientPresence: PresenceSet[];
   readonly uplinkRollups: Insertable<Database['uplink_rollups']>[];
   readonly counterRollups: Insertable<Database['port_counter_rollups']>[];
   readonly clientMetricRollups: Insertable<Database['client_metric_rollups']>[];
@@ -77,7 +77,7 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
   const dns = new Map<number, Map<number, Insertable<Database['dns_counter_rollups']>>>();
   const uplink = new Map<string, Insertable<Database['uplink_rollups']>>();
   const counters = new Map<string, Insertable<Database['port_counter_rollups']>>();
-  const presence = new Map<string, Insertable<Database['client_presence_rollups']>>();
+  const presence = new Map<string, PresenceSet>();
   const clientMetrics = new Map<string, Insertable<Database['client_metric_rollups']>>();
   const reportCounts = new Map<string, { network_id: number; bucket: number; report_count: number }>();
   const outlets = new Map<string, Record<string, unknown>>();
@@ -190,12 +190,8 @@ export function buildSeriesRows(companyId: number, fresh: readonly FreshReport[]
       };
       samples.push(compactSample(observation));
       addToClientMetricRollup(clientMetrics, observation, bucket);
-      presence.set(`${networkId}/${bucket}/${client.macAddress}/${client.isWireless}`, {
-        network_id: networkId,
-        bucket,
-        mac_address: client.macAddress,
-        is_wireless: client.isWireless,
-      });
+      const listed = presenceSet(presence, networkId, bucket, device.id);
+      (client.isWireless ? listed.wireless : listed.wired).add(client.macAddress);
     }
     // one compact row of the clients listed (migration 0040)
     if (samples.length > 0) {
@@ -446,12 +442,24 @@ function widen(a: unknown, b: unknown, pick: (x: number, y: number) => number): 
   return typeof b === 'number' ? pick(a, b) : a;
 }
 
-/** A batch's client presence rows in the buckets of a coarser tier (`seconds` wide), each once. */
-export function coarsenPresence(values: readonly Insertable<Database['client_presence_rollups']>[], seconds: number): Insertable<Database['client_presence_rollups']>[] {
-  const tier = new Map<string, Insertable<Database['client_presence_rollups']>>();
+/** The presence set of a network, bucket and device in `sets`, made empty when missing. */
+function presenceSet(sets: Map<string, PresenceSet>, networkId: number, bucket: number, deviceId: number): PresenceSet {
+  const key = `${networkId}/${bucket}/${deviceId}`;
+  let set = sets.get(key);
+  if (set === undefined) {
+    set = { network_id: networkId, bucket, hardware_device_id: deviceId, wireless: new Set(), wired: new Set() };
+    sets.set(key, set);
+  }
+  return set;
+}
+
+/** A batch's client presence sets in the buckets of a coarser tier (`seconds` wide): the sets of one device in one network and coarser bucket together. */
+export function coarsenPresence(values: readonly PresenceSet[], seconds: number): PresenceSet[] {
+  const tier = new Map<string, PresenceSet>();
   for (const row of values) {
-    const bucket = row.bucket - (row.bucket % seconds);
-    tier.set(`${row.network_id}/${bucket}/${row.mac_address}/${String(row.is_wireless)}`, { ...row, bucket });
+    const held = presenceSet(tier, row.network_id, row.bucket - (row.bucket % seconds), row.hardware_device_id);
+    for (const mac of row.wireless) held.wireless.add(mac);
+    for (const mac of row.wired) held.wired.add(mac);
   }
   return [...tier.values()];
 }

@@ -173,9 +173,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['uplink_rollups', 'bucket', rollup],
         ['uplink_rollups_hourly', 'bucket', hourly],
         ['uplink_rollups_daily', 'bucket', daily],
-        ['client_presence_rollups', 'bucket', rollup],
-        ['client_presence_rollups_hourly', 'bucket', hourly],
-        ['client_presence_rollups_daily', 'bucket', daily],
+        ['client_presence_set_rollups', 'bucket', rollup],
+        ['client_presence_set_rollups_hourly', 'bucket', hourly],
+        ['client_presence_set_rollups_daily', 'bucket', daily],
         ['report_rollups_hourly', 'bucket', hourly],
         ['report_rollups_daily', 'bucket', daily],
         ['port_counter_rollups', 'bucket', rollup],
@@ -305,11 +305,11 @@ async function applyReports(repository: ReportRepository, caller: Caller, all: r
   await upsertClientMetrics(repository, rows.clientMetricRollups);
   await repository.upsertReportRollups(rows.reportRollups);
   // activeClients' tiers: distinct clients per hour and day, and the buckets with reports. A client already
-  // counted in its 5-minute bucket is counted in its hour, and one counted in its hour in its day (the tiers were
-  // filled from the 5-minute rows, and are kept longer), so only the rows new to the finer tier go on to the next.
-  const newInBucket = await repository.insertPresence('client_presence_rollups', rows.clientPresence);
-  const newInHour = await repository.insertPresence('client_presence_rollups_hourly', coarsenPresence(newInBucket, HOURLY_SECONDS));
-  await repository.insertPresence('client_presence_rollups_daily', coarsenPresence(newInHour, DAILY_SECONDS));
+  // counted in its 5-minute row is counted in its hour's row, and one counted there in its day's (the tiers were
+  // filled from the 5-minute rows, and are kept longer), so only the sets that added to the finer tier go on to the next.
+  const newInBucket = await repository.upsertPresence('client_presence_set_rollups', rows.clientPresence);
+  const newInHour = await repository.upsertPresence('client_presence_set_rollups_hourly', coarsenPresence(newInBucket, HOURLY_SECONDS));
+  await repository.upsertPresence('client_presence_set_rollups_daily', coarsenPresence(newInHour, DAILY_SECONDS));
   await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, HOURLY_SECONDS), 'report_rollups_hourly');
   await repository.upsertReportRollups(coarsenReportCounts(rows.reportRollups, DAILY_SECONDS), 'report_rollups_daily');
   await repository.insertMany('radio_samples', rows.radioSamples);

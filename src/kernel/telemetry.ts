@@ -76,11 +76,15 @@ export const UPLINK_TIERS = [
   { seconds: ROLLUP_SECONDS, table: 'uplink_rollups' },
 ] as const satisfies readonly RollupTier[];
 
-/** activeClients' tiers (migration 0030): distinct clients per network, bucket and kind. */
+/**
+ * activeClients' tiers of distinct clients (migration 0043): per network,
+ * bucket and device, the MAC addresses of the clients listed, wireless and
+ * wired, as two sorted JSON arrays of text.
+ */
 export const PRESENCE_TIERS = [
-  { seconds: DAILY_SECONDS, table: 'client_presence_rollups_daily' },
-  { seconds: HOURLY_SECONDS, table: 'client_presence_rollups_hourly' },
-  { seconds: ROLLUP_SECONDS, table: 'client_presence_rollups' },
+  { seconds: DAILY_SECONDS, table: 'client_presence_set_rollups_daily' },
+  { seconds: HOURLY_SECONDS, table: 'client_presence_set_rollups_hourly' },
+  { seconds: ROLLUP_SECONDS, table: 'client_presence_set_rollups' },
 ] as const satisfies readonly RollupTier[];
 
 /** activeClients' tiers of the report counts per network and bucket (migration 0030). */

@@ -90,7 +90,12 @@ export function storedReports(db: Kysely<Database>) {
         uplinkSamples: await db.selectFrom('uplink_samples').selectAll().where('network_id', '=', id).orderBy('observed_at').orderBy('port_number').execute(),
         uplinkRollups: await db.selectFrom('uplink_rollups').selectAll().where('network_id', '=', id).orderBy('bucket').orderBy('port_number').execute(),
         clientObservations: await db.selectFrom('client_observations').selectAll().where('network_id', '=', id).orderBy('observed_at').orderBy('mac_address').execute(),
-        clientPresence: await db.selectFrom('client_presence_rollups').selectAll().where('network_id', '=', id).orderBy('bucket').orderBy('mac_address').execute(),
+        // a client counted in a bucket, as many as the presence rows' MAC addresses (migration 0043)
+        clientPresence: (await db.selectFrom('client_presence_set_rollups').selectAll().where('network_id', '=', id).orderBy('bucket').orderBy('hardware_device_id').execute()).flatMap((row) =>
+          [true, false].flatMap((isWireless) =>
+            (JSON.parse(isWireless ? row.wireless_macs : row.wired_macs) as string[]).map((mac) => ({ bucket: Number(row.bucket), hardware_device_id: Number(row.hardware_device_id), mac_address: mac, is_wireless: isWireless })),
+          ),
+        ),
         reportCounts: await db.selectFrom('report_rollups').selectAll().where('network_id', '=', id).orderBy('bucket').execute(),
       };
     },

@@ -228,9 +228,11 @@ export function clientCounts(c: SqlContext, wireless: boolean): string {
     `SELECT ${s.bucket('co.observed_at')} AS bucket, co.mac_address FROM client_observations co WHERE co.network_id IN ${countedNetworks(c)} ` +
     `AND ${kind('co')} AND co.observed_at >= ${s.from()} AND co.observed_at < ${s.to()}`;
   const presenceTiers = tieredSources(c, PRESENCE_TIERS);
+  // a tier's row holds the MAC addresses one device listed in its bucket, by kind (migration 0043)
+  const listed = `cp.${wireless ? 'wireless_macs' : 'wired_macs'}`;
   const presence = (table: string, s: Source) =>
-    `SELECT ${s.bucket('cp.bucket')} AS bucket, cp.mac_address FROM ${table} cp WHERE cp.network_id IN ${countedNetworks(c)} ` +
-    `AND ${kind('cp')} AND cp.bucket >= ${s.from()} AND cp.bucket < ${s.to()}`;
+    `SELECT ${s.bucket('cp.bucket')} AS bucket, cm.value AS mac_address FROM ${table} cp, ${c.dialect.jsonTextRows(listed, 'cm')} ` +
+    `WHERE cp.network_id IN ${countedNetworks(c)} AND cp.bucket >= ${s.from()} AND cp.bucket < ${s.to()}`;
   const clients = [
     ...presenceTiers.tiers.flatMap((t) => t.ranges.map((s) => presence(t.table, s))),
     clientsRaw(presenceTiers.raw[0]),
