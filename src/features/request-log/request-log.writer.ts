@@ -50,7 +50,8 @@ export type LostRowsReport = (lost: number, error: unknown) => void;
  * A flush at 10,000 waiting requests, not 1,000: on SQLite each flush's
  * commit makes the other server processes drop their page cache of the
  * file, so a busy process flushes about once a second (docs/benchmarks.md,
- * the request log). 50,000 waiting requests are about 20 MB.
+ * the request log). 50,000 waiting requests are about 3 MB of JSON text,
+ * outside the heap (request-log.repository.ts, EntryText).
  */
 const DEFAULTS = { batchRows: 10_000, maxPending: 50_000, flushMs: 1_000, reportEveryMs: 60_000 };
 
