@@ -8,6 +8,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 // The tiered client metric rollups (migration 0036, docs/metrics.md "Tiers") over HTTP: apHealthScores and
@@ -103,7 +104,7 @@ describe.each(storeKinds())('tiered client metric rollups on %s', (kind) => {
     }
     return all;
   };
-  const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db())).rows[0]?.n);
+  const count = (table: string) => rowCount(db(), table);
   const numbers = (rows: Record<string, unknown>[]) =>
     rows.map((row) => Object.values(row).map((v) => (typeof v === 'boolean' ? Number(v) : Number.isNaN(Number(v)) ? v : Number(v))));
   const tierRows = async (table: string) =>

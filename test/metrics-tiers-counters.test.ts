@@ -8,6 +8,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { CONTROLLER, IDS, SERIALS, createFixtureWithController } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 // The tiered port and DNS counter rollups (migration 0035, docs/metrics.md "Tiers") over HTTP:
@@ -192,7 +193,7 @@ describe.each(storeKinds())('tiered port and DNS counter rollups on %s', (kind) 
       ...WINDOWS.flatMap(([start, end, step]) => [rates('switchPortMetricsRate', IDS.acmeSwitch, start, end, step), rates('controllerPortMetricsRate', CONTROLLER.uuid, start, end, step), dns(start, end, step)]),
       ...[1, 5, 24, 40].flatMap((hours) => [totals('switchPortStats', IDS.acmeSwitch, hours), totals('controllerPortStats', CONTROLLER.uuid, hours)]),
     ]);
-  const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(app.server.store.db)).rows[0]?.n);
+  const count = (table: string) => rowCount(app.server.store.db, table);
 
   beforeAll(async () => {
     clock = createTestClock(REPORT_EPOCH + NOW * 1000);

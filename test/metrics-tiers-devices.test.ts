@@ -8,6 +8,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 // The tiered radio, PDU outlet and temperature rollups (migration 0032, docs/metrics.md "Tiers") over HTTP:
@@ -158,7 +159,7 @@ describe.each(storeKinds())('tiered radio, outlet and temperature rollups on %s'
     { band: 'BAND_5G', virtualDeviceUUID: IDS.acmeAp, values: expectedRadio(start, end, step, 'band5') },
   ];
   const answers = () => Promise.all(WINDOWS.flatMap(([start, end, step]) => [byNetwork(start, end, step), pdu(start, end, step)]));
-  const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(app.server.store.db)).rows[0]?.n);
+  const count = (table: string) => rowCount(app.server.store.db, table);
 
   beforeAll(async () => {
     clock = createTestClock(REPORT_EPOCH + 4 * HOUR * 1000);

@@ -8,6 +8,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 // The CPU and memory tiers (migration 0031; docs/metrics.md, "Tiers") over HTTP: an access point's reports over 3 hours
@@ -58,7 +59,7 @@ describe.each(storeKinds())('tiered CPU and memory rollups on %s', (kind) => {
         { variables: { f: { durationSeconds: end - start, stepSeconds: step, endTime: at(end) } } },
       )
     ).body.data.apHealthScores as unknown[];
-  const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(app.server.store.db)).rows[0]?.n);
+  const count = (table: string) => rowCount(app.server.store.db, table);
   /** Windows (start, end, step in seconds) that read the tiers, and what each reads besides. */
   const WINDOWS = [
     [0, 4 * HOUR, HOUR], // whole hours: the hourly tier alone

@@ -9,6 +9,7 @@ import { createTestClock } from './helpers/clock.js';
 import type { TestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 // The tiered uplink rollups (docs/metrics.md, "Tiers") over HTTP: reports over 3 hours 10 minutes, read with steps of
@@ -183,13 +184,13 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
         await sql.raw(`INSERT INTO ${old} (network_id, bucket, mac_address, is_wireless) SELECT DISTINCT s.network_id, s.bucket, m.value, ${postgres ? String(wireless) : Number(wireless)} ` +
           `FROM ${table} s, ${app.server.store.dialect.jsonTextRows(`s.${column}`, 'm')}`).execute(db);
       }
-      oldRows += Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(old)}`.execute(db)).rows[0]?.n);
+      oldRows += await rowCount(db, old);
       await sql`DROP TABLE ${sql.table(table)}`.execute(db);
     }
     expect(oldRows).toBeGreaterThan(20);
     await presenceSets.up(db, app.server.store.dialect);
     expect(await answers()).toEqual(before);
-    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]?.n);
+    const count = (table: string) => rowCount(db, table);
     expect(await Promise.all(tiers.map(([old]) => count(old)))).toEqual([0, 0, 0]);
     // one row per network and bucket: the hourly tier of 3 hours 16 minutes has 4
     expect(await count('client_presence_set_rollups_hourly')).toBe(4);
@@ -219,7 +220,7 @@ describe.each(storeKinds())('tiered uplink rollups on %s', (kind) => {
     // TELEMETRY_ROLLUP_RETENTION_DAYS=1; raw samples are kept 48 hours
     clock.advance(3 * DAY * 1000);
     await app.server.services.reports.expire();
-    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(app.server.store.db)).rows[0]?.n);
+    const count = (table: string) => rowCount(app.server.store.db, table);
     expect([await count('uplink_rollups'), await count('uplink_samples'), await count('uplink_rollups_hourly'), await count('uplink_rollups_daily')]).toEqual([0, 0, 4, 1]);
     expect(await quality(0, 4 * HOUR, HOUR)).toEqual(hours);
     expect(await throughput(DAY_START, DAY_START + DAY, DAY)).toEqual(day);

@@ -5,6 +5,7 @@ import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
 import { IDS, SERIALS, createFixture } from './helpers/fixture.js';
 import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helpers/reports.js';
+import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
 // activeClients' distinct clients as one row per network, bucket and device (migration 0043), written through
@@ -66,7 +67,7 @@ describe.each(storeKinds())('client presence sets on %s', (kind) => {
     // another 5-minute bucket of the same hour with a client already counted in the hour: a new 5-minute row, the hour and day unchanged
     await post(600, [client('3c:22:fb:00:00:01', true)]);
     expect(await rows()).toEqual(second);
-    const count = async (table: string) => Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(app.server.store.db)).rows[0]?.n);
+    const count = (table: string) => rowCount(app.server.store.db, table);
     expect(await Promise.all(TIERS.map(count))).toEqual([2, 1, 1]);
     expect(await active()).toEqual({ wired: [{ value: 1 }], wireless: [{ value: 3 }] });
   });

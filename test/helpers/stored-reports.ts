@@ -1,6 +1,12 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/tables.js';
 import type { TestApp } from './app.js';
+
+/** How many rows `table` (any table of the store, a tier or a partitioned one) holds. */
+export async function rowCount<DB>(db: Kysely<DB>, table: string): Promise<number> {
+  return Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db)).rows[0]?.n);
+}
 
 /**
  * What the device reports of a company stored, row by row, for the tests of
