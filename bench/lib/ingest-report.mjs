@@ -109,7 +109,7 @@ export function ingestMarkdown(results) {
     `Run of ${results.finishedAt.slice(0, 16).replace('T', ' ')} UTC${o.quick ? ' (--quick: tiny data, not a measurement)' : ''}.`,
     '',
     `- Machine: ${m.cores} cores (${m.cpuModel}); Node.js ${m.node}; ${m.postgres}; load average ${m.loadBefore} before, ${m.loadAfter} after.${m.note ? ` ${m.note}.` : ''}`,
-    `- Fleet: ${n0(f.devices)} hardware devices of the bench data, each report ${f.clients} clients, ${f.ports} ports with counters and ${f.uplinkSamples} uplink samples, ` +
+    `- Fleet: ${n0(f.devices)} hardware devices of the bench data, each report ${f.clients} clients (${f.wireless ?? 12} wireless${f.wireless === undefined ? '' : ', each with a band, a channel and an SNR'}), ${f.ports} ports with counters and ${f.uplinkSamples} uplink samples, ` +
       `${f.batch} reports a batch (one company's), ${f.batches} batches a fleet round, observedAt ${f.intervalSeconds} s apart per device. ` +
       `Samples = the time-series rows a report writes: ${f.ports} port counter readings + ${f.uplinkSamples} uplink samples + ${f.clients} client observations = ${f.samplesPerReport}.`,
     `- ${o.workers} workers per server, netgraph at LOG_LEVEL=info; 4 senders, each posting its next batch when the last is answered; ${o.duration} s per run, ${o.rounds} round${o.rounds === 1 ? '' : 's'}, netgraph and the floor alternated on one database per store.`,

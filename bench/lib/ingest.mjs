@@ -1,13 +1,14 @@
 // The ingest workload: a fleet of hardware devices of the bench data, each
-// report of a fixed shape (20 clients, 8 ports with counters, 2 uplink
-// samples), posted in batches of 100 per company by concurrent senders.
+// report of a fixed shape (20 clients, 12 of them wireless with a band, a
+// channel and an SNR, as access points report them; 8 ports with counters;
+// 2 uplink samples), posted in batches of 100 per company by concurrent senders.
 // Bodies are built from per-device templates, so a fresh reportId and a
 // later observedAt cost the sender a string join, not a JSON.stringify.
 import { randomUUID } from 'node:crypto';
 import { cpuDelta, cpuSeconds } from './procfs.mjs';
 
-/** The issue's fleet: 10,000 devices, each report 20 clients, 8 ports, 2 uplink samples, 100 reports a batch. */
-export const FLEET = Object.freeze({ devices: 10_000, clients: 20, ports: 8, uplinkSamples: 2, batch: 100, intervalSeconds: 30 });
+/** The issue's fleet: 10,000 devices, each report 20 clients (12 wireless), 8 ports, 2 uplink samples, 100 reports a batch. */
+export const FLEET = Object.freeze({ devices: 10_000, clients: 20, wireless: 12, ports: 8, uplinkSamples: 2, batch: 100, intervalSeconds: 30 });
 
 /** Rows written per report that the benchmark counts as samples: port counter readings, uplink samples, client observations. */
 export const SAMPLES_PER_REPORT = FLEET.ports + FLEET.uplinkSamples + FLEET.clients;
@@ -64,10 +65,11 @@ function reportTemplate(device) {
   }
   const clients = [];
   for (let c = 0; c < FLEET.clients; c++) {
-    const wireless = c < 12;
+    const wireless = c < FLEET.wireless;
     clients.push({
       macAddress: mac(device.index, c), ip: `10.${(device.index >> 8) & 0xff}.${device.index & 0xff}.${c + 10}`, hostname: `client-${device.index}-${c}`,
       isWireless: wireless, signal: wireless ? -40 - c : null, vlanID: 10, ssid: wireless ? 'Bench-Corp' : null, portNumber: wireless ? null : 2 + (c % 7),
+      ...(wireless ? { radioBand: c % 2 === 0 ? 'BAND_5G' : 'BAND_2_4G', channel: c % 2 === 0 ? 36 : 6, snr: 45 - c } : {}),
     });
   }
   const sample = (i) => `{"portNumber":1,"observedAt":"\u0000T${i}\u0000","latencyMs":${10 + i},"jitterMs":1.5,"lossPercent":0,"rxBitsPerSecond":1234567,"txBitsPerSecond":234567}`;
