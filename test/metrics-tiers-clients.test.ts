@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as clientMetricTiers from '../src/db/migrations/0036-client-metric-tiers.js';
+import * as clientTierSplit from '../src/db/migrations/0044-client-tier-split.js';
 import { startTestApp } from './helpers/app.js';
 import type { TestApp } from './helpers/app.js';
 import { createTestClock } from './helpers/clock.js';
@@ -11,9 +12,9 @@ import { REPORT_EPOCH, at, createScopedKey, postReports, report } from './helper
 import { rowCount } from './helpers/stored-reports.js';
 import { storeKinds } from './helpers/stores.js';
 
-// The tiered client metric rollups (migration 0036, docs/metrics.md "Tiers") over HTTP: apHealthScores and
-// channelUtilizationByClient with steps of whole hours and days read the hourly and daily tiers (and the finer
-// ones and raw samples at a window's edges); their answers must equal those of the 5-minute rows, got by putting
+// The tiered client metric rollups (migrations 0036 and 0044, docs/metrics.md "Tiers") over HTTP: apHealthScores and
+// channelUtilizationByClient with steps of whole hours and days read the hourly and daily SNR and band tiers (and the
+// finer ones and raw samples at a window's edges); their answers must equal those of the 5-minute rows, got by putting
 // views of the 5-minute rows in the tiers' place. Wireless and wired clients over 44 hours, posted out of time
 // order, some 5-minute rows moved by a later batch's sample (another band, or wired instead of wireless), a client
 // without a band and one in another network. Values are integers, so every sum is exact in floating point.
@@ -47,10 +48,14 @@ function apReport(k: number): Record<string, unknown> {
   return report(SERIALS.acmeAp, at(SECONDS[k] as number), { radioChannels: [radio('BAND_2_4G', 10 + (k % 50)), radio('BAND_5G', 60 - (k % 40))], clients, cpuPercent: 20 + (k % 9) });
 }
 
-/** A later sample in report k's 5-minute bucket (every fifth k), posted last: C on another band, E wireless, which the 5-minute rows take. */
+/**
+ * A later sample in report k's 5-minute bucket (every fifth k), posted last: C on another band, E wireless (wired for
+ * every tenth k, after a wireless sample: its 5-minute row turns wired with an SNR), which the 5-minute rows take.
+ */
 function moveReport(k: number): Record<string, unknown> {
   const band = BANDS[k % 3] === 'BAND_5G' ? 'BAND_2_4G' : 'BAND_5G';
-  return report(SERIALS.acmeAp, at((SECONDS[k] as number) + 90), { clients: [client(C, band, 7), client(E, 'BAND_5G', 33)], radioChannels: [{ radioBand: band, totalUtilization: 44 }] });
+  const clients = [client(C, band, 7), client(E, 'BAND_5G', 33, k % 10 !== 5)];
+  return report(SERIALS.acmeAp, at((SECONDS[k] as number) + 90), { clients, radioChannels: [{ radioBand: band, totalUtilization: 44 }] });
 }
 
 /** Windows (start, end, step in seconds) that read the tiers, and what each reads besides. */
@@ -65,16 +70,31 @@ const WINDOWS = [
   [-13 * HOUR + 20 * 60 + 15, DAY_START + DAY + 5 * HOUR - 45, DAY], // every tier and raw edges
 ] as const;
 
-/** The tiers of migration 0036, and those the two roots read besides (migrations 0031 and 0032). */
-const CLIENT_TIERS = ['client_metric_rollups_hourly', 'client_metric_rollups_daily'];
+/** The tiers of migration 0044 with their bucket widths, and those the two roots read besides (migrations 0031 and 0032). */
+const TIER_SECONDS = [['hourly', HOUR], ['daily', DAY]] as const;
+const CLIENT_TIERS = TIER_SECONDS.flatMap(([suffix]) => [`client_snr_rollups_${suffix}`, `client_band_rollups_${suffix}`]);
 const OTHER_TIERS = ['radio_rollups', 'resource_rollups'].flatMap((t) => [`${t}_hourly`, `${t}_daily`]);
 
 const CHANNEL_FIELDS = 'timestamp totalUtilization rxUtilization txUtilization selfUtilization obssUtilization nonWifiUtilization';
 const HEALTH_FIELDS = 'timestamp overallScore performanceScore rfScore systemScore cpuPercent memoryPercent';
 
-/** The columns of a client metric tier, and the GROUP BY of the 5-minute rows that gives it at `seconds`. */
-const SUMS = ['signal', 'snr', 'rx_rate', 'tx_rate'].flatMap((m) => [`${m}_count`, `${m}_sum`]);
-const tierKey = (seconds: number) => ['hardware_device_id', `bucket - bucket % ${seconds}`, 'mac_address', 'network_id', 'is_wireless', "coalesce(radio_band, '')"];
+/**
+ * A client tier's rows as the 5-minute rows give them at `seconds` (null: at their own buckets, as the views of
+ * fromFiveMinuteRows hold them): per device and bucket the SNR of the wireless clients (rows that add something), and
+ * per network, client, bucket, device and band the number of a wireless client's 5-minute rows with that band.
+ */
+const BAND_KEY = ['network_id', 'mac_address', 'bucket', 'hardware_device_id', 'radio_band'];
+function tierOfFiveMinuteRows(table: string, seconds: number | null): string {
+  const bucket = seconds === null ? 'bucket' : `bucket - bucket % ${seconds}`;
+  if (table.startsWith('client_snr_')) {
+    const rows = `SELECT hardware_device_id, ${bucket} AS bucket, snr_count, snr_sum FROM client_metric_rollups WHERE is_wireless`;
+    return `SELECT hardware_device_id, bucket, sum(snr_count) AS snr_count, sum(snr_sum) AS snr_sum FROM (${rows}) r GROUP BY hardware_device_id, bucket`;
+  }
+  const rows = `SELECT network_id, mac_address, ${bucket} AS bucket, hardware_device_id, radio_band FROM client_metric_rollups WHERE is_wireless AND radio_band > ''`;
+  return `SELECT ${BAND_KEY.join(', ')}, count(*) AS row_count FROM (${rows}) r GROUP BY ${BAND_KEY.join(', ')}`;
+}
+/** The columns a client tier's rows are compared by. */
+const tierColumns = (table: string) => (table.startsWith('client_snr_') ? ['hardware_device_id', 'bucket', 'snr_count', 'snr_sum'] : [...BAND_KEY, 'row_count']);
 
 describe.each(storeKinds())('tiered client metric rollups on %s', (kind) => {
   let app: TestApp;
@@ -107,14 +127,15 @@ describe.each(storeKinds())('tiered client metric rollups on %s', (kind) => {
   const count = (table: string) => rowCount(db(), table);
   const numbers = (rows: Record<string, unknown>[]) =>
     rows.map((row) => Object.values(row).map((v) => (typeof v === 'boolean' ? Number(v) : Number.isNaN(Number(v)) ? v : Number(v))));
-  const tierRows = async (table: string) =>
-    numbers((await sql<Record<string, unknown>>`SELECT ${sql.raw(['hardware_device_id', 'bucket', 'mac_address', 'network_id', 'is_wireless', 'radio_band', 'row_count', ...SUMS].join(', '))}
-      FROM ${sql.table(table)} ORDER BY 1, 2, 3, 4, 5, 6`.execute(db())).rows);
+  /** A client tier's rows (or those `from` gives with its columns), in key order; an SNR row that adds nothing left out. */
+  const tierRows = async (table: string, from = table) =>
+    numbers((await sql<Record<string, unknown>>`SELECT ${sql.raw(tierColumns(table).join(', '))} FROM (${sql.raw(from === table ? `SELECT * FROM ${table}` : from)}) t
+      WHERE ${sql.raw(table.startsWith('client_snr_') ? 'snr_count <> 0 OR snr_sum <> 0' : 'true')} ORDER BY ${sql.raw(tierColumns(table).map((_, i) => i + 1).join(', '))}`.execute(db())).rows);
 
   /** Runs `read` with views of the 5-minute rows in the tiers' place: what the roots answer from the 5-minute rows. */
   async function fromFiveMinuteRows<T>(read: () => Promise<T>): Promise<T> {
     const views: [string, string][] = [
-      ...CLIENT_TIERS.map((t): [string, string] => [t, `SELECT hardware_device_id, bucket, mac_address, network_id, is_wireless, coalesce(radio_band, '') AS radio_band, ${SUMS.join(', ')} FROM client_metric_rollups`]),
+      ...CLIENT_TIERS.map((t): [string, string] => [t, tierOfFiveMinuteRows(t, null)]),
       ...OTHER_TIERS.map((t): [string, string] => [t, `SELECT * FROM ${t.replace(/_(hourly|daily)$/, '')}`]),
     ];
     for (const [table, select] of views) {
@@ -151,20 +172,26 @@ describe.each(storeKinds())('tiered client metric rollups on %s', (kind) => {
     await app?.close();
   });
 
-  it('keeps in each tier exactly the 5-minute rows of its buckets, by network, kind and band, moved rows included', async () => {
-    for (const [table, seconds] of [['client_metric_rollups_hourly', HOUR], ['client_metric_rollups_daily', DAY]] as const) {
-      const fold = await sql<Record<string, unknown>>`SELECT ${sql.raw(tierKey(seconds).join(', '))}, count(*) AS row_count, ${sql.raw(SUMS.map((s) => `sum(${s}) AS ${s}`).join(', '))}
-        FROM client_metric_rollups GROUP BY ${sql.raw(tierKey(seconds).join(', '))} ORDER BY 1, 2, 3, 4, 5, 6`.execute(db());
-      expect(await tierRows(table), table).toEqual(numbers(fold.rows));
+  it('keeps in each tier exactly the 5-minute rows of its buckets, by device, or by network, client, device and band, moved rows included', async () => {
+    for (const [suffix, seconds] of TIER_SECONDS) {
+      for (const table of [`client_snr_rollups_${suffix}`, `client_band_rollups_${suffix}`]) {
+        const fold = await tierRows(table, tierOfFiveMinuteRows(table, seconds));
+        expect(fold.length, table).toBeGreaterThan(0);
+        expect(await tierRows(table), table).toEqual(fold);
+      }
     }
-    // the moves left rows behind: C's 5-minute rows on the band of its later sample only; no empty tier row
+    // the moves left rows behind: C's 5-minute rows on the band of its later sample only, and E's turned wired with
+    // the SNR of its earlier wireless sample (which the SNR tiers leave out); no empty band row
     const moved = await sql<{ n: number }>`SELECT count(*) AS n FROM client_metric_rollups WHERE mac_address = ${C} AND radio_band IS NOT NULL AND snr_count = 2`.execute(db());
     expect(Number(moved.rows[0]?.n)).toBeGreaterThan(0);
-    const empty = await sql<{ n: number }>`SELECT count(*) AS n FROM client_metric_rollups_hourly WHERE row_count <= 0`.execute(db());
+    const wired = await sql<{ n: number }>`SELECT count(*) AS n FROM client_metric_rollups WHERE mac_address = ${E} AND NOT is_wireless AND snr_count > 0`.execute(db());
+    expect(Number(wired.rows[0]?.n)).toBeGreaterThan(0);
+    const empty = await sql<{ n: number }>`SELECT count(*) AS n FROM client_band_rollups_hourly WHERE row_count <= 0`.execute(db());
     expect(Number(empty.rows[0]?.n)).toBe(0);
-    // the daily tier has fewer rows than the hourly, which has fewer than the 5-minute rows
-    const [daily, hourly, fiveMinute] = await Promise.all(['client_metric_rollups_daily', 'client_metric_rollups_hourly', 'client_metric_rollups'].map(count));
+    // the daily tier has fewer rows than the hourly, which has fewer than the 5-minute rows; the old tiers stay empty
+    const [daily, hourly, fiveMinute] = await Promise.all(['client_band_rollups_daily', 'client_band_rollups_hourly', 'client_metric_rollups'].map(count));
     expect([Number(daily) < Number(hourly), Number(hourly) < Number(fiveMinute)]).toEqual([true, true]);
+    expect(await Promise.all(['client_metric_rollups_hourly', 'client_metric_rollups_daily'].map(count))).toEqual([0, 0]);
   });
 
   it('answers apHealthScores and channelUtilizationByClient from the tiers exactly as from the 5-minute rows', async () => {
@@ -177,14 +204,18 @@ describe.each(storeKinds())('tiered client metric rollups on %s', (kind) => {
     for (const [i, answer] of tiered.entries()) expect(answer, `answer ${i}`).toEqual(fiveMinute[i]);
   });
 
-  it('migration 0036 folds the 5-minute rows a database already holds into the tiers', async () => {
+  it('migrations 0036 and 0044 fold the 5-minute rows a database already holds into the tiers', async () => {
     const before = await answers();
-    const stored = await Promise.all(CLIENT_TIERS.map(tierRows));
+    const stored = await Promise.all(CLIENT_TIERS.map((t) => tierRows(t)));
     // the layout before 0036: 5-minute rows, no tiers
-    for (const table of CLIENT_TIERS) await sql`DROP TABLE ${sql.table(table)}`.execute(db());
-    // the migration's own step, run again as on an upgrade (the migrator refuses to rerun one that later migrations follow)
+    for (const table of [...CLIENT_TIERS, 'client_metric_rollups_hourly', 'client_metric_rollups_daily']) await sql`DROP TABLE ${sql.table(table)}`.execute(db());
+    if (kind === 'postgres') await sql`DROP FUNCTION client_metric_rollups_hourly_insert(), client_metric_rollups_daily_insert()`.execute(db());
+    // the migrations' own steps, run again as on an upgrade (the migrator refuses to rerun one that later migrations follow)
     await clientMetricTiers.up(db() as Kysely<unknown>, app.server.store.dialect);
-    expect(await Promise.all(CLIENT_TIERS.map(tierRows))).toEqual(stored);
+    expect(await count('client_metric_rollups_hourly')).toBeGreaterThan(0);
+    await clientTierSplit.up(db() as Kysely<unknown>, app.server.store.dialect);
+    expect(await Promise.all(CLIENT_TIERS.map((t) => tierRows(t)))).toEqual(stored);
+    expect(await Promise.all(['client_metric_rollups_hourly', 'client_metric_rollups_daily'].map(count))).toEqual([0, 0]);
     expect(await answers()).toEqual(before);
   });
 
@@ -202,5 +233,29 @@ describe.each(storeKinds())('tiered client metric rollups on %s', (kind) => {
     await app.server.services.reports.expire();
     expect(await Promise.all(['client_metric_rollups', 'client_observations', 'radio_rollups', 'resource_rollups'].map(count))).toEqual([0, 0, 0, 0]);
     expect(await read()).toEqual(before);
+  });
+
+  it("takes the previous version's upserts into the old tiers during an upgrade (migration 0044's triggers)", async () => {
+    // that version's statement (report.repository.ts, upsertSumTier) for a 5-minute row joining, then leaving, an hour
+    const bucket = 1_700_006_400;
+    const sums = ['signal', 'snr', 'rx_rate', 'tx_rate'].flatMap((m) => [`${m}_count`, `${m}_sum`]);
+    const columns = ['hardware_device_id', 'bucket', 'mac_address', 'network_id', 'is_wireless', 'radio_band', 'row_count', ...sums];
+    const ids = await sql<{ device: number; network: number }>`SELECT h.id AS device, v.network_id AS network FROM hardware_devices h
+      JOIN virtual_devices v ON v.id = h.virtual_device_id WHERE h.serial_number = ${SERIALS.acmeAp}`.execute(db());
+    const { device, network } = ids.rows[0] as { device: number; network: number };
+    const upsert = async (rowCount: number, snrCount: number, snrSum: number) =>
+      sql`INSERT INTO client_metric_rollups_hourly (${sql.raw(columns.join(', '))}) VALUES (${sql.join([device, bucket, C, network, kind === 'sqlite' ? 1 : true, 'BAND_5G', rowCount, 1, -50, snrCount, snrSum, 1, 100, 1, 50])})
+        ON CONFLICT (hardware_device_id, bucket, mac_address, network_id, is_wireless, radio_band) DO UPDATE SET
+        ${sql.raw(['row_count', ...sums].map((c) => `${c} = client_metric_rollups_hourly.${c} + excluded.${c}`).join(', '))}`.execute(db());
+    const band = () => sql<{ row_count: number }>`SELECT row_count FROM client_band_rollups_hourly WHERE mac_address = ${C} AND bucket = ${bucket}`.execute(db());
+    const snr = async () => numbers((await sql<Record<string, unknown>>`SELECT snr_count, snr_sum FROM client_snr_rollups_hourly WHERE bucket = ${bucket}`.execute(db())).rows);
+    await upsert(1, 1, 20);
+    await upsert(0, 1, 30);
+    expect((await band()).rows.map((r) => Number(r.row_count))).toEqual([1]);
+    expect(await snr()).toEqual([[2, 50]]);
+    await upsert(-1, -2, -50);
+    expect((await band()).rows).toEqual([]);
+    expect(await snr()).toEqual([[0, 0]]);
+    expect(await count('client_metric_rollups_hourly')).toBe(0);
   });
 });

@@ -10,9 +10,11 @@ export interface ClientSeriesTables {
   client_presence_set_rollups_hourly: ClientPresenceSetTable;
   client_presence_set_rollups_daily: ClientPresenceSetTable;
   client_metric_rollups: ClientMetricRollupTable;
-  /** The hourly and daily tiers of client_metric_rollups (migration 0036), buckets a multiple of 3600 or 86400. */
-  client_metric_rollups_hourly: ClientMetricTierTable;
-  client_metric_rollups_daily: ClientMetricTierTable;
+  /** The hourly and daily tiers of client_metric_rollups (migration 0044), buckets a multiple of 3600 or 86400. */
+  client_snr_rollups_hourly: ClientSnrTierTable;
+  client_snr_rollups_daily: ClientSnrTierTable;
+  client_band_rollups_hourly: ClientBandTierTable;
+  client_band_rollups_daily: ClientBandTierTable;
 }
 
 /** A client's metrics as one report gave them (migration 0014); null when not reported, the wireless ones null for wired clients. */
@@ -76,27 +78,26 @@ export interface ClientMetricRollupTable extends ClientSampleColumns {
   tx_growth: number;
 }
 
-/**
- * The 5-minute client metric rollups of one tier bucket that share a device,
- * client, network, kind and band (their last sample's; '' for none): how many
- * (row_count), and the sums and counts of their averaged metrics.
- */
-export interface ClientMetricTierTable {
+/** The SNR count and sum of the 5-minute rows of a device's wireless clients in one tier bucket (migration 0044). */
+export interface ClientSnrTierTable {
   hardware_device_id: number;
   bucket: number;
-  mac_address: string;
-  network_id: number;
-  is_wireless: BoolColumn;
-  radio_band: string;
-  row_count: number;
-  signal_count: number;
-  signal_sum: number;
   snr_count: number;
   snr_sum: number;
-  rx_rate_count: number;
-  rx_rate_sum: number;
-  tx_rate_count: number;
-  tx_rate_sum: number;
+}
+
+/**
+ * How many 5-minute rows of one wireless client in a network with one
+ * device and band (their last sample's) a tier bucket holds (migration 0044);
+ * at least one. hardware_device_id has no foreign key.
+ */
+export interface ClientBandTierTable {
+  network_id: number;
+  mac_address: string;
+  bucket: number;
+  hardware_device_id: number;
+  radio_band: string;
+  row_count: number;
 }
 
 /** The clients one device listed in one bucket of a network, by kind (migration 0043). */

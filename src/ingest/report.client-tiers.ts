@@ -4,10 +4,11 @@ import type { Database } from '../db/tables.js';
 import { CLIENT_AVERAGED_METRICS } from '../kernel/telemetry.js';
 
 /**
- * The tiers of the client metric rollups (migration 0036), as ingest folds
- * them. A 5-minute row's network, kind (is_wireless) and band are its last
- * sample's, so a later batch may change them: its tier rows then move. Per
- * batch, the tiers change exactly as the 5-minute rows of their buckets do.
+ * The tiers of the client metric rollups (migrations 0036 and 0044), as
+ * ingest folds them. A 5-minute row's network, kind (is_wireless) and band
+ * are its last sample's, so a later batch may change them: its tier rows
+ * then move. Per batch, the tiers change exactly as the 5-minute rows of
+ * their buckets do.
  */
 
 /** What places a 5-minute client metric rollup in a tier row, as the store returns it (ids and buckets may come as text). */
@@ -26,8 +27,12 @@ type Sums = Readonly<Record<`${(typeof CLIENT_AVERAGED_METRICS)[number]}_${'coun
 /** A stored 5-minute client metric rollup with its counts and sums. */
 export type StoredClientRollup = ClientTierPlace & Sums;
 
-/** A row of a client metric tier at its 5-minute bucket, before coarsenSums folds it into the tier's. */
-export type ClientTierRow = Insertable<Database['client_metric_rollups_hourly']>;
+/**
+ * How a 5-minute row changes the tiers, at its 5-minute bucket: at its place,
+ * `row_count` 5-minute rows (1 joins, -1 leaves, 0 stays) and the counts and
+ * sums to add.
+ */
+export type ClientTierRow = Omit<ClientTierPlace, 'radio_band'> & { readonly radio_band: string; readonly row_count: number } & Readonly<Record<keyof Sums, number>>;
 
 const keyOf = (row: { readonly hardware_device_id: unknown; readonly mac_address: string; readonly bucket: unknown }) =>
   `${String(row.hardware_device_id)}/${row.mac_address}/${String(row.bucket)}`;
@@ -79,3 +84,9 @@ export function clientTierChanges(
     return [tierRow(old, -1, old, -1), tierRow(place, 1, old, 1), tierRow(place, 0, own, 1)];
   });
 }
+
+/** A change of a client SNR tier (migration 0044): a device's wireless clients' SNR count and sum to add in a bucket. */
+export type ClientSnrChange = Insertable<Database['client_snr_rollups_hourly']>;
+
+/** A change of a client band tier (migration 0044): how many 5-minute rows of a wireless client with a band join (or leave, below 0) a bucket. */
+export type ClientBandChange = Insertable<Database['client_band_rollups_hourly']>;

@@ -74,23 +74,22 @@ export const CLIENT_METRIC_ROLLUPS: readonly RowColumn[] = [
   ...CLIENT_ROLLUP_SPAN,
 ];
 
-/**
- * The columns of a tier of client_metric_rollups (migration 0036): the key
- * (every column but the counts and sums), then the number of 5-minute rows
- * and the counts and sums, which add up.
- */
-export const CLIENT_METRIC_TIER: readonly RowColumn[] = [
+/** A client SNR tier's columns (migration 0044): key columns first (2), then the count and sum, which an upsert adds up. */
+export const CLIENT_SNR_TIER: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
   ['bucket', 'bigint'],
-  ['mac_address', 'text'],
+  ['snr_count', 'integer'],
+  ['snr_sum', 'float'],
+];
+
+/** A client band tier's columns (migration 0044): key columns first (5), then row_count, which an upsert adds up. */
+export const CLIENT_BAND_TIER: readonly RowColumn[] = [
   ['network_id', 'bigint'],
-  ['is_wireless', 'boolean'],
+  ['mac_address', 'text'],
+  ['bucket', 'bigint'],
+  ['hardware_device_id', 'bigint'],
   ['radio_band', 'text'],
   ['row_count', 'integer'],
-  ...CLIENT_AVERAGED_METRICS.flatMap((m): RowColumn[] => [
-    [`${m}_count`, 'integer'],
-    [`${m}_sum`, 'float'],
-  ]),
 ];
 
 const CLIENT_PRESENCE: readonly RowColumn[] = [

@@ -12,8 +12,8 @@ import { createReportAlertRepository } from './report-alerts.repository.js';
 import { createCounterTierRepository } from './counter-tiers.repository.js';
 import type { CounterRollupKey } from './counter-tiers.repository.js';
 import { CLIENT_AVERAGED_METRICS, RADIO_UTILIZATION_METRICS, UPLINK_METRICS } from '../kernel/telemetry.js';
-import type { ClientTierPlace, StoredClientRollup } from './report.client-tiers.js';
-import { BULK_COLUMNS, CLIENT_METRIC_ROLLUPS, CLIENT_METRIC_TIER, CLIENT_ROLLUP_SPAN, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
+import type { ClientBandChange, ClientTierPlace, StoredClientRollup } from './report.client-tiers.js';
+import { BULK_COLUMNS, CLIENT_BAND_TIER, CLIENT_METRIC_ROLLUPS, CLIENT_ROLLUP_SPAN, CLIENT_SNR_TIER, COUNTER_ROLLUPS, DNS_COUNTER_ROLLUPS, OUTLET_ROLLUPS, RADIO_ROLLUPS, RECEIPTS, REPORT_ROLLUPS, RESOURCE_ROLLUPS, TEMPERATURE_ROLLUPS, UPLINK_ROLLUPS } from './report.columns.js';
 
 /** A reporting device as ingest sees it, with the network of the virtual device it is assigned to. */
 export interface DeviceRow {
@@ -29,13 +29,18 @@ export interface DeviceRow {
   readonly cpuPercent: number | null;
 }
 
-/** The 5-minute rollups of counts and sums that have hourly and daily tiers (migrations 0032 and 0036), with their tiers' columns. */
-type SumTiered = 'radio_rollups' | 'pdu_outlet_rollups' | 'device_temperature_rollups' | 'client_metric_rollups';
+/**
+ * The tiers of counts and sums (migrations 0032 and 0044), named
+ * `<base>_hourly` and `<base>_daily`, with their columns: the 5-minute
+ * rollups' own, and the client metric rollups' SNR and band tiers.
+ */
+type SumTiered = 'radio_rollups' | 'pdu_outlet_rollups' | 'device_temperature_rollups' | 'client_snr_rollups' | 'client_band_rollups';
 const SUM_TIERED_COLUMNS: Readonly<Record<SumTiered, readonly RowColumn[]>> = {
   radio_rollups: RADIO_ROLLUPS,
   pdu_outlet_rollups: OUTLET_ROLLUPS,
   device_temperature_rollups: TEMPERATURE_ROLLUPS,
-  client_metric_rollups: CLIENT_METRIC_TIER,
+  client_snr_rollups: CLIENT_SNR_TIER,
+  client_band_rollups: CLIENT_BAND_TIER,
 };
 
 /** The columns of a client metric rollup that place it in a tier row (migration 0036). */
@@ -185,7 +190,7 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
 
     /**
      * Adds 5-minute rows folded by coarsenSums to the rows of their hourly or
-     * daily tier (migrations 0032 and 0036): counts and sums add up.
+     * daily tier (migrations 0032 and 0044): counts and sums add up.
      */
     async upsertSumTier(table: `${SumTiered}_${'hourly' | 'daily'}`, values: readonly RowValues[]): Promise<void> {
       const base = table.replace(/_(hourly|daily)$/, '') as SumTiered;
@@ -258,10 +263,18 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       return found.rows;
     },
 
-    /** Deletes the rows of a client metric tier (migration 0036) of these devices and buckets that no 5-minute row is left in (one moved out). */
-    async dropEmptyClientTierRows(table: 'client_metric_rollups_hourly' | 'client_metric_rollups_daily', devices: readonly number[], buckets: readonly number[]): Promise<void> {
-      await sql`DELETE FROM ${sql.table(table)} WHERE ${dialect.inValues('hardware_device_id', 'bigint', devices)}
-        AND ${dialect.inValues('bucket', 'bigint', buckets)} AND row_count = 0`.execute(db);
+    /**
+     * Deletes the rows of a client band tier (migration 0044) that no
+     * 5-minute row is left in, among those of these networks, clients and
+     * buckets (a row moved out of each): a superset of the rows changed, but
+     * every other row holds at least one.
+     */
+    async dropEmptyClientBands(table: 'client_band_rollups_hourly' | 'client_band_rollups_daily', left: readonly ClientBandChange[]): Promise<void> {
+      if (left.length === 0) return;
+      const distinct = <T>(values: T[]) => [...new Set(values)];
+      await sql`DELETE FROM ${sql.table(table)} WHERE ${dialect.inValues('network_id', 'bigint', distinct(left.map((row) => row.network_id)))}
+        AND ${dialect.inValues('mac_address', 'text', distinct(left.map((row) => row.mac_address)))}
+        AND ${dialect.inValues('bucket', 'bigint', distinct(left.map((row) => row.bucket)))} AND row_count <= 0`.execute(db);
     },
 
     /** Adds radio samples to their 5-minute rollups: counts and sums add up. */

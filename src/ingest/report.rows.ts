@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Database } from '../db/tables.js';
 import type { DeviceRow, EventRow, PresenceSet, StoredUplinkRollup } from './report.repository.js';
+import type { ClientBandChange, ClientSnrChange, ClientTierRow } from './report.client-tiers.js';
 import type { ClientReport, DeviceReport, RadioChannelReport } from './report.protocol.js';
 import { CLIENT_AVERAGED_METRICS, CLIENT_SAMPLE_FIELDS, OUTLET_METRICS, RADIO_UTILIZATION_METRICS, ROLLUP_SECONDS, UPLINK_METRICS } from '../kernel/telemetry.js';
 
@@ -498,4 +499,34 @@ export function coarsenSums<T extends { readonly bucket: number }>(values: reado
     for (const [name, value] of entries) if (added(name)) held[name] = (held[name] as number) + (value as number);
   }
   return [...tier.values()] as unknown as T[];
+}
+
+/**
+ * The changes (clientTierChanges) folded into the buckets of `seconds` of the
+ * SNR and band tiers: only wireless rows count, and in the band tier only
+ * those with a band; a change that adds nothing is left out, so a client that
+ * stays where it was writes no band row, and a device none of whose wireless
+ * clients reported an SNR no SNR row. A band row whose count goes to 0 is
+ * deleted after (dropEmptyClientBands).
+ */
+export function clientTierFolds(changes: readonly ClientTierRow[], seconds: number): { snr: ClientSnrChange[]; bands: ClientBandChange[] } {
+  const wireless = changes.filter((row) => Boolean(row.is_wireless));
+  const snr = coarsenSums(
+    wireless.map((row): ClientSnrChange => ({ hardware_device_id: Number(row.hardware_device_id), bucket: Number(row.bucket), snr_count: row.snr_count, snr_sum: row.snr_sum })),
+    seconds,
+  ).filter((row) => row.snr_count !== 0 || row.snr_sum !== 0);
+  const bands = coarsenSums(
+    wireless
+      .filter((row) => row.radio_band !== '')
+      .map((row): ClientBandChange => ({
+        network_id: Number(row.network_id),
+        mac_address: row.mac_address,
+        bucket: Number(row.bucket),
+        hardware_device_id: Number(row.hardware_device_id),
+        radio_band: row.radio_band,
+        row_count: row.row_count,
+      })),
+    seconds,
+  ).filter((row) => row.row_count !== 0);
+  return { snr, bands };
 }

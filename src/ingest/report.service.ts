@@ -10,7 +10,7 @@ import type { Caller } from '../kernel/caller.js';
 import { listingsOf } from './report-clients.repository.js';
 import { createReportRepository } from './report.repository.js';
 import type { ReportRepository } from './report.repository.js';
-import { buildSeriesRows, coarsenPresence, coarsenReportCounts, coarsenSums, eventRow, foldUplinkTier } from './report.rows.js';
+import { buildSeriesRows, clientTierFolds, coarsenPresence, coarsenReportCounts, coarsenSums, eventRow, foldUplinkTier } from './report.rows.js';
 import { networksWithDetections, securityRows } from './report.security.js';
 import { foreignApCandidates, highCpuEvents, networksWithForeignBssids } from './report.alerts.js';
 import type { FreshReport } from './report.rows.js';
@@ -195,9 +195,11 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['pdu_outlet_rollups_daily', 'bucket', daily],
         ['device_temperature_rollups_hourly', 'bucket', hourly],
         ['device_temperature_rollups_daily', 'bucket', daily],
-        // the tiers of migration 0036
-        ['client_metric_rollups_hourly', 'bucket', hourly],
-        ['client_metric_rollups_daily', 'bucket', daily],
+        // the client metric tiers of migration 0044
+        ['client_snr_rollups_hourly', 'bucket', hourly],
+        ['client_snr_rollups_daily', 'bucket', daily],
+        ['client_band_rollups_hourly', 'bucket', hourly],
+        ['client_band_rollups_daily', 'bucket', daily],
         // the counter tiers of migration 0035
         ['port_counter_rollups_hourly', 'bucket', hourly],
         ['port_counter_rollups_daily', 'bucket', daily],
@@ -231,22 +233,21 @@ export function createReportService(store: Store, settings: ReportSettings, now:
 export type ReportService = ReturnType<typeof createReportService>;
 
 /**
- * Adds a batch's client metric rollups to the 5-minute rows and to their
- * hourly and daily tiers (migration 0036): one upsert per tier of the
- * batch's changes (clientTierChanges), read against the 5-minute rows as
- * they were; then the tier rows a 5-minute row moved out of, if left empty,
- * go (a tier row stands for at least one 5-minute row).
+ * Adds a batch's client metric rollups to the 5-minute rows and to the
+ * hourly and daily SNR and band tiers (migration 0044): the batch's changes
+ * (clientTierChanges), read against the 5-minute rows as they were, folded
+ * per tier (clientTierFolds), one upsert per table; then the band rows a
+ * 5-minute row moved out of, if left empty, go (a band row stands for at
+ * least one 5-minute row).
  */
 async function upsertClientMetrics(repository: ReportRepository, rollups: readonly Insertable<Database['client_metric_rollups']>[]): Promise<void> {
   const stored = await repository.storedClientMetricRollups(rollups);
   const changes = clientTierChanges(rollups, stored, await repository.upsertClientMetricRollups(rollups));
-  const left = changes.filter((row) => row.row_count < 0);
-  for (const [table, seconds] of [['client_metric_rollups_hourly', HOURLY_SECONDS], ['client_metric_rollups_daily', DAILY_SECONDS]] as const) {
-    const tier = coarsenSums(changes, seconds);
-    await repository.upsertSumTier(table, tier);
-    if (left.length === 0) continue;
-    const buckets = [...new Set(left.map((row) => row.bucket - (row.bucket % seconds)))];
-    await repository.dropEmptyClientTierRows(table, [...new Set(left.map((row) => row.hardware_device_id))], buckets);
+  for (const [tier, seconds] of [['hourly', HOURLY_SECONDS], ['daily', DAILY_SECONDS]] as const) {
+    const { snr, bands } = clientTierFolds(changes, seconds);
+    await repository.upsertSumTier(`client_snr_rollups_${tier}`, snr);
+    await repository.upsertSumTier(`client_band_rollups_${tier}`, bands);
+    await repository.dropEmptyClientBands(`client_band_rollups_${tier}`, bands.filter((row) => row.row_count < 0));
   }
 }
 

@@ -100,11 +100,18 @@ export const RESOURCE_TIERS = [
   { seconds: HOURLY_SECONDS, table: 'resource_rollups_hourly' },
   { seconds: ROLLUP_SECONDS, table: 'resource_rollups' },
 ] as const satisfies readonly RollupTier[];
-/** A 5-minute rollup that has hourly and daily tiers (migrations 0032 and 0035), named `<table>_hourly` and `<table>_daily`: its tiers. */
-const sumTiers = <T extends string>(table: T) =>
+/** True for an hourly or daily tier's table (named `<rollup>_hourly`, `<rollup>_daily`), false for a 5-minute or raw one. */
+export const isCoarseTier = (table: string): boolean => /_(hourly|daily)$/.test(table);
+
+/**
+ * A 5-minute rollup that has hourly and daily tiers (migrations 0032, 0035
+ * and 0044), named `<coarse>_hourly` and `<coarse>_daily` (`coarse` is the
+ * rollup's own name unless given): its tiers.
+ */
+const sumTiers = <T extends string, C extends string = T>(table: T, coarse?: C) =>
   [
-    { seconds: DAILY_SECONDS, table: `${table}_daily` },
-    { seconds: HOURLY_SECONDS, table: `${table}_hourly` },
+    { seconds: DAILY_SECONDS, table: `${coarse ?? table}_daily` },
+    { seconds: HOURLY_SECONDS, table: `${coarse ?? table}_hourly` },
     { seconds: ROLLUP_SECONDS, table },
   ] as const satisfies readonly RollupTier[];
 
@@ -115,13 +122,15 @@ export const OUTLET_TIERS = sumTiers('pdu_outlet_rollups');
 /** The device temperature rollups' tiers (migration 0032): pduMetrics and pdusMetrics. */
 export const TEMPERATURE_TIERS = sumTiers('device_temperature_rollups');
 /**
- * The client metric rollups' tiers (migration 0036): apHealthScores (the
- * wireless clients' SNR) and channelUtilizationByClient (the bands a client
- * was on). The hourly and daily rows keep the sums and counts per network,
- * kind and band, and no byte counters: the client metrics roots read the
- * 5-minute rows (docs/metrics.md, "Tiers").
+ * The client metric rollups' tiers as their two readers use them (migration
+ * 0044; docs/metrics.md, "Tiers"), each above the 5-minute rows: the SNR
+ * count and sum of a device's wireless clients per hour or day
+ * (apHealthScores), and the devices and bands a wireless client was on
+ * (channelUtilizationByClient). The client metrics roots read the 5-minute
+ * rows only.
  */
-export const CLIENT_METRIC_TIERS = sumTiers('client_metric_rollups');
+export const CLIENT_SNR_TIERS = sumTiers('client_metric_rollups', 'client_snr_rollups');
+export const CLIENT_BAND_TIERS = sumTiers('client_metric_rollups', 'client_band_rollups');
 
 /** The six cumulative counters of a port: columns of port_counters, port_counter_rollups and its tiers. */
 export const PORT_COUNTERS = ['rx_bytes', 'tx_bytes', 'rx_packets', 'tx_packets', 'rx_errors', 'tx_errors'] as const;

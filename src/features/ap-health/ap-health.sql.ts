@@ -1,5 +1,5 @@
 import type { SqlContext } from '../../engine/read.model.js';
-import { CLIENT_METRIC_TIERS, RADIO_TIERS, RESOURCE_TIERS } from '../../kernel/telemetry.js';
+import { CLIENT_SNR_TIERS, RADIO_TIERS, RESOURCE_TIERS, isCoarseTier } from '../../kernel/telemetry.js';
 import type { RollupTier } from '../../kernel/telemetry.js';
 import { tieredSources, tierRows } from '../metrics/metrics.sql.js';
 import type { Source } from '../metrics/metrics.sql.js';
@@ -30,14 +30,19 @@ const rawValue = (value: string): readonly [string, string] => [`coalesce(${valu
 /** The condition of a source's range on column `column` of `t`. */
 const rangeOf = (source: Source, t: string, column: string) => `${t}.${column} >= ${source.from()} AND ${t}.${column} < ${source.to()}`;
 
-/** One part of the union: its tiers, their alias, what a tier row and a raw sample carry, the raw table, and a condition beside the device's. */
+/**
+ * One part of the union: its tiers, their alias, what a tier row and a raw
+ * sample carry, the raw table, and a condition beside the device's on the
+ * 5-minute rows and raw samples (the hourly and daily rows hold only what it
+ * keeps).
+ */
 interface PartSource {
   readonly tiers: readonly RollupTier[];
   readonly alias: string;
   readonly rollup: Partial<Record<Part, readonly [sum: string, count: string]>>;
   readonly samples: string;
   readonly raw: Partial<Record<Part, readonly [sum: string, count: string]>>;
-  readonly where?: string;
+  readonly finerWhere?: string;
 }
 
 /**
@@ -49,9 +54,10 @@ interface PartSource {
 function partRows(c: SqlContext, h: string, part: PartSource): string {
   const { tiers, raw } = tieredSources(c, part.tiers);
   const a = part.alias;
-  const where = `${a}.hardware_device_id = ${h}.id${part.where === undefined ? '' : ` AND ${part.where}`}`;
-  const fromTier = (table: string, range: Source) => `${partRow(range.bucket(`${a}.bucket`), part.rollup)} FROM ${table} ${a} WHERE ${where} AND ${rangeOf(range, a, 'bucket')}`;
-  const fromSamples = (source: Source) => `${partRow(source.bucket(`${a}.observed_at`), part.raw)} FROM ${part.samples} ${a} WHERE ${where} AND ${rangeOf(source, a, 'observed_at')}`;
+  const where = (coarse: boolean) => `${a}.hardware_device_id = ${h}.id${part.finerWhere === undefined || coarse ? '' : ` AND ${part.finerWhere}`}`;
+  const fromTier = (table: string, range: Source) =>
+    `${partRow(range.bucket(`${a}.bucket`), part.rollup)} FROM ${table} ${a} WHERE ${where(isCoarseTier(table))} AND ${rangeOf(range, a, 'bucket')}`;
+  const fromSamples = (source: Source) => `${partRow(source.bucket(`${a}.observed_at`), part.raw)} FROM ${part.samples} ${a} WHERE ${where(false)} AND ${rangeOf(source, a, 'observed_at')}`;
   return [tierRows(tiers, fromTier), fromSamples(raw[0]), fromSamples(raw[1])].join(' UNION ALL ');
 }
 
@@ -61,7 +67,7 @@ const MEMORY = 'CASE WHEN ao.memory_total_bytes > 0 THEN 100.0 * ao.memory_used_
 /** The parts of the union: radio utilization, wireless clients' SNR, CPU and memory. */
 const PARTS_SOURCES: readonly PartSource[] = [
   { tiers: RADIO_TIERS, alias: 'ar', rollup: { util: ['ar.total_utilization_sum', 'ar.total_utilization_count'] }, samples: 'radio_samples', raw: { util: rawValue('ar.total_utilization') } },
-  { tiers: CLIENT_METRIC_TIERS, alias: 'ac', rollup: { snr: ['ac.snr_sum', 'ac.snr_count'] }, samples: 'client_observations', raw: { snr: rawValue('ac.snr') }, where: 'ac.is_wireless' },
+  { tiers: CLIENT_SNR_TIERS, alias: 'ac', rollup: { snr: ['ac.snr_sum', 'ac.snr_count'] }, samples: 'client_observations', raw: { snr: rawValue('ac.snr') }, finerWhere: 'ac.is_wireless' },
   {
     tiers: RESOURCE_TIERS,
     alias: 'ao',

@@ -1,4 +1,4 @@
-import { CLIENT_METRIC_TIERS, RADIO_TIERS, RADIO_UTILIZATION_METRICS } from '../../kernel/telemetry.js';
+import { CLIENT_BAND_TIERS, RADIO_TIERS, RADIO_UTILIZATION_METRICS, isCoarseTier } from '../../kernel/telemetry.js';
 import { hardwareIdsOfNetwork } from '../../engine/read.model.js';
 import type { SqlContext } from '../../engine/read.model.js';
 import { tieredSources, tierRows } from '../metrics/metrics.sql.js';
@@ -38,16 +38,16 @@ function radioRows(c: SqlContext, n: string): string {
 /**
  * The radios the client `macAddress` was reported on in the network `n`,
  * per bucket: its wireless samples that name a band (raw ones, and the
- * client metric rollups of a tier, matched by their 5-minute rows' last
- * sample's band, which the hourly and daily rows keep in their key: '' when
- * none, so `> ''` holds for a band whichever table).
+ * 5-minute client metric rollups by their last sample's band), and the rows
+ * of the hourly and daily band tiers, which hold only those (migration 0044).
  */
 function clientRadios(c: SqlContext, n: string): string {
-  const { tiers, raw } = tieredSources(c, CLIENT_METRIC_TIERS, TIME_FILTER_PATH);
-  const client = (t: string) => `${t}.network_id = ${n}.id AND ${t}.mac_address = ${c.arg('macAddress')} AND ${t}.is_wireless AND ${t}.radio_band > ''`;
+  const { tiers, raw } = tieredSources(c, CLIENT_BAND_TIERS, TIME_FILTER_PATH);
+  const client = (t: string, coarse = false) =>
+    `${t}.network_id = ${n}.id AND ${t}.mac_address = ${c.arg('macAddress')}${coarse ? '' : ` AND ${t}.is_wireless AND ${t}.radio_band > ''`}`;
   const fromRollups = (table: string, range: Source) =>
     `SELECT ${range.bucket('cm.bucket')} AS bucket, cm.hardware_device_id, cm.radio_band FROM ${table} cm ` +
-    `WHERE ${client('cm')} AND cm.bucket >= ${range.from()} AND cm.bucket < ${range.to()}`;
+    `WHERE ${client('cm', isCoarseTier(table))} AND cm.bucket >= ${range.from()} AND cm.bucket < ${range.to()}`;
   const fromSamples = (source: Source) =>
     `SELECT ${source.bucket('co.observed_at')} AS bucket, co.hardware_device_id, co.radio_band FROM client_observations co ` +
     `WHERE ${client('co')} AND co.observed_at >= ${source.from()} AND co.observed_at < ${source.to()}`;

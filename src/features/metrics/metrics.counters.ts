@@ -1,3 +1,4 @@
+import { isCoarseTier } from '../../kernel/telemetry.js';
 /**
  * The SQL of cumulative counters read across reboots (port counters, the
  * DNS request counter): readings, and the tier rows that stand for runs of
@@ -26,7 +27,7 @@ export function tierItem(t: string, counters: readonly string[]): string {
 
 /** The item columns of the row aliased `t` of `table`: a tier row when the table is an hourly or daily tier, else a reading. */
 export const itemOf = (table: string, t: string, counters: readonly string[]): string =>
-  /_(hourly|daily)$/.test(table) ? tierItem(t, counters) : readingItem(t, counters);
+  isCoarseTier(table) ? tierItem(t, counters) : readingItem(t, counters);
 
 /**
  * The items `w` (in time order per `partition`, a column of theirs, or
