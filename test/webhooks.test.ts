@@ -440,6 +440,9 @@ describe.each(storeKinds())('AUDIT_LOG dispatch on %s', (kind) => {
     const { endpoint: created } = await webhooks.createEndpoint(acme, { label: 'late', url: 'http://127.0.0.1:9/hook', rules: [{ alert: 'AUDIT_LOG' }] });
     await tick();
     await networks.update(acme, { networkUUID: IDS.acmeEmpty, label: 'After the endpoint' });
+    // on PostgreSQL an entry is dispatched once every older transaction of the cluster has ended (its change is served):
+    // another test's open transaction can hold one back for a moment, and dispatch would then take nothing yet
+    await settled(app);
     while ((await webhookWork.dispatcher.dispatchAudit()) > 0);
     const heard = (await webhooks.listDeliveries(acme, { endpointId: created.id })).map((d) => (d.payload as { data: { action: string; after: { label?: string } | null } }).data);
     // its own creation (written with it) and the update after it; not the import nor the update before it
