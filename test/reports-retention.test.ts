@@ -107,6 +107,29 @@ describe.each(storeKinds())('retention on %s', (kind) => {
     const ahead = new Date(clock.now() + 2 * DAY).toISOString().slice(0, 10).replaceAll('-', '');
     expect(await rowsIn(`uplink_samples_p${ahead}`)).toBe(0);
   });
+
+  it('keeps a session that began before the client history retention while it was last seen within it', async () => {
+    // retention finds expired sessions by first_seen (migration 0045) and deletes only those last seen before it too
+    const key = await createScopedKey(app, 'ingest');
+    const mac = 'cc:00:00:00:00:02';
+    const listing = () => report(SERIALS.acmeSwitch, new Date(clock.now()).toISOString(), { clients: [{ macAddress: mac }] });
+    const session = async () => (await storedReports(app.server.store.db).clientSessions(companyId, IDS.acmeHq)).filter((s) => s.macAddress === mac);
+    const firstSeen = new Date(clock.now()).toISOString();
+    expect((await postReports(app, key, [listing()])).body.accepted).toBe(1);
+    clock.advance(60 * DAY);
+    const lastSeen = new Date(clock.now()).toISOString();
+    expect((await postReports(app, key, [listing()])).body.accepted).toBe(1);
+    const one = (await session()).map((s) => [new Date(s.firstSeen).toISOString(), new Date(s.lastSeen).toISOString(), s.endedAt]);
+    expect(one).toEqual([[firstSeen, lastSeen, null]]);
+    // first seen 91 days ago, last seen 31
+    clock.advance(31 * DAY);
+    await reports().expire(1);
+    expect(await session()).toHaveLength(1);
+    // last seen 90 days ago and a minute
+    clock.advance(59 * DAY + 60_000);
+    await reports().expire(1);
+    expect(await session()).toHaveLength(0);
+  });
 });
 
 describe.each(storeKinds())('migration 0004 on %s', (kind) => {

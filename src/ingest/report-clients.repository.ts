@@ -148,11 +148,10 @@ export function createReportClientRepository(db: Kysely<Database>, dialect: SqlD
         })),
       );
       const listedOf = (alias: string) => rows.source(alias, CLIENTS.filter(([n]) => n === 'mac_address' || n === 'hardware_device_id'), listed);
-      // coalesce(...) = 0 rather than IS NULL: SQLite, which keeps no statistics, would otherwise walk the
-      // device index over every imported client of every network instead of these networks' clients
+      // the conditions are network_clients_unreported_idx's (migration 0045): it holds only the rows this updates
       await sql`UPDATE network_clients SET is_connected = false
         WHERE ${dialect.inValues('network_id', 'bigint', networkIds)}
-          AND coalesce(hardware_device_id, 0) = 0 AND is_connected = true`.execute(db);
+          AND hardware_device_id IS NULL AND is_connected = true`.execute(db);
       // the inValues conditions (here and below) repeat the join's for the planner: see SqlDialect.inValues
       await sql`UPDATE network_clients SET is_connected = false
         FROM ${rows.source('d', SETS, devices)}

@@ -378,10 +378,15 @@ export function createReportRepository({ db }: SqlContext, dialect: SqlDialect) 
       return result.rows[0]?.locked === true;
     },
 
-    /** Deletes up to `limit` rows whose `column` is below `before`; returns how many went. */
-    async deleteBatch(table: keyof Database, column: string, before: string | number, limit: number): Promise<number> {
+    /**
+     * Deletes up to `limit` rows whose `column` is below `before`; returns how
+     * many went. `via`: an indexed column never above `column`, whose index
+     * finds the candidates where `column` has none.
+     */
+    async deleteBatch(table: keyof Database, column: string, before: string | number, limit: number, via?: string): Promise<number> {
       const locator = sql.raw(dialect.rowLocator);
-      const result = await sql`DELETE FROM ${sql.table(table)} WHERE (${locator}) IN (SELECT ${locator} FROM ${sql.table(table)} WHERE ${sql.ref(column)} < ${before} LIMIT ${limit})`.execute(db);
+      const also = via === undefined ? sql`` : sql`${sql.ref(via)} < ${before} AND `;
+      const result = await sql`DELETE FROM ${sql.table(table)} WHERE (${locator}) IN (SELECT ${locator} FROM ${sql.table(table)} WHERE ${also}${sql.ref(column)} < ${before} LIMIT ${limit})`.execute(db);
       return Number(result.numAffectedRows ?? 0);
     },
   };

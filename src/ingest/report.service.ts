@@ -208,7 +208,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
         ['events', 'observed_at', history],
         ['client_connection_events', 'observed_at', history],
         ['changes', 'changed_at', history],
-        ['client_sessions', 'last_seen', history],
+        // found by first_seen, which is never updated (migration 0045: an index on last_seen, which every report
+        // updates, made every session's update a new entry in each of the table's indexes); first_seen <= last_seen
+        ['client_sessions', 'last_seen', history, 'first_seen'],
       ] as const;
       const repository = createReportRepository({ db: store.db }, store.dialect);
       let deleted = 0;
@@ -216,9 +218,9 @@ export function createReportService(store: Store, settings: ReportSettings, now:
       if (store.dialect.partitionsByTime) {
         for (const table of RAW_SERIES_TABLES) deleted += await dropPartitionsBefore(store.db as Kysely<unknown>, table, Date.parse(raw));
       }
-      for (const [table, column, before] of targets) {
+      for (const [table, column, before, via] of targets) {
         for (;;) {
-          const count = await repository.deleteBatch(table, column, before, batchSize);
+          const count = await repository.deleteBatch(table, column, before, batchSize, via);
           deleted += count;
           if (count < batchSize) break;
           // let requests waiting behind this batch run before the next
