@@ -30,6 +30,15 @@ const CREATE_ENDPOINT = 'mutation ($i: CreateWebhookEndpointInput!) { createWebh
 
 type Body = { metadata: { alert_name: string; network_name: string | null; timestamp: string }; data: Record<string, unknown> };
 const bodyOf = (delivery: ReceivedWebhook) => JSON.parse(delivery.body) as Body;
+/** The port a port alert's body names (netgraph's `details.portNumber`, Meter's `port_number`); 0 for other alerts. */
+const portOf = (b: Body): number => Number((b.data.details as { portNumber?: number } | undefined)?.portNumber ?? b.data.port_number ?? 0);
+/**
+ * Deliveries by their event's time, then port, then alert name: a dispatch
+ * sends the messages it claimed concurrently, so they may arrive in any order
+ * (docs/webhooks.md).
+ */
+const inEventOrder = (bodies: readonly Body[]): Body[] =>
+  [...bodies].sort((a, b) => a.metadata.timestamp.localeCompare(b.metadata.timestamp) || portOf(a) - portOf(b) || a.metadata.alert_name.localeCompare(b.metadata.alert_name));
 const at = (ms: number) => new Date(ms).toISOString();
 
 describe.each(storeKinds())('the derived alerts on %s', (kind) => {
@@ -104,7 +113,7 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
     // globex's own device: only its endpoint hears of it
     await post(globexIngest, [report(SERIALS.globexAp, at(t + 1_000), { cpuPercent: 91 })]);
 
-    const standard = await settle('standard', before.standard, 2);
+    const standard = inEventOrder(await settle('standard', before.standard, 2));
     expect(standard).toEqual([
       {
         metadata: { alert_name: 'ALERT_HIGH_CPU_USAGE', network_name: HQ, timestamp: at(t + 1_000) },
@@ -115,14 +124,14 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
         data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { cpuPercent: 92, thresholdPercent: 90, previousCpuPercent: 90 } },
       },
     ]);
-    const meter = await settle('meter', before.meter, 2);
+    const meter = inEventOrder(await settle('meter', before.meter, 2));
     expect(meter[0]).toEqual({
       metadata: { alert_name: 'High CPU usage', network_name: HQ, timestamp: at(t + 1_000) },
       data: { cpu_percent: 95, threshold_percent: 90, previous_cpu_percent: 50, ...SWITCH, event_uuid: standard[0]?.data.eventUUID },
     });
     const last = hooks.meter.hook.received.at(-1) as ReceivedWebhook;
     expect(last.headers['x-meter-signature']).toBe(meterSignature(hooks.meter.secret, last.body));
-    expect((await settle('received', before.received, 2)).map((b) => [b.metadata.alert_name, b.data.cpu_percent])).toEqual([['High CPU usage', 95], ['High CPU usage', 92]]);
+    expect(inEventOrder(await settle('received', before.received, 2)).map((b) => [b.metadata.alert_name, b.data.cpu_percent])).toEqual([['High CPU usage', 95], ['High CPU usage', 92]]);
     const globex = await settle('globex', before.globex, 1);
     expect(globex.map((b) => [b.metadata.alert_name, b.data.serialNumber])).toEqual([['ALERT_HIGH_CPU_USAGE', SERIALS.globexAp]]);
   });
@@ -151,20 +160,21 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
     await post(acmeIngest, [report(SERIALS.acmeAp, now(), { foreignBSSIDs: scan.slice(0, 2) })]);
     await post(globexIngest, [report(SERIALS.globexAp, at(t), { foreignBSSIDs: [heard('de:ad:be:ef:00:09', 'Globex', -66)] })]);
 
-    const standard = await settle('standard', before.standard, 2);
+    // one report's two detections, at one time: in alert name order (inEventOrder)
+    const standard = inEventOrder(await settle('standard', before.standard, 2));
     expect(standard).toEqual([
-      {
-        metadata: { alert_name: 'ALERT_ROGUE_ACCESS_POINT_DETECTED', network_name: HQ, timestamp: at(t) },
-        data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeAp, serialNumber: SERIALS.acmeAp, details: { bssid: ROGUE, ssid: 'FreeWiFi', rssi: -60, channel: 6 } },
-      },
       {
         metadata: { alert_name: 'ALERT_HONEYPOT_ACCESS_POINT_DETECTED', network_name: HQ, timestamp: at(t) },
         data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeAp, serialNumber: SERIALS.acmeAp, details: { bssid: HONEYPOT, ssid: 'Acme-Corp', rssi: -70, channel: 36 } },
       },
+      {
+        metadata: { alert_name: 'ALERT_ROGUE_ACCESS_POINT_DETECTED', network_name: HQ, timestamp: at(t) },
+        data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeAp, serialNumber: SERIALS.acmeAp, details: { bssid: ROGUE, ssid: 'FreeWiFi', rssi: -60, channel: 6 } },
+      },
     ]);
-    expect(await settle('meter', before.meter, 2)).toEqual([
-      { metadata: { alert_name: 'Rogue access point', network_name: HQ, timestamp: at(t) }, data: { bssid: ROGUE, ssid: 'FreeWiFi', rssi: -60, channel: 6, ...AP, event_uuid: standard[0]?.data.eventUUID } },
-      { metadata: { alert_name: 'Honeypot access point', network_name: HQ, timestamp: at(t) }, data: { bssid: HONEYPOT, ssid: 'Acme-Corp', rssi: -70, channel: 36, ...AP, event_uuid: standard[1]?.data.eventUUID } },
+    expect(inEventOrder(await settle('meter', before.meter, 2))).toEqual([
+      { metadata: { alert_name: 'Honeypot access point', network_name: HQ, timestamp: at(t) }, data: { bssid: HONEYPOT, ssid: 'Acme-Corp', rssi: -70, channel: 36, ...AP, event_uuid: standard[0]?.data.eventUUID } },
+      { metadata: { alert_name: 'Rogue access point', network_name: HQ, timestamp: at(t) }, data: { bssid: ROGUE, ssid: 'FreeWiFi', rssi: -60, channel: 6, ...AP, event_uuid: standard[1]?.data.eventUUID } },
     ]);
     expect((await settle('globex', before.globex, 1)).map((b) => [b.metadata.alert_name, (b.data.details as JsonTree).ssid])).toEqual([['ALERT_HONEYPOT_ACCESS_POINT_DETECTED', 'Globex']]);
 
@@ -192,26 +202,27 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
     await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t), { events: [trap('LINK_DOWN', 'linkDown', { portNumber: 3, adminStatus: 'up', operStatus: 'down' })] })]);
     await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t), { events: [trap('SNMP_AUTHENTICATION_FAILURE', 'authenticationFailure')] })]);
     await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t), { events: [{ type: 'PORT_UP', observedAt: at(t), details: { portNumber: 3 } }] })]);
-    const standard = await settle('standard', before.standard, 3);
+    // three events at one time: the one without a port first, then by alert name (inEventOrder)
+    const standard = inEventOrder(await settle('standard', before.standard, 3));
     expect(standard).toEqual([
-      {
-        metadata: { alert_name: 'ALERT_PORT_DOWN', network_name: HQ, timestamp: at(t) },
-        data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { source: 'snmp-trap', trap: 'linkDown', portNumber: 3, adminStatus: 'up', operStatus: 'down' } },
-      },
       {
         metadata: { alert_name: 'ALERT_SNMP_AUTHENTICATION_FAILURE', network_name: HQ, timestamp: at(t) },
         data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { source: 'snmp-trap', trap: 'authenticationFailure' } },
+      },
+      {
+        metadata: { alert_name: 'ALERT_PORT_DOWN', network_name: HQ, timestamp: at(t) },
+        data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { source: 'snmp-trap', trap: 'linkDown', portNumber: 3, adminStatus: 'up', operStatus: 'down' } },
       },
       {
         metadata: { alert_name: 'ALERT_PORT_UP', network_name: HQ, timestamp: at(t) },
         data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { portNumber: 3 } },
       },
     ]);
-    expect((await settle('meter', before.meter, 3))[0]).toEqual({
+    expect(inEventOrder(await settle('meter', before.meter, 3))[1]).toEqual({
       metadata: { alert_name: 'Port down', network_name: HQ, timestamp: at(t) },
-      data: { source: 'snmp-trap', trap: 'linkDown', port_number: 3, admin_status: 'up', oper_status: 'down', ...SWITCH, event_uuid: standard[0]?.data.eventUUID },
+      data: { source: 'snmp-trap', trap: 'linkDown', port_number: 3, admin_status: 'up', oper_status: 'down', ...SWITCH, event_uuid: standard[1]?.data.eventUUID },
     });
-    expect((await settle('received', before.received, 3)).map((b) => b.metadata.alert_name)).toEqual(['Port down', 'SNMP authentication failure', 'Port up']);
+    expect(inEventOrder(await settle('received', before.received, 3)).map((b) => b.metadata.alert_name)).toEqual(['SNMP authentication failure', 'Port down', 'Port up']);
     expect(counts().globex).toBe(before.globex);
   });
 
@@ -233,7 +244,7 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
     await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 6_000), ports(null, 'FORWARDING'))]);
     await post(acmeIngest, [report(SERIALS.acmeSwitch, at(t + 7_000), ports('FORWARDING', 'FORWARDING'))]);
 
-    const standard = await settle('standard', before.standard, 5);
+    const standard = inEventOrder(await settle('standard', before.standard, 5));
     const event = (alert: string, ms: number, portNumber: number, stpState: string, previousStpState: string) => ({
       metadata: { alert_name: `ALERT_${alert}`, network_name: HQ, timestamp: at(t + ms) },
       data: { eventUUID: expect.any(String), networkUUID: IDS.acmeHq, virtualDeviceUUID: IDS.acmeSwitch, serialNumber: SERIALS.acmeSwitch, details: { portNumber, label: `ge-0/0/${portNumber}`, stpState, previousStpState } },
@@ -245,13 +256,13 @@ describe.each(storeKinds())('the derived alerts on %s', (kind) => {
       event('STP_ERROR_PORT_UNBLOCKED', 3_000, 2, 'FORWARDING', 'BROKEN'),
       event('PORT_BLOCKED', 5_000, 1, 'BLOCKING', 'LEARNING'),
     ]);
-    const meter = await settle('meter', before.meter, 5);
+    const meter = inEventOrder(await settle('meter', before.meter, 5));
     expect(meter.map((b) => b.metadata.alert_name)).toEqual(['Port blocked', 'Port unblocked', 'STP error', 'STP error cleared', 'Port blocked']);
     expect(meter[2]).toEqual({
       metadata: { alert_name: 'STP error', network_name: HQ, timestamp: at(t + 2_000) },
       data: { port_number: 2, label: 'ge-0/0/2', stp_state: 'BROKEN', previous_stp_state: 'FORWARDING', ...SWITCH, event_uuid: standard[2]?.data.eventUUID },
     });
-    expect((await settle('received', before.received, 5)).map((b) => b.metadata.alert_name)).toEqual(['Port blocked', 'Port unblocked', 'STP error', 'STP error cleared', 'Port blocked']);
+    expect(inEventOrder(await settle('received', before.received, 5)).map((b) => b.metadata.alert_name)).toEqual(['Port blocked', 'Port unblocked', 'STP error', 'STP error cleared', 'Port blocked']);
     expect(counts().globex).toBe(before.globex);
 
     // the event log under Meter's EventType names, and the ports' latest state
