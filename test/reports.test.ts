@@ -134,4 +134,23 @@ describe.each(storeKinds())('device reports on %s', (kind) => {
     expect((await postReports(app, ingestKey, [twice, twice])).body).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
     expect((await stored().networkTelemetry(companyId, IDS.acmeHq)).uplinkSamples).toHaveLength(2);
   });
+
+  it('writes a port only when a report changes its state: observed_at is the report that set it', async () => {
+    const [wan, lan] = FULL_REPORT.interfaces;
+    const ports = async () =>
+      ((await stored().deviceState(companyId, SERIALS.acmeSwitch))?.ports ?? []).map((p) => [p.port_number, new Date(p.observed_at).toISOString(), p.label, Boolean(p.is_connected)]);
+    // new counters are no port state; a port that connects is
+    const counters = { ...wan?.counters, rxBytes: 5000 };
+    await postReports(app, ingestKey, [report(SERIALS.acmeSwitch, at(60), { interfaces: [{ ...wan, counters }, { ...lan, isConnected: true }] })]);
+    expect(await ports()).toEqual([
+      [1, '2026-11-24T10:00:00.000Z', 'WAN 1', true],
+      [2, at(60), 'LAN 2', true],
+    ]);
+    // a label set back to null is a change too (null counts as a value)
+    await postReports(app, ingestKey, [report(SERIALS.acmeSwitch, at(90), { interfaces: [{ ...wan, label: null }, { ...lan, isConnected: true }] })]);
+    expect(await ports()).toEqual([
+      [1, at(90), null, true],
+      [2, at(60), 'LAN 2', true],
+    ]);
+  });
 });

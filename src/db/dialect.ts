@@ -98,6 +98,8 @@ export interface SqlDialect {
   least(a: string, b: string): string;
   /** The larger of two nullable numeric expressions, NULL only when both are. */
   greatest(a: string, b: string): string;
+  /** True when the expressions `a` and `b` differ, NULL counting as a value (so never NULL itself). */
+  differs(a: string, b: string): string;
   /**
    * The hidden columns that name a row of any table, for deletes in bounded
    * batches: rowid, or tableoid and ctid (a ctid alone repeats across the
@@ -224,6 +226,7 @@ const sqliteDialect: SqlDialect = {
   multiRowInsert: 'values',
   least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  differs: (a, b) => `${a} IS NOT ${b}`,
   rowLocator: 'rowid',
   partitionsByTime: false,
   inValues: (expr, _type, values) => sql`${sql.raw(expr)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`,
@@ -277,6 +280,7 @@ const postgresDialect: SqlDialect = {
   multiRowInsert: 'source',
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
+  differs: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   rowLocator: 'tableoid, ctid',
   partitionsByTime: true,
   inValues: (expr, type, values) => sql`${sql.raw(expr)} = ANY(${values}::${sql.raw(POSTGRES_ARRAY_TYPES[type])})`,

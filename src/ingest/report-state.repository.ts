@@ -101,6 +101,10 @@ const PORTS: readonly RowColumn[] = [
   ['stp_alert', 'text'],
 ];
 
+/** What a report sets of a port it lists again: all but its identity (uuid, device, number). */
+const PORT_STATE = PORTS.slice(3).map(([name]) => name).filter((name) => name !== 'observed_at');
+const PORT_UPDATE = takeExcluded([...PORT_STATE, 'observed_at']);
+
 const RADIOS: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
   ['bssid', 'text'],
@@ -142,6 +146,8 @@ const OUTLETS: readonly RowColumn[] = [
 /** The SQL of devices' latest state (their row, ports and radios), for many devices per statement. */
 export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDialect) {
   const rows = createRowWriter(db, dialect);
+  // a port listed as it was is not written: no new row version (observed_at is when its state last changed)
+  const portChanged = sql.raw(PORT_STATE.map((name) => dialect.differs(`device_ports.${name}`, `excluded.${name}`)).join(' OR '));
 
   /**
    * Makes each device's rows of `table` exactly its list, as of the list's
@@ -209,8 +215,10 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
     /**
      * Makes each device's ports exactly its list; a port a device keeps
      * reporting keeps its UUID; `stpAlerts` (by stpKey) is each port's open
-     * spanning-tree alert, none when left out. (NOT IN, not a correlated NOT
-     * EXISTS: SQLite evaluates the list once, where it would scan it for every row.)
+     * spanning-tree alert, none when left out. A port listed exactly as
+     * stored is left as it is (observed_at: the report that set its state).
+     * (NOT IN, not a correlated NOT EXISTS: SQLite evaluates the list once,
+     * where it would scan it for every row.)
      */
     async replacePorts(lists: readonly DeviceList<PortReport>[], newUuid: () => string, stpAlerts: ReadonlyMap<string, StpAlert | null> = new Map()): Promise<void> {
       if (lists.length === 0) return;
@@ -241,8 +249,7 @@ export function createReportStateRepository(db: Kysely<Database>, dialect: SqlDi
           stp_alert: stpAlerts.get(stpKey(l.deviceId, p.portNumber)) ?? null,
         })),
       );
-      const update = takeExcluded(PORTS.slice(3).map(([name]) => name));
-      await rows.insert('device_ports', PORTS, ports, sql`ON CONFLICT (hardware_device_id, port_number) DO UPDATE SET ${update}`);
+      await rows.insert('device_ports', PORTS, ports, sql`ON CONFLICT (hardware_device_id, port_number) DO UPDATE SET ${PORT_UPDATE} WHERE ${portChanged}`);
     },
 
     /** Makes each device's radios exactly its list. */

@@ -21,6 +21,7 @@ export interface DevicePortTable {
   is_trunk_port: BoolColumn;
   port_speed_mbps: number | null;
   native_vlan_id: number | null;
+  /** The report that set the port's current state: a report listing the port unchanged writes nothing. */
   observed_at: string;
   /** The LLDP neighbour the port sees (migration 0013); null when none. */
   lldp_chassis_id: Generated<string | null>;
