@@ -102,8 +102,10 @@ const PORTS: readonly RowColumn[] = [
 ];
 
 /** What a report sets of a port it lists again: all but its identity (uuid, device, number). */
-const PORT_STATE = PORTS.slice(3).map(([name]) => name).filter((name) => name !== 'observed_at');
-const PORT_UPDATE = takeExcluded([...PORT_STATE, 'observed_at']);
+const PORT_COLUMNS = PORTS.slice(3).map(([name]) => name);
+const PORT_UPDATE = takeExcluded(PORT_COLUMNS);
+/** Its state: what it sets but the time of the report. */
+const PORT_STATE = PORT_COLUMNS.filter((name) => name !== 'observed_at');
 
 const RADIOS: readonly RowColumn[] = [
   ['hardware_device_id', 'bigint'],
