@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { ColumnDataType, Expression, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
+import { postgresArray } from './postgres-array.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -283,9 +284,9 @@ const postgresDialect: SqlDialect = {
   differs: (a, b) => `${a} IS DISTINCT FROM ${b}`,
   rowLocator: 'tableoid, ctid',
   partitionsByTime: true,
-  inValues: (expr, type, values) => sql`${sql.raw(expr)} = ANY(${values}::${sql.raw(POSTGRES_ARRAY_TYPES[type])})`,
+  inValues: (expr, type, values) => sql`${sql.raw(expr)} = ANY(${postgresArray(values)}::${sql.raw(POSTGRES_ARRAY_TYPES[type])})`,
   rowSource: (alias, columns, rows) => {
-    const arrays = columns.map(([, type], i) => sql`${rows.map((row) => row[i])}::${sql.raw(POSTGRES_ARRAY_TYPES[type])}`);
+    const arrays = columns.map(([, type], i) => sql`${postgresArray(rows.map((row) => row[i]))}::${sql.raw(POSTGRES_ARRAY_TYPES[type])}`);
     return sql`unnest(${sql.join(arrays)}) AS ${sql.raw(alias)}(${sql.raw(columns.map(([name]) => name).join(', '))})`;
   },
 };

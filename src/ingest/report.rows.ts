@@ -237,47 +237,109 @@ function clientSample(client: ClientReport) {
   };
 }
 
+/** A client's sample as ingest builds it: the observation's row and its metrics. */
+type ClientSampleRow = Insertable<Database['client_observations']> & ReturnType<typeof clientSample>;
+
+/** A 5-minute client rollup as ingest builds it, every column set. */
+type ClientMetricRollup = Insertable<Database['client_metric_rollups']>;
+
 /**
  * Folds a client sample into its 5-minute rollup (device, client, bucket):
  * averaged metrics add to sum and count, the rest is the last sample's. A
- * sample with no metric at all (a wired client of an older sender) makes no rollup row.
+ * sample with no metric at all (a wired client of an older sender) makes no
+ * rollup row. Each rollup is one object literal of the table's columns (no
+ * spread of the sample, no deleted keys): this ran for every client of every
+ * report, and the spread-then-delete objects cost 7.7% of a PostgreSQL
+ * server's CPU while a fleet reported (docs/benchmarks.md, "Arrays as text").
  */
-function addToClientMetricRollup(
-  rollups: Map<string, Insertable<Database['client_metric_rollups']>>,
-  sample: Insertable<Database['client_observations']> & ReturnType<typeof clientSample>,
-  bucket: number,
-): void {
-  if (CLIENT_AVERAGED_METRICS.every((m) => sample[m] === null) && sample.rx_bytes === null && sample.tx_bytes === null) return;
+function addToClientMetricRollup(rollups: Map<string, ClientMetricRollup>, sample: ClientSampleRow, bucket: number): void {
+  if (sample.signal === null && sample.snr === null && sample.rx_rate === null && sample.tx_rate === null && sample.rx_bytes === null && sample.tx_bytes === null) return;
   const key = `${sample.hardware_device_id}/${sample.mac_address}/${bucket}`;
   const held = rollups.get(key);
-  const later = held === undefined || held.observed_at <= sample.observed_at;
-  const rollup: Record<string, unknown> = later ? { ...sample, bucket } : { ...held };
   const reading = { rx: sample.rx_bytes, tx: sample.tx_bytes };
   if (held === undefined) {
-    Object.assign(rollup, { first_observed_at: sample.observed_at, first_rx_bytes: reading.rx, first_tx_bytes: reading.tx, rx_growth: 0, tx_growth: 0 });
-  } else {
-    const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
-    const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
-    const earlier = sample.observed_at < held.first_observed_at;
-    // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
-    const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
-    Object.assign(rollup, {
-      first_observed_at: earlier ? sample.observed_at : held.first_observed_at,
-      first_rx_bytes: earlier ? reading.rx : first.rx,
-      first_tx_bytes: earlier ? reading.tx : first.tx,
-      rx_growth: (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
-      tx_growth: (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
-    });
+    rollups.set(key, clientMetricRollup(sample, bucket, sample, sample.observed_at, reading, 0, 0));
+    return;
   }
-  for (const metric of CLIENT_AVERAGED_METRICS) {
-    const value = sample[metric];
-    const heldSum = (held?.[`${metric}_sum`] as number | undefined) ?? 0;
-    const heldCount = (held?.[`${metric}_count`] as number | undefined) ?? 0;
-    rollup[`${metric}_sum`] = heldSum + (value ?? 0);
-    rollup[`${metric}_count`] = heldCount + (value === null ? 0 : 1);
-    delete rollup[metric];
-  }
-  rollups.set(key, rollup as unknown as Insertable<Database['client_metric_rollups']>);
+  const later = held.observed_at <= sample.observed_at;
+  const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
+  const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
+  const earlier = sample.observed_at < held.first_observed_at;
+  // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
+  const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
+  const rollup = clientMetricRollup(
+    later ? sample : held,
+    bucket,
+    held,
+    earlier ? sample.observed_at : held.first_observed_at,
+    earlier ? reading : first,
+    (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
+    (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
+  );
+  addMetric(rollup, sample.signal, 'signal_sum', 'signal_count');
+  addMetric(rollup, sample.snr, 'snr_sum', 'snr_count');
+  addMetric(rollup, sample.rx_rate, 'rx_rate_sum', 'rx_rate_count');
+  addMetric(rollup, sample.tx_rate, 'tx_rate_sum', 'tx_rate_count');
+  rollups.set(key, rollup);
+}
+
+/** The last-sample columns a client rollup takes from a sample or from the rollup it replaces. */
+type ClientLastSample = Pick<ClientMetricRollup, 'network_id' | 'hardware_device_id' | 'mac_address' | 'is_wireless' | 'observed_at' | 'radio_band' | 'channel' | 'hw_mode' | 'ssid' | 'vlan_id' | 'rx_bytes' | 'tx_bytes'>;
+
+/**
+ * A client rollup: the last sample's columns from `last`, the averaged
+ * metrics' sums and counts from `sums` (a sample: its values, counted when
+ * not null; a held rollup: its sums), and the span's first reading and growth.
+ */
+function clientMetricRollup(
+  last: ClientLastSample,
+  bucket: number,
+  sums: ClientSampleRow | ClientMetricRollup,
+  firstObservedAt: string,
+  first: ClientCounters,
+  rxGrowth: number,
+  txGrowth: number,
+): ClientMetricRollup {
+  const sample = 'signal_sum' in sums ? undefined : (sums as ClientSampleRow);
+  const held = sample === undefined ? (sums as ClientMetricRollup) : undefined;
+  return {
+    network_id: last.network_id,
+    hardware_device_id: last.hardware_device_id,
+    mac_address: last.mac_address,
+    bucket,
+    is_wireless: last.is_wireless,
+    observed_at: last.observed_at,
+    radio_band: last.radio_band ?? null,
+    channel: last.channel ?? null,
+    hw_mode: last.hw_mode ?? null,
+    ssid: last.ssid ?? null,
+    vlan_id: last.vlan_id ?? null,
+    rx_bytes: last.rx_bytes ?? null,
+    tx_bytes: last.tx_bytes ?? null,
+    signal_sum: sample ? (sample.signal ?? 0) : (held?.signal_sum ?? 0),
+    signal_count: sample ? (sample.signal === null ? 0 : 1) : (held?.signal_count ?? 0),
+    snr_sum: sample ? (sample.snr ?? 0) : (held?.snr_sum ?? 0),
+    snr_count: sample ? (sample.snr === null ? 0 : 1) : (held?.snr_count ?? 0),
+    rx_rate_sum: sample ? (sample.rx_rate ?? 0) : (held?.rx_rate_sum ?? 0),
+    rx_rate_count: sample ? (sample.rx_rate === null ? 0 : 1) : (held?.rx_rate_count ?? 0),
+    tx_rate_sum: sample ? (sample.tx_rate ?? 0) : (held?.tx_rate_sum ?? 0),
+    tx_rate_count: sample ? (sample.tx_rate === null ? 0 : 1) : (held?.tx_rate_count ?? 0),
+    first_observed_at: firstObservedAt,
+    first_rx_bytes: first.rx,
+    first_tx_bytes: first.tx,
+    rx_growth: rxGrowth,
+    tx_growth: txGrowth,
+  };
+}
+
+/** The averaged metrics addMetric is called with, checked against CLIENT_AVERAGED_METRICS: a metric added there fails to compile here. */
+const AVERAGED: Record<(typeof CLIENT_AVERAGED_METRICS)[number], true> = { signal: true, snr: true, rx_rate: true, tx_rate: true };
+void AVERAGED;
+
+/** Adds a sample's value of an averaged metric to a rollup's sum and count (a null adds nothing). */
+function addMetric(rollup: ClientMetricRollup, value: number | null | undefined, sum: 'signal_sum' | 'snr_sum' | 'rx_rate_sum' | 'tx_rate_sum', count: 'signal_count' | 'snr_count' | 'rx_rate_count' | 'tx_rate_count'): void {
+  rollup[sum] = (rollup[sum] ?? 0) + (value ?? 0);
+  rollup[count] = (rollup[count] ?? 0) + (value === null ? 0 : 1);
 }
 
 /** Byte counters of a client sample. */
@@ -324,30 +386,52 @@ function addToSums(
   sample: Readonly<Record<string, unknown>>,
   extremes = false,
 ): void {
+  const columns = sumColumns(metrics);
   let rollup = rollups.get(key);
   if (rollup === undefined) {
     rollup = { ...keys };
-    for (const metric of metrics) {
-      rollup[`${metric}_count`] = 0;
-      rollup[`${metric}_sum`] = 0;
+    for (const c of columns) {
+      rollup[c.count] = 0;
+      rollup[c.sum] = 0;
       if (extremes) {
-        rollup[`${metric}_min`] = null;
-        rollup[`${metric}_max`] = null;
+        rollup[c.min] = null;
+        rollup[c.max] = null;
       }
     }
     rollups.set(key, rollup);
   }
-  for (const metric of metrics) {
-    const value = sample[metric];
+  for (const c of columns) {
+    const value = sample[c.metric];
     if (typeof value !== 'number') continue;
-    rollup[`${metric}_count`] = (rollup[`${metric}_count`] as number) + 1;
-    rollup[`${metric}_sum`] = (rollup[`${metric}_sum`] as number) + value;
+    rollup[c.count] = (rollup[c.count] as number) + 1;
+    rollup[c.sum] = (rollup[c.sum] as number) + value;
     if (!extremes) continue;
-    const min = rollup[`${metric}_min`] as number | null;
-    const max = rollup[`${metric}_max`] as number | null;
-    rollup[`${metric}_min`] = min === null ? value : Math.min(min, value);
-    rollup[`${metric}_max`] = max === null ? value : Math.max(max, value);
+    const min = rollup[c.min] as number | null;
+    const max = rollup[c.max] as number | null;
+    rollup[c.min] = min === null ? value : Math.min(min, value);
+    rollup[c.max] = max === null ? value : Math.max(max, value);
   }
+}
+
+/** A metric's rollup columns. */
+interface SumColumns {
+  readonly metric: string;
+  readonly count: string;
+  readonly sum: string;
+  readonly min: string;
+  readonly max: string;
+}
+
+const SUM_COLUMNS = new WeakMap<readonly string[], readonly SumColumns[]>();
+
+/** The rollup columns of each of `metrics` (a module's constant list), named once rather than for every sample. */
+function sumColumns(metrics: readonly string[]): readonly SumColumns[] {
+  let columns = SUM_COLUMNS.get(metrics);
+  if (columns === undefined) {
+    columns = metrics.map((metric) => ({ metric, count: `${metric}_count`, sum: `${metric}_sum`, min: `${metric}_min`, max: `${metric}_max` }));
+    SUM_COLUMNS.set(metrics, columns);
+  }
+  return columns;
 }
 
 /** An event of the device's network (the one its virtual device is in now). */
@@ -488,15 +572,18 @@ export function coarsenSums<T extends { readonly bucket: number }>(values: reado
   const added = (name: string) => name.endsWith('_count') || name.endsWith('_sum');
   const tier = new Map<string, Record<string, unknown>>();
   for (const row of values) {
+    const fields = row as unknown as Readonly<Record<string, unknown>>;
     const bucket = row.bucket - (row.bucket % seconds);
-    const entries = Object.entries(row);
-    const key = [...entries.filter(([name]) => !added(name) && name !== 'bucket').map(([, value]) => String(value)), bucket].join('/');
+    // the row's other columns, in order, then the tier's bucket
+    let key = '';
+    for (const name in fields) if (name !== 'bucket' && !added(name)) key += `${String(fields[name])}/`;
+    key += bucket;
     const held = tier.get(key);
     if (held === undefined) {
       tier.set(key, { ...row, bucket });
       continue;
     }
-    for (const [name, value] of entries) if (added(name)) held[name] = (held[name] as number) + (value as number);
+    for (const name in fields) if (added(name)) held[name] = (held[name] as number) + (fields[name] as number);
   }
   return [...tier.values()] as unknown as T[];
 }
