@@ -257,51 +257,60 @@ function addToClientMetricRollup(rollups: Map<string, ClientMetricRollup>, sampl
   const key = `${sample.hardware_device_id}/${sample.mac_address}/${bucket}`;
   const held = rollups.get(key);
   const reading = { rx: sample.rx_bytes, tx: sample.tx_bytes };
+  let rollup: ClientMetricRollup;
   if (held === undefined) {
-    rollups.set(key, clientMetricRollup(sample, bucket, sample, sample.observed_at, reading, 0, 0));
-    return;
+    rollup = clientMetricRollup(sample, bucket, undefined, sample.observed_at, reading, 0, 0);
+  } else {
+    const later = held.observed_at <= sample.observed_at;
+    const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
+    const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
+    const earlier = sample.observed_at < held.first_observed_at;
+    // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
+    const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
+    rollup = clientMetricRollup(
+      later ? sample : held,
+      bucket,
+      held,
+      earlier ? sample.observed_at : held.first_observed_at,
+      earlier ? reading : first,
+      (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
+      (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
+    );
   }
-  const later = held.observed_at <= sample.observed_at;
-  const last = { rx: held.rx_bytes ?? null, tx: held.tx_bytes ?? null };
-  const first = { rx: held.first_rx_bytes ?? null, tx: held.first_tx_bytes ?? null };
-  const earlier = sample.observed_at < held.first_observed_at;
-  // a sample after the span grows it from its last reading, one before it from the sample to its first; one inside it adds nothing
-  const [from, to] = later ? [last, reading] : earlier ? [reading, first] : [reading, reading];
-  const rollup = clientMetricRollup(
-    later ? sample : held,
-    bucket,
-    held,
-    earlier ? sample.observed_at : held.first_observed_at,
-    earlier ? reading : first,
-    (held.rx_growth ?? 0) + counterGrowth(from, to, 'rx'),
-    (held.tx_growth ?? 0) + counterGrowth(from, to, 'tx'),
-  );
-  addMetric(rollup, sample.signal, 'signal_sum', 'signal_count');
-  addMetric(rollup, sample.snr, 'snr_sum', 'snr_count');
-  addMetric(rollup, sample.rx_rate, 'rx_rate_sum', 'rx_rate_count');
-  addMetric(rollup, sample.tx_rate, 'tx_rate_sum', 'tx_rate_count');
+  for (const metric of CLIENT_AVERAGED_METRICS) {
+    const value = sample[metric];
+    const [sum, count] = AVERAGED_COLUMNS[metric];
+    rollup[sum] = (rollup[sum] ?? 0) + (value ?? 0);
+    rollup[count] = (rollup[count] ?? 0) + (value === null ? 0 : 1);
+  }
   rollups.set(key, rollup);
 }
+
+/** Each averaged metric's sum and count columns, named once. */
+const AVERAGED_COLUMNS = {
+  signal: ['signal_sum', 'signal_count'],
+  snr: ['snr_sum', 'snr_count'],
+  rx_rate: ['rx_rate_sum', 'rx_rate_count'],
+  tx_rate: ['tx_rate_sum', 'tx_rate_count'],
+} as const satisfies Record<(typeof CLIENT_AVERAGED_METRICS)[number], readonly [keyof ClientMetricRollup, keyof ClientMetricRollup]>;
 
 /** The last-sample columns a client rollup takes from a sample or from the rollup it replaces. */
 type ClientLastSample = Pick<ClientMetricRollup, 'network_id' | 'hardware_device_id' | 'mac_address' | 'is_wireless' | 'observed_at' | 'radio_band' | 'channel' | 'hw_mode' | 'ssid' | 'vlan_id' | 'rx_bytes' | 'tx_bytes'>;
 
 /**
  * A client rollup: the last sample's columns from `last`, the averaged
- * metrics' sums and counts from `sums` (a sample: its values, counted when
- * not null; a held rollup: its sums), and the span's first reading and growth.
+ * metrics' sums and counts of `held` (0 without it), and the span's first
+ * reading and growth.
  */
 function clientMetricRollup(
   last: ClientLastSample,
   bucket: number,
-  sums: ClientSampleRow | ClientMetricRollup,
+  held: ClientMetricRollup | undefined,
   firstObservedAt: string,
   first: ClientCounters,
   rxGrowth: number,
   txGrowth: number,
 ): ClientMetricRollup {
-  const sample = 'signal_sum' in sums ? undefined : (sums as ClientSampleRow);
-  const held = sample === undefined ? (sums as ClientMetricRollup) : undefined;
   return {
     network_id: last.network_id,
     hardware_device_id: last.hardware_device_id,
@@ -316,30 +325,20 @@ function clientMetricRollup(
     vlan_id: last.vlan_id ?? null,
     rx_bytes: last.rx_bytes ?? null,
     tx_bytes: last.tx_bytes ?? null,
-    signal_sum: sample ? (sample.signal ?? 0) : (held?.signal_sum ?? 0),
-    signal_count: sample ? (sample.signal === null ? 0 : 1) : (held?.signal_count ?? 0),
-    snr_sum: sample ? (sample.snr ?? 0) : (held?.snr_sum ?? 0),
-    snr_count: sample ? (sample.snr === null ? 0 : 1) : (held?.snr_count ?? 0),
-    rx_rate_sum: sample ? (sample.rx_rate ?? 0) : (held?.rx_rate_sum ?? 0),
-    rx_rate_count: sample ? (sample.rx_rate === null ? 0 : 1) : (held?.rx_rate_count ?? 0),
-    tx_rate_sum: sample ? (sample.tx_rate ?? 0) : (held?.tx_rate_sum ?? 0),
-    tx_rate_count: sample ? (sample.tx_rate === null ? 0 : 1) : (held?.tx_rate_count ?? 0),
+    signal_sum: held?.signal_sum ?? 0,
+    signal_count: held?.signal_count ?? 0,
+    snr_sum: held?.snr_sum ?? 0,
+    snr_count: held?.snr_count ?? 0,
+    rx_rate_sum: held?.rx_rate_sum ?? 0,
+    rx_rate_count: held?.rx_rate_count ?? 0,
+    tx_rate_sum: held?.tx_rate_sum ?? 0,
+    tx_rate_count: held?.tx_rate_count ?? 0,
     first_observed_at: firstObservedAt,
     first_rx_bytes: first.rx,
     first_tx_bytes: first.tx,
     rx_growth: rxGrowth,
     tx_growth: txGrowth,
   };
-}
-
-/** The averaged metrics addMetric is called with, checked against CLIENT_AVERAGED_METRICS: a metric added there fails to compile here. */
-const AVERAGED: Record<(typeof CLIENT_AVERAGED_METRICS)[number], true> = { signal: true, snr: true, rx_rate: true, tx_rate: true };
-void AVERAGED;
-
-/** Adds a sample's value of an averaged metric to a rollup's sum and count (a null adds nothing). */
-function addMetric(rollup: ClientMetricRollup, value: number | null | undefined, sum: 'signal_sum' | 'snr_sum' | 'rx_rate_sum' | 'tx_rate_sum', count: 'signal_count' | 'snr_count' | 'rx_rate_count' | 'tx_rate_count'): void {
-  rollup[sum] = (rollup[sum] ?? 0) + (value ?? 0);
-  rollup[count] = (rollup[count] ?? 0) + (value === null ? 0 : 1);
 }
 
 /** Byte counters of a client sample. */
