@@ -151,6 +151,7 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
     for (const target of targets) if (!renewed.has(target)) await load(target, options.warmup, undefined);
   }
   for (const target of renewed) await target.stop();
+  if (options.sideBySide) return measureSideBySide(kase, targets, renewed, load, options);
   const rounds = [];
   for (let r = 0; r < options.rounds; r++) {
     // rotated every other round and reversed in between, so no target always runs first or last, or right after the same one
@@ -177,6 +178,53 @@ async function measureCase(kase, targets, prepared, options, dbPids) {
       );
       if (renewed.has(target)) await target.stop();
     }
+    rounds.push(round);
+  }
+  for (const target of renewed) await target.restart();
+  return rounds;
+}
+
+/**
+ * --side-by-side: each round loads every target at once, each with its own
+ * connections, for the same seconds. Taken in turns, two identical servers
+ * differed by up to 40% on a shared machine whose speed drifts from one
+ * minute to the next (docs/benchmarks.md, the request log); loaded at once,
+ * every target meets the same moments. The renewed targets are started one
+ * after another (their pools connecting at once got 503s), warmed up
+ * together, measured together and stopped. The targets then compete for the
+ * same cores, so their throughputs read as ratios to each other, not as
+ * what each serves alone; the database's CPU is shared by them, so it is not
+ * given per target (the server's is).
+ */
+async function measureSideBySide(kase, targets, renewed, load, options) {
+  const postgresNetgraphs = targets.filter((t) => t.kind === 'netgraph' && t.store === 'postgres').length;
+  if (postgresNetgraphs > 2) throw new Error(`--side-by-side loads ${postgresNetgraphs} netgraph targets on PostgreSQL at once: more connections than PostgreSQL's default max_connections (100) allows; name at most two`);
+  const rounds = [];
+  for (let r = 0; r < options.rounds; r++) {
+    for (const target of renewed) {
+      log(`${kase.id} round ${r + 1}/${options.rounds}: starting ${target.name} anew`);
+      await target.restart();
+    }
+    if (options.warmup > 0 && renewed.size > 0) await Promise.all([...renewed].map((target) => load(target, options.warmup, undefined)));
+    const results = await Promise.all(
+      targets.map((target) =>
+        load(target, options.duration, {
+          appPids: target.pids,
+          dbPids: target.store === 'postgres' ? undefined : async () => [],
+          statements: target.kind === 'netgraph' ? () => statementsRun(target) : undefined,
+        }),
+      ),
+    );
+    const round = {};
+    targets.forEach((target, i) => {
+      const result = results[i];
+      round[target.name] = result;
+      log(
+        `${kase.id} round ${r + 1}/${options.rounds} ${target.name} (side by side): ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50.toFixed(2)} ms, server CPU ${(result.appCpuPerRequestMs * 1000).toFixed(1)} µs/req` +
+          (result.failures + result.errors > 0 ? `, ${result.failures} wrong answers, ${result.errors} errors: ${result.firstFailure ?? ''}` : ''),
+      );
+    });
+    for (const target of renewed) await target.stop();
     rounds.push(round);
   }
   for (const target of renewed) await target.restart();

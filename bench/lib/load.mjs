@@ -28,7 +28,8 @@ export async function runLoad({ url, requests, connections, seconds, measure, ch
   let firstFailure;
   const latencies = [];
   const appPidsBefore = measure ? cpuSeconds(measure.appPids()) : undefined;
-  const dbBefore = measure ? cpuSeconds(await measure.dbPids()) : undefined;
+  // no dbPids: the database's CPU is not this load's alone (targets loaded side by side)
+  const dbBefore = measure?.dbPids ? cpuSeconds(await measure.dbPids()) : undefined;
   const statementsBefore = measure?.statements ? await measure.statements() : undefined;
   const rss = measure ? sampleResidentPeak(measure.appPids) : undefined;
   const started = process.hrtime.bigint();
@@ -77,7 +78,7 @@ export async function runLoad({ url, requests, connections, seconds, measure, ch
   };
   if (!measure) return out;
   const appCpu = cpuDelta(appPidsBefore, cpuSeconds(measure.appPids()));
-  const dbCpu = cpuDelta(dbBefore, cpuSeconds(await measure.dbPids()));
+  const dbCpu = dbBefore === undefined ? Number.NaN : cpuDelta(dbBefore, cpuSeconds(await measure.dbPids()));
   const statements = statementsBefore === undefined ? Number.NaN : (await measure.statements()) - statementsBefore;
   return {
     ...out,

@@ -15,6 +15,10 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
   --warmup S            seconds of warm-up per case and target before the first round (default 2)
   --connections N       autocannon connections (default 32)
   --workers N           worker processes of every server (default 2)
+  --side-by-side        load a case's targets all at once in each round, each with its own
+                        --connections, instead of in turns: every target meets the same
+                        moments of a noisy machine (for on/off and control comparisons;
+                        the database's CPU is then shared and not shown per target)
   --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')}
                         (default all but netgraph-postgres-control; floor is always run)
   --cases LIST          comma-separated, from ${CASES.map((c) => c.id).join(', ')}, ingest (default all)
@@ -62,6 +66,7 @@ export function parseOptions(argv) {
       'no-docs': { type: 'boolean' },
       note: { type: 'string' },
       keep: { type: 'boolean' },
+      'side-by-side': { type: 'boolean' },
       report: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -74,7 +79,7 @@ export function parseOptions(argv) {
   if (!targets.includes('floor')) targets.push('floor');
   const known = [...CASES.map((c) => c.id), 'ingest'];
   const cases = values.cases ? list(values.cases, known, 'cases') : known;
-  const isDefaultRun = !values.report && !quick && !values.scale && !values.targets && !values.cases && !values.rounds && !values.duration;
+  const isDefaultRun = !values.report && !values['side-by-side'] && !quick && !values.scale && !values.targets && !values.cases && !values.rounds && !values.duration;
   const database = values.database ?? 'netgraph_bench';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database)) throw new Error('--database must be a plain lowercase identifier');
   return {
@@ -95,6 +100,7 @@ export function parseOptions(argv) {
     docs: values['no-docs'] ? false : values.docs === true || isDefaultRun,
     note: values.note ?? null,
     keep: values.keep === true,
+    sideBySide: values['side-by-side'] === true,
     report: values.report,
   };
 }

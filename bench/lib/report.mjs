@@ -207,7 +207,7 @@ export function resultsMarkdown(results) {
     ...(m.note ? [`- ${m.note}`] : []),
     `- Data: ${d.companies} companies, ${d.networks.toLocaleString('en-US')} networks, ${d.virtualDevices.toLocaleString('en-US')} virtual devices, ${d.clients.toLocaleString('en-US')} clients (scale ${o.scaleText}).`,
     `- netgraph import: ${imports}.`,
-    `- Each server ${o.workers} worker processes; autocannon ${o.connections} connections, ${o.duration} s per run after a ${o.warmup} s warm-up, ${o.rounds} round${o.rounds === 1 ? '' : 's'}, targets alternated; medians.`,
+    `- Each server ${o.workers} worker processes; autocannon ${o.connections} connections, ${o.duration} s per run after a ${o.warmup} s warm-up, ${o.rounds} round${o.rounds === 1 ? '' : 's'}, ${o.sideBySide ? 'targets loaded side by side (all at once, sharing the cores; --side-by-side)' : 'targets alternated'}; medians.`,
     '',
     'Requests per second as a ratio to the raw-SQL floor (median of the per-round ratios; higher is better), and netgraph\'s p50 latency as a ratio to the floor\'s (lower is better):',
     '',
