@@ -312,7 +312,8 @@ describe.each(storeKinds())('operating netgraph on %s', (kind) => {
     } finally {
       await database.drop();
     }
-  });
+    // two server processes and up to 24,000 requests: 28.8 s in a passing CI run on a slow 2-core machine, so the default 30 s was a coin toss
+  }, 120_000);
 
   it('on SIGTERM under load, finishes every in-flight request and exits 0', async () => {
     const data = generateDataset({ companies: 1, networksPerCompany: 60, devicesPerNetwork: 15, clientsPerNetwork: 5, seed: 3, slugPrefix: 'load' });
