@@ -18,9 +18,10 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
   --side-by-side        load a case's targets all at once in each round, each with its own
                         --connections, instead of in turns: every target meets the same
                         moments of a noisy machine (for on/off and control comparisons;
-                        the database's CPU is then shared and not shown per target; one
-                        thread drives every target's load, so on 2 cores the servers starve
-                        far below what they serve in turns: docs/benchmarks.md)
+                        the database's CPU is then shared and not shown per target; on 2
+                        cores each serves a fraction of what it serves in turns, and where
+                        the kernel's autogroup is on (Linux's default) every target's
+                        processes get an equal share of the cores: docs/benchmarks.md)
   --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')}
                         (default all but netgraph-postgres-control; floor is always run)
   --cases LIST          comma-separated, from ${CASES.map((c) => c.id).join(', ')}, ingest (default all)
