@@ -20,7 +20,7 @@ export const USAGE = `Usage: npm run bench -- [options]        (or: node bench/r
                         moments of a noisy machine (for on/off and control comparisons;
                         the database's CPU is then shared and not shown per target; on 2
                         cores each serves a fraction of what it serves in turns, and where
-                        the kernel's autogroup is on (Linux's default) every target's
+                        the kernel's autogroup is on (as on this machine) every target's
                         processes get an equal share of the cores: docs/benchmarks.md)
   --targets LIST        comma-separated, from ${Object.keys(TARGETS).join(', ')}
                         (default all but netgraph-postgres-control; floor is always run)
