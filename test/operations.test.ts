@@ -465,6 +465,37 @@ describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and com
     }
   });
 
+  it('answers 503 "every database connection of this server is busy" to a request that waited 5 s for a connection, not "unavailable"', async () => {
+    const app = await startTestApp('postgres', { data: createFixture(), backgroundWork: false, env: { DATABASE_POOL_SIZE: '1' } });
+    const key = await app.createKey('acme');
+    const admin = new pg.Client({ connectionString: app.database.url });
+    await admin.connect();
+    try {
+      // the reads' one connection waits for this lock in the first request's statement, and stays in use
+      await admin.query('BEGIN; LOCK TABLE networks IN ACCESS EXCLUSIVE MODE');
+      const first = app.graphql('{ networksForCompany(companySlug: "acme") { UUID } }', { key });
+      first.catch(() => undefined);
+      const locked = async () =>
+        (await admin.query("SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'networks'::regclass")).rows[0].n > 0;
+      for (let i = 0; i < 100 && !(await locked()); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await locked()).toBe(true);
+      const started = Date.now();
+      const second = await app.graphql(`{ hardwareDevice(serialNumber: "${SERIALS.acmeSwitch}") { serialNumber } }`, { key });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+      expect(second.status).toBe(503);
+      expect(second.headers.get('retry-after')).toBe('1');
+      expect(second.body).toEqual({
+        errors: [{ message: 'Every database connection of this server is busy; retry shortly.', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
+        data: null,
+      });
+      await admin.query('ROLLBACK');
+      expect((await first).status).toBe(200);
+    } finally {
+      await admin.end();
+      await app.close();
+    }
+  });
+
   it('starts while the database is down, answers 503 until it is up, then recovers without a restart', async () => {
     const database = await createTestDatabase('postgres');
     const target = new URL(database.url);

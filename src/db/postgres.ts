@@ -47,6 +47,9 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
 ]);
 
+/** pg-pool's error when a request waited `connectionTimeoutMillis` for one of the pool's connections, all of them in use. */
+const POOL_QUEUE_TIMEOUT = 'timeout exceeded when trying to connect';
+
 /** Maps driver failures to the errors a caller should see; others pass through. */
 export function classifyPostgresError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
@@ -56,12 +59,13 @@ export function classifyPostgresError(error: unknown): unknown {
   if (code === '40001' || code === '40P01') {
     return new AppError('SERVICE_UNAVAILABLE', 'Too many concurrent writes to the same objects; nothing was changed. Retry shortly.');
   }
-  if (
-    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
-      message,
-    )
-  ) {
+  // pg-pool's words when a request waited 5 s in its queue because every connection of the pool was in use (a
+  // connection that could not be made within 5 s is 'Connection terminated due to connection timeout' instead): the
+  // database may well be up, and more connections or processes, or faster statements, are what would help
+  if (message === POOL_QUEUE_TIMEOUT) {
+    return new AppError('SERVICE_UNAVAILABLE', 'Every database connection of this server is busy; retry shortly.');
+  }
+  if ((typeof code === 'string' && UNAVAILABLE_CODES.has(code)) || /Connection terminated|Client has encountered a connection error/.test(message)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly.');
   }
   return error;
