@@ -30,15 +30,16 @@ async function post(url: string, key: string, query = QUERY, init: RequestInit =
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
+/** Asserts an answer is a 503 SERVICE_UNAVAILABLE with Retry-After and the documented body, its message `message`. */
+function expectServiceUnavailable(answer: { status: number; headers: Headers; body: unknown }, message: unknown): void {
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get('retry-after')).toBe('1');
+  expect(answer.body).toEqual({ errors: [{ message, extensions: { code: 'SERVICE_UNAVAILABLE' } }], data: null });
+}
+
 /** Asserts a GraphQL request with `key` is refused as the database being unavailable: 503, Retry-After, the documented body. */
 async function expectDatabaseUnavailable(url: string, key: string): Promise<void> {
-  const refused = await post(url, key);
-  expect(refused.status).toBe(503);
-  expect(refused.headers.get('retry-after')).toBe('1');
-  expect(refused.body).toEqual({
-    errors: [{ message: expect.stringMatching(/database is unavailable/), extensions: { code: 'SERVICE_UNAVAILABLE' } }],
-    data: null,
-  });
+  expectServiceUnavailable(await post(url, key), expect.stringMatching(/database is unavailable/));
 }
 
 /** Posts with `key` every 100 ms, up to 5 s, until a request answers 200; returns the last status. */
@@ -482,12 +483,7 @@ describe.runIf(storeKinds().includes('postgres'))('PostgreSQL going away and com
       const started = Date.now();
       const second = await app.graphql(`{ hardwareDevice(serialNumber: "${SERIALS.acmeSwitch}") { serialNumber } }`, { key });
       expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
-      expect(second.status).toBe(503);
-      expect(second.headers.get('retry-after')).toBe('1');
-      expect(second.body).toEqual({
-        errors: [{ message: 'Every database connection of this server is busy; retry shortly.', extensions: { code: 'SERVICE_UNAVAILABLE' } }],
-        data: null,
-      });
+      expectServiceUnavailable(second, 'Every database connection of this server is busy; retry shortly.');
       await admin.query('ROLLBACK');
       expect((await first).status).toBe(200);
     } finally {
