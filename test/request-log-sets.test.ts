@@ -238,4 +238,31 @@ describe('the gathering of the writer (createRequestSets)', () => {
     expect(second.get(1)?.map((entry) => entry[1])).toEqual(Array.from({ length: 70 }, (_, i) => `again-${i}`));
     expect(second.get(3)).toEqual([[36_000_000, 'alone', 0, 200, null, 3, 1]]);
   });
+
+  it('writes each entry as JSON that reads back its fields, whatever the id and numbers, in the first entries of a set and past them', () => {
+    // a seeded generator: the same requests in every run
+    let seed = 20261129;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+    const ids = () => pick([crypto.randomUUID(), `r-${Math.floor(random() * 1e6)}`, 'a.b_c:d-e', 'say "hi"', 'back\\slash', 'Café', '日本', 'del \u007f', '', 'x'.repeat(128)]);
+    const numbers = () => pick([0, 1, 7, 200, 429, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 1e9, 1e9 + 7, 123_456_789_012_345, 999_999_999_999_999, 1e15, 2 ** 53, 1e20]);
+    const durations = () => pick([0, 0.01, 0.1, 0.3, 0.5, 1, 1.05, 1.5, 1.55, 29.99, 100, 12_345.67, 0.1 + 0.2, 1 / 3, 2.675, Math.round(random() * 1e6) / 100, -1, Number.NaN, Number.POSITIVE_INFINITY, 9_999_999_999_999.99, 1e14]);
+    const costs = () => pick([null, 0, 1, 1.5, 2.5, 0.4, -0.4, -3, 1e10, 1e16]);
+    const day = Date.parse('2026-11-27T00:00:00.000Z');
+    const requests = Array.from({ length: 4_000 }, (_, i) =>
+      keyRequest({ at: day + Math.floor(random() * 86_400_000), keyId: i % 4 === 0 ? 2 + (i % 40) : 1, requestId: ids(), status: pick([200, 400, 429, 500]), cost: costs(), durationMs: durations(), statements: numbers() }),
+    );
+    const sets = createRequestSets();
+    for (const request of requests) sets.add(request);
+    const written = entries(sets.take());
+    const expected = new Map<number, unknown[][]>();
+    for (const r of requests) {
+      const list = expected.get(r.keyId) ?? [];
+      expected.set(r.keyId, list);
+      const cost = r.cost === null ? null : Math.round(r.cost) + 0;
+      list.push([r.at - day, r.requestId, 0, r.status, cost, Number.isFinite(r.durationMs) ? r.durationMs : null, r.statements]);
+    }
+    expect(written.get(1)?.length).toBeGreaterThan(1_000);
+    expect(written).toEqual(expected);
+  });
 });

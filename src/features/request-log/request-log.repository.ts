@@ -70,7 +70,7 @@ interface OpenSet {
  * made each scavenge of a loaded worker 0.3 ms longer, about 1 µs a
  * request: more than the log's own work. A Buffer's bytes are not on the
  * heap the collector copies. Past a set's first IN_A_STRING entries, each
- * is copied in as it comes: gathering a few hundred as one string first (a
+ * is written in as it comes (writeEntry): gathering a few hundred as one string first (a
  * rope of them) cost more, 2.4 ms a scavenge instead of 1.5. The Buffers
  * are used again (takeBuffer).
  */
@@ -81,9 +81,11 @@ class EntryText {
   #bytes: Buffer | undefined;
   #length = 0;
 
-  append(text: string): void {
+  /** Adds a request's entry (entryText's text, or its bytes written in place once the entries are in a Buffer). */
+  append(msOfDay: number, request: KeyRequest, shape: number): void {
     this.#count += 1;
     if (this.#bytes === undefined) {
+      const text = entryText(msOfDay, request, shape);
       this.#first = this.#count === 1 ? text : `${this.#first},${text}`;
       if (this.#count < IN_A_STRING) return;
       this.#bytes = takeBuffer(16_384);
@@ -91,16 +93,27 @@ class EntryText {
       this.#first = '';
       return;
     }
-    // ASCII only, so the string's length is its length in bytes; a comma before it
-    const end = this.#length + text.length + 1;
-    if (end > this.#bytes.length) {
-      const grown = takeBuffer(Math.max(end, this.#bytes.length * 2));
-      this.#bytes.copy(grown, 0, 0, this.#length);
-      giveBack(this.#bytes);
-      this.#bytes = grown;
+    this.#reserve(ENTRY_BYTES + request.requestId.length);
+    const written = writeEntry(this.#bytes, this.#length, msOfDay, request, shape);
+    if (written !== -1) {
+      this.#length = written;
+      return;
     }
-    this.#bytes[this.#length++] = 0x2c;
+    // an id to escape, or a number entryText writes otherwise (a fraction, a very large one)
+    const text = entryText(msOfDay, request, shape);
+    this.#reserve(text.length + 1);
+    this.#bytes[this.#length++] = COMMA;
     this.#length += this.#bytes.write(text, this.#length, 'latin1');
+  }
+
+  /** Room for `bytes` more in the Buffer (a larger one, the entries copied over, when they do not fit). */
+  #reserve(bytes: number): void {
+    const current = this.#bytes as Buffer;
+    if (this.#length + bytes <= current.length) return;
+    const grown = takeBuffer(Math.max(this.#length + bytes, current.length * 2));
+    current.copy(grown, 0, 0, this.#length);
+    giveBack(current);
+    this.#bytes = grown;
   }
 
   /** The entries as a JSON array; its Buffer goes back to the spare ones, so this is the last call. */
@@ -159,10 +172,118 @@ function entryText(msOfDay: number, request: KeyRequest, shape: number): string 
   return `[${msOfDay},${id},${shape},${request.status},${cost},${duration},${request.statements}]`;
 }
 
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+/** The most bytes writeEntry writes besides the request id: 7 numbers of at most 16 digits, a fraction's point, brackets, quotes and commas. */
+const ENTRY_BYTES = 7 * 16 + 16;
+/** The largest whole number writeDigits writes (above, entryText's text is used). */
+const MAX_DIGITS_VALUE = 999_999_999_999_999;
+/** 1 for each character of PLAIN_REQUEST_ID's, by its code (up to 127; past it, undefined). */
+const PLAIN_ID_CHARACTER = Uint8Array.from({ length: 128 }, (_, code) => (PLAIN_REQUEST_ID.test(String.fromCharCode(code)) ? 1 : 0));
+/** null, as bytes. */
+const NULL_BYTES = [0x6e, 0x75, 0x6c, 0x6c];
+
+/**
+ * Writes a request's entry, a comma before it, into `bytes` at `at` (which
+ * has room for ENTRY_BYTES and the id) and returns where it ends; the same
+ * text as entryText, without making it: the string, the check of the id by
+ * a regular expression and the copy of the string into the Buffer cost
+ * about as much as the rest of a request's logging. -1, with nothing
+ * meant to be kept written, when the entry needs entryText: an id with a
+ * character that is not plain, a number that is not a whole number in
+ * writeDigits' range, a duration that is not in hundredths.
+ */
+function writeEntry(bytes: Buffer, start: number, msOfDay: number, request: KeyRequest, shape: number): number {
+  let at = start;
+  bytes[at++] = COMMA;
+  bytes[at++] = 0x5b;
+  if ((at = writeDigits(bytes, at, msOfDay)) === -1) return -1;
+  bytes[at++] = COMMA;
+  bytes[at++] = QUOTE;
+  const id = request.requestId;
+  for (let i = 0; i < id.length; i++) {
+    const code = id.charCodeAt(i);
+    if (PLAIN_ID_CHARACTER[code] !== 1) return -1;
+    bytes[at++] = code;
+  }
+  bytes[at++] = QUOTE;
+  bytes[at++] = COMMA;
+  if ((at = writeDigits(bytes, at, shape)) === -1) return -1;
+  bytes[at++] = COMMA;
+  if ((at = writeDigits(bytes, at, request.status)) === -1) return -1;
+  bytes[at++] = COMMA;
+  if (request.cost === null) {
+    for (const byte of NULL_BYTES) bytes[at++] = byte;
+  } else if ((at = writeDigits(bytes, at, Math.round(request.cost))) === -1) return -1;
+  bytes[at++] = COMMA;
+  if ((at = writeHundredths(bytes, at, request.durationMs)) === -1) return -1;
+  bytes[at++] = COMMA;
+  if ((at = writeDigits(bytes, at, request.statements)) === -1) return -1;
+  bytes[at++] = 0x5d;
+  return at;
+}
+
+/** A whole number from 0 to MAX_DIGITS_VALUE as its decimal digits, as String() writes it; -1 for any other number. */
+function writeDigits(bytes: Buffer, start: number, value: number): number {
+  if (!(Number.isInteger(value) && value >= 0 && value <= MAX_DIGITS_VALUE)) return -1;
+  if (value > SMALL) {
+    // above 32 bits: the high digits first, then the low nine, zero-padded
+    const high = Math.floor(value / 1e9);
+    const at = writeDigits(bytes, start, high);
+    return writeNineDigits(bytes, at, value - high * 1e9);
+  }
+  let digits = 1;
+  while (digits < POWERS.length && value >= (POWERS[digits] as number)) digits += 1;
+  let rest = value;
+  for (let i = start + digits - 1; i >= start; i--) {
+    const next = (rest / 10) | 0;
+    bytes[i] = 0x30 + rest - next * 10;
+    rest = next;
+  }
+  return start + digits;
+}
+
+/** Nine digits of a number under 1e9, zero-padded. */
+function writeNineDigits(bytes: Buffer, start: number, value: number): number {
+  let rest = value;
+  for (let i = start + 8; i >= start; i--) {
+    const next = (rest / 10) | 0;
+    bytes[i] = 0x30 + rest - next * 10;
+    rest = next;
+  }
+  return start + 9;
+}
+
+/** The largest number writeDigits' loop takes as a 32-bit integer. */
+const SMALL = 0x7fff_ffff;
+/** 10^0 to 10^9: how many digits a number under SMALL has. */
+const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000];
+
+/**
+ * A duration in hundredths of a ms (keyRequest's rounding) as String()
+ * writes it: the whole part, then the fraction without trailing zeros;
+ * -1 for a duration that is not (a fraction with more digits, a negative
+ * or non-finite one, which entryText writes as null).
+ */
+function writeHundredths(bytes: Buffer, start: number, value: number): number {
+  const hundredths = Math.round(value * 100);
+  if (!(hundredths / 100 === value && hundredths >= 0 && hundredths <= MAX_DIGITS_VALUE)) return -1;
+  const whole = Math.floor(hundredths / 100);
+  const fraction = hundredths - whole * 100;
+  let at = writeDigits(bytes, start, whole);
+  if (fraction === 0) return at;
+  bytes[at++] = 0x2e;
+  bytes[at++] = 0x30 + Math.floor(fraction / 10);
+  if (fraction % 10 !== 0) bytes[at++] = 0x30 + (fraction % 10);
+  return at;
+}
+
 /** The days since the epoch below which a set's map key keeps keys and days apart (until the year 2243). */
 const DAYS_PER_KEY = 100_000;
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
+  // a query's root fields are its cached document's one list
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -230,7 +351,7 @@ export function createRequestSets() {
         set.lastShape = shape;
       }
       set.lastRequest = request;
-      set.entries.append(entryText(Math.floor(request.at) - day * DAY_MS, request, set.lastShape));
+      set.entries.append(Math.floor(request.at) - day * DAY_MS, request, set.lastShape);
       size += 1;
     },
 
