@@ -7,10 +7,12 @@
 // for each build given; and the floor, the same loop without the log (the
 // request's own facts made, nothing recorded). The requests are one key's
 // point lookups as the benchmark's load sends them: a new UUID request id,
-// the same root field, User-Agent and address each time. Builds take turns
-// in each of --rounds rounds; the median per build is printed.
+// the same root field, User-Agent and address each time; --keys spreads
+// them over that many keys in turn (the benchmark's load has one a company).
+// Builds take turns in each of --rounds rounds; the median per build is
+// printed.
 // After `npm run build`:
-//   node bench/request-log-record.mjs [--rounds N] [--requests N] [--json] [name=DIR ...]
+//   node bench/request-log-record.mjs [--keys N] [--rounds N] [--requests N] [--json] [name=DIR ...]
 //   (default: this checkout, current=.; DIR holds a built dist/, such as a
 //   worktree of an earlier commit)
 import { randomUUID } from 'node:crypto';
@@ -21,12 +23,13 @@ import { median } from './lib/report.mjs';
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '9' }, requests: { type: 'string', default: '200000' }, json: { type: 'boolean', default: false } },
+  options: { keys: { type: 'string', default: '1' }, rounds: { type: 'string', default: '9' }, requests: { type: 'string', default: '200000' }, json: { type: 'boolean', default: false } },
 });
 const rounds = Number(options.rounds);
 const count = Number(options.requests);
-if (!(rounds > 0 && count >= 5_000)) {
-  console.error('usage: node bench/request-log-record.mjs [--rounds N] [--requests N (at least 5000)] [--json] [name=DIR ...]');
+const keys = Number(options.keys);
+if (!(rounds > 0 && count >= 5_000 && Number.isSafeInteger(keys) && keys > 0)) {
+  console.error('usage: node bench/request-log-record.mjs [--keys N] [--rounds N] [--requests N (at least 5000)] [--json] [name=DIR ...]');
   process.exit(2);
 }
 const FLUSH_EVERY = 5_000;
@@ -45,12 +48,12 @@ async function loadBuild(spec) {
 const builds = await Promise.all((positionals.length > 0 ? positionals : ['current=.']).map(loadBuild));
 const ids = Array.from({ length: count }, () => randomUUID());
 const rootFields = Object.freeze(['virtualDevice']);
-const caller = { keyId: 7, keyUuid: '00000000-0000-4000-8000-000000000007', companySlug: 'bench' };
+const callers = Array.from({ length: keys }, (_, k) => ({ keyId: 7 + k, keyUuid: `00000000-0000-4000-8000-${String(7 + k).padStart(12, '0')}`, companySlug: `bench-${k}` }));
 let sink = 0;
 
 /** One request's context and facts as the GraphQL endpoint has them when it answers. */
 function facts(i) {
-  const context = { operationName: 'Device', statements: i % 5 === 0 ? 1 : 0, clientAddress: '127.0.0.1', caller, rootFields, cost: 1 };
+  const context = { operationName: 'Device', statements: i % 5 === 0 ? 1 : 0, clientAddress: '127.0.0.1', caller: callers[i % keys], rootFields, cost: 1 };
   // durations in hundredths of a ms, as the endpoint's
   const elapsedMs = 0.3 + (i % 1000) / 400;
   // a header's value is a new string each request
@@ -82,8 +85,8 @@ for (let round = 0; round < rounds; round++) {
 }
 const floor = median(times.get('floor'));
 const result = builds.map((build) => ({ name: build.name, nsPerRequest: median(times.get(build.name)), logNsPerRequest: median(times.get(build.name)) - floor, written: build.written() }));
-if (options.json) console.log(JSON.stringify({ rounds, requests: count, floorNsPerRequest: floor, builds: result, sink: sink > 0 }));
+if (options.json) console.log(JSON.stringify({ rounds, requests: count, keys, floorNsPerRequest: floor, builds: result, sink: sink > 0 }));
 else {
-  console.log(`${rounds} rounds of ${count.toLocaleString('en')} requests; floor (no log) ${floor.toFixed(0)} ns a request`);
+  console.log(`${rounds} rounds of ${count.toLocaleString('en')} requests over ${keys} key(s); floor (no log) ${floor.toFixed(0)} ns a request`);
   for (const build of result) console.log(`${build.name}: ${build.nsPerRequest.toFixed(0)} ns a request, the log's ${build.logNsPerRequest.toFixed(0)} ns (${build.written.toLocaleString('en')} compact rows written)`);
 }

@@ -69,32 +69,23 @@ interface OpenSet {
  * promoted. In the benchmark (bench/run.mjs with --trace-gc), those copies
  * made each scavenge of a loaded worker 0.3 ms longer, about 1 µs a
  * request: more than the log's own work. A Buffer's bytes are not on the
- * heap the collector copies. Past a set's first IN_A_STRING entries, each
- * is written in as it comes (writeEntry): gathering a few hundred as one string first (a
- * rope of them) cost more, 2.4 ms a scavenge instead of 1.5. The Buffers
- * are used again (takeBuffer).
+ * heap the collector copies. Each entry is written in as it comes
+ * (writeEntry), from a set's first: gathering a few hundred as one string
+ * first (a rope of them) cost more, 2.4 ms a scavenge instead of 1.5, and
+ * making each entry a string to copy in cost as much as the rest of a
+ * request's logging. A set starts with a small Buffer (Node.js cuts those
+ * from a shared slab), as most keys make a few requests a flush; the large
+ * ones are used again (takeBuffer).
  */
 class EntryText {
-  /** The first entries, while there are fewer than IN_A_STRING: most keys make a few requests a flush, and a Buffer each would cost more than it saves. */
-  #first = '';
-  #count = 0;
   #bytes: Buffer | undefined;
   #length = 0;
 
-  /** Adds a request's entry (entryText's text, or its bytes written in place once the entries are in a Buffer). */
+  /** Adds a request's entry, a comma before it but for the first. */
   append(msOfDay: number, request: KeyRequest, shape: number): void {
-    this.#count += 1;
-    if (this.#bytes === undefined) {
-      const text = entryText(msOfDay, request, shape);
-      this.#first = this.#count === 1 ? text : `${this.#first},${text}`;
-      if (this.#count < IN_A_STRING) return;
-      this.#bytes = takeBuffer(16_384);
-      this.#length = this.#bytes.write(this.#first, 0, 'latin1');
-      this.#first = '';
-      return;
-    }
+    if (this.#bytes === undefined) this.#bytes = takeBuffer(FIRST_BYTES);
     this.#reserve(ENTRY_BYTES + request.requestId.length);
-    const written = writeEntry(this.#bytes, this.#length, msOfDay, request, shape);
+    const written = writeEntry(this.#bytes as Buffer, this.#length, msOfDay, request, shape);
     if (written !== -1) {
       this.#length = written;
       return;
@@ -102,8 +93,9 @@ class EntryText {
     // an id to escape, or a number entryText writes otherwise (a fraction, a very large one)
     const text = entryText(msOfDay, request, shape);
     this.#reserve(text.length + 1);
-    this.#bytes[this.#length++] = COMMA;
-    this.#length += this.#bytes.write(text, this.#length, 'latin1');
+    const bytes = this.#bytes as Buffer;
+    if (this.#length > 0) bytes[this.#length++] = COMMA;
+    this.#length += bytes.write(text, this.#length, 'latin1');
   }
 
   /** Room for `bytes` more in the Buffer (a larger one, the entries copied over, when they do not fit). */
@@ -118,15 +110,15 @@ class EntryText {
 
   /** The entries as a JSON array; its Buffer goes back to the spare ones, so this is the last call. */
   toJson(): string {
-    if (this.#bytes === undefined) return `[${this.#first}]`;
+    if (this.#bytes === undefined) return '[]';
     const json = `[${this.#bytes.toString('latin1', 0, this.#length)}]`;
     giveBack(this.#bytes);
     return json;
   }
 }
 
-/** How many entries a set keeps as a string before it moves them to a Buffer (about 4 KB of text). */
-const IN_A_STRING = 64;
+/** A set's first Buffer: about 15 entries. */
+const FIRST_BYTES = 1_024;
 
 /**
  * EntryText's spare Buffers, largest last, kept for the next flushes: a
@@ -139,7 +131,11 @@ const spare: Buffer[] = [];
 let spareBytes = 0;
 const SPARE_BYTES = 4 * 1024 * 1024;
 
+/** Buffers under this size are made anew each time (cut from Node.js's slab) and not kept. */
+const SPARE_FROM = 16_384;
+
 function takeBuffer(atLeast: number): Buffer {
+  if (atLeast < SPARE_FROM) return Buffer.allocUnsafe(atLeast);
   const found = spare.findIndex((buffer) => buffer.length >= atLeast);
   if (found === -1) return Buffer.allocUnsafe(atLeast);
   const [buffer] = spare.splice(found, 1) as [Buffer];
@@ -148,6 +144,7 @@ function takeBuffer(atLeast: number): Buffer {
 }
 
 function giveBack(buffer: Buffer): void {
+  if (buffer.length < SPARE_FROM) return;
   // past SPARE_BYTES the largest are kept: a busy key's set needs one as large at the next flush
   while (spareBytes + buffer.length > SPARE_BYTES && spare.length > 0 && (spare[0] as Buffer).length < buffer.length) {
     spareBytes -= (spare.shift() as Buffer).length;
@@ -184,18 +181,19 @@ const PLAIN_ID_CHARACTER = Uint8Array.from({ length: 128 }, (_, code) => (PLAIN_
 const NULL_BYTES = [0x6e, 0x75, 0x6c, 0x6c];
 
 /**
- * Writes a request's entry, a comma before it, into `bytes` at `at` (which
- * has room for ENTRY_BYTES and the id) and returns where it ends; the same
- * text as entryText, without making it: the string, the check of the id by
- * a regular expression and the copy of the string into the Buffer cost
- * about as much as the rest of a request's logging. -1, with nothing
- * meant to be kept written, when the entry needs entryText: an id with a
- * character that is not plain, a number that is not a whole number in
- * writeDigits' range, a duration that is not in hundredths.
+ * Writes a request's entry into `bytes` at `start` (a comma first unless
+ * `start` is 0, the set's first entry; the Buffer has room for ENTRY_BYTES
+ * and the id) and returns where it ends: the same text as entryText,
+ * without making it (the string, the check of the id by a regular
+ * expression and the copy of the string into the Buffer cost about as
+ * much as the rest of a request's logging). -1, with nothing meant to be
+ * kept written, when the entry needs entryText: an id with a character
+ * that is not plain, a number that is not a whole number in writeDigits'
+ * range, a duration that is not in hundredths.
  */
 function writeEntry(bytes: Buffer, start: number, msOfDay: number, request: KeyRequest, shape: number): number {
   let at = start;
-  bytes[at++] = COMMA;
+  if (start > 0) bytes[at++] = COMMA;
   bytes[at++] = 0x5b;
   if ((at = writeDigits(bytes, at, msOfDay)) === -1) return -1;
   bytes[at++] = COMMA;
