@@ -78,14 +78,14 @@ interface OpenSet {
  * ones are used again (takeBuffer).
  */
 class EntryText {
-  #bytes: Buffer | undefined;
+  // a set is made for its first entry
+  #bytes = takeBuffer(FIRST_BYTES);
   #length = 0;
 
   /** Adds a request's entry, a comma before it but for the first. */
   append(msOfDay: number, request: KeyRequest, shape: number): void {
-    if (this.#bytes === undefined) this.#bytes = takeBuffer(FIRST_BYTES);
     this.#reserve(ENTRY_BYTES + request.requestId.length);
-    const written = writeEntry(this.#bytes as Buffer, this.#length, msOfDay, request, shape);
+    const written = writeEntry(this.#bytes, this.#length, msOfDay, request, shape);
     if (written !== -1) {
       this.#length = written;
       return;
@@ -93,14 +93,13 @@ class EntryText {
     // an id to escape, or a number entryText writes otherwise (a fraction, a very large one)
     const text = entryText(msOfDay, request, shape);
     this.#reserve(text.length + 1);
-    const bytes = this.#bytes as Buffer;
-    if (this.#length > 0) bytes[this.#length++] = COMMA;
-    this.#length += bytes.write(text, this.#length, 'latin1');
+    if (this.#length > 0) this.#bytes[this.#length++] = COMMA;
+    this.#length += this.#bytes.write(text, this.#length, 'latin1');
   }
 
   /** Room for `bytes` more in the Buffer (a larger one, the entries copied over, when they do not fit). */
   #reserve(bytes: number): void {
-    const current = this.#bytes as Buffer;
+    const current = this.#bytes;
     if (this.#length + bytes <= current.length) return;
     const grown = takeBuffer(Math.max(this.#length + bytes, current.length * 2));
     current.copy(grown, 0, 0, this.#length);
@@ -110,7 +109,6 @@ class EntryText {
 
   /** The entries as a JSON array; its Buffer goes back to the spare ones, so this is the last call. */
   toJson(): string {
-    if (this.#bytes === undefined) return '[]';
     const json = `[${this.#bytes.toString('latin1', 0, this.#length)}]`;
     giveBack(this.#bytes);
     return json;
@@ -227,11 +225,15 @@ function writeDigits(bytes: Buffer, start: number, value: number): number {
   if (value > SMALL) {
     // above 32 bits: the high digits first, then the low nine, zero-padded
     const high = Math.floor(value / 1e9);
-    const at = writeDigits(bytes, start, high);
-    return writeNineDigits(bytes, at, value - high * 1e9);
+    return putDigits(bytes, writeDigits(bytes, start, high), value - high * 1e9, 9);
   }
   let digits = 1;
   while (digits < POWERS.length && value >= (POWERS[digits] as number)) digits += 1;
+  return putDigits(bytes, start, value, digits);
+}
+
+/** The last `digits` decimal digits of `value` (at most SMALL), zero-padded, at `start`; returns where they end. */
+function putDigits(bytes: Buffer, start: number, value: number, digits: number): number {
   let rest = value;
   for (let i = start + digits - 1; i >= start; i--) {
     const next = (rest / 10) | 0;
@@ -239,17 +241,6 @@ function writeDigits(bytes: Buffer, start: number, value: number): number {
     rest = next;
   }
   return start + digits;
-}
-
-/** Nine digits of a number under 1e9, zero-padded. */
-function writeNineDigits(bytes: Buffer, start: number, value: number): number {
-  let rest = value;
-  for (let i = start + 8; i >= start; i--) {
-    const next = (rest / 10) | 0;
-    bytes[i] = 0x30 + rest - next * 10;
-    rest = next;
-  }
-  return start + 9;
 }
 
 /** The largest number writeDigits' loop takes as a 32-bit integer. */
