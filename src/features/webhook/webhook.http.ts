@@ -19,8 +19,30 @@ export interface PostOutcome {
   readonly retryAfterMs: number | null;
 }
 
+/**
+ * How long a connection stays open, idle, for the next message to its
+ * receiver. Node.js closes it a second before the receiver's own
+ * `Keep-Alive: timeout=` when that is sooner (a Node.js receiver closes after 5 s).
+ */
+const IDLE_CONNECTION_MS = 4_000;
 // keep-alive: a burst to one receiver reuses its connections instead of opening one per message
-const AGENTS = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+const AGENTS = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 32, timeout: IDLE_CONNECTION_MS }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 32, timeout: IDLE_CONNECTION_MS }),
+};
+/** More stale connections than an agent keeps to one receiver: a retry beyond them is on a new connection. */
+const STALE_RETRIES = 33;
+
+/**
+ * True when a request that had no answer failed because the receiver had
+ * closed the kept-alive connection it went out on as it was sent: the
+ * request goes again at once, on another connection (Node.js's
+ * `request.reusedSocket`). A receiver that resets a new connection fails
+ * the attempt as before.
+ */
+function closedUnderneath(request: http.ClientRequest, error: NodeJS.ErrnoException): boolean {
+  return request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+}
 
 /**
  * POSTs `body` to the target, connecting to its checked address only (the
@@ -38,40 +60,48 @@ export function postWebhook(target: ResolvedTarget, headers: Record<string, stri
   const secure = target.url.protocol === 'https:';
   return new Promise((resolve) => {
     let settled = false;
+    let request: http.ClientRequest;
     const finish = (outcome: Omit<PostOutcome, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
     };
-    const request = (secure ? https : http).request(target.url, {
-      method: 'POST',
-      agent: secure ? AGENTS.https : AGENTS.http,
-      lookup,
-      headers: { 'content-type': 'application/json', 'user-agent': 'netgraph-webhooks/1', 'content-length': String(Buffer.byteLength(body)), ...headers },
-    });
-    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    request.on('response', (response) => {
-      const kept: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (size < RESPONSE_PREFIX_BYTES) kept.push(chunk.subarray(0, RESPONSE_PREFIX_BYTES - size));
-        size += chunk.length;
+    const send = (retries: number) => {
+      request = (secure ? https : http).request(target.url, {
+        method: 'POST',
+        agent: secure ? AGENTS.https : AGENTS.http,
+        lookup,
+        headers: { 'content-type': 'application/json', 'user-agent': 'netgraph-webhooks/1', 'content-length': String(Buffer.byteLength(body)), ...headers },
       });
-      const done = (error: string | null) =>
-        finish({
-          status: response.statusCode ?? null,
-          response: kept.length === 0 ? null : Buffer.concat(kept).toString('utf8'),
-          error,
-          retryAfterMs: parseRetryAfter(response.headers['retry-after'], Date.now()),
+      const sent = request;
+      let answered = false;
+      sent.on('response', (response) => {
+        answered = true;
+        const kept: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size < RESPONSE_PREFIX_BYTES) kept.push(chunk.subarray(0, RESPONSE_PREFIX_BYTES - size));
+          size += chunk.length;
         });
-      response.on('end', () => done(null));
-      response.on('error', (error) => done(error.message));
-    });
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ status: null, response: null, error: error.code ? `${error.code}: ${error.message}` : error.message, retryAfterMs: null }),
-    );
-    request.end(body);
+        const done = (error: string | null) =>
+          finish({
+            status: response.statusCode ?? null,
+            response: kept.length === 0 ? null : Buffer.concat(kept).toString('utf8'),
+            error,
+            retryAfterMs: parseRetryAfter(response.headers['retry-after'], Date.now()),
+          });
+        response.on('end', () => done(null));
+        response.on('error', (error) => done(error.message));
+      });
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        if (!settled && !answered && retries > 0 && closedUnderneath(sent, error)) send(retries - 1);
+        else finish({ status: null, response: null, error: error.code ? `${error.code}: ${error.message}` : error.message, retryAfterMs: null });
+      });
+      sent.end(body);
+    };
+    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    send(STALE_RETRIES);
   });
 }
 
