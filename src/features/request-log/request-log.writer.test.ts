@@ -54,6 +54,47 @@ describe('the request log writer', () => {
     }
   });
 
+  it('writes what came during a write at the next flush, not at once, and makes one write of flushes asked for meanwhile', async () => {
+    const batches: number[][] = [];
+    let release = () => undefined as void;
+    const writer = createRequestLogWriter(
+      async (rows) => {
+        batches.push(rows.map((r) => r.at));
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+      inOrder(),
+      { flushMs: 60_000 },
+    );
+    writer.record(request(1));
+    const first = writer.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    // a busy server records on while its batch is written
+    writer.record(request(2));
+    writer.record(request(3));
+    release();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    expect(writer.pending).toBe(2);
+    // flushes asked for during a write: one write after it, of everything recorded before them
+    const second = writer.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.record(request(4));
+    const third = writer.flush();
+    writer.record(request(5));
+    const fourth = writer.flush();
+    expect(fourth).toBe(third);
+    release();
+    await second;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    release();
+    await fourth;
+    expect(writer.pending).toBe(0);
+    await writer.stop();
+    expect(batches).toHaveLength(3);
+  });
+
   it('drops what is past maxPending and a batch that fails, and reports the count at once, then at most once per period', async () => {
     let clock = 0;
     const reports: [number, unknown][] = [];

@@ -87,20 +87,31 @@ export function createRequestLogWriter<Rows>(write: (rows: Rows) => Promise<void
     lastError = undefined;
   };
 
-  const writePending = async () => {
-    while (gathering.size > 0) {
-      const count = gathering.size;
-      try {
-        await write(gathering.take());
-      } catch (error) {
-        noteLost(count, error);
-      }
+  /** One write of everything gathered when it starts: requests that come during it wait for the next flush. */
+  let queued: Promise<void> | undefined;
+  const writeGathered = async () => {
+    queued = undefined;
+    const count = gathering.size;
+    if (count === 0) return;
+    try {
+      await write(gathering.take());
+    } catch (error) {
+      noteLost(count, error);
     }
   };
 
-  // one write at a time, and flush() resolves only once every request recorded before it is written (or lost)
+  // one write at a time, and at most one waiting behind it: it takes what was recorded before any flush() that
+  // asked for it, so flush() resolves once every request recorded before it is written (or lost). A write does
+  // not go on with what came in while it ran: under load that made a batch every few milliseconds, each its own
+  // INSERT and commit, instead of one a second.
   let writing: Promise<void> = Promise.resolve();
-  const flush = (): Promise<void> => (writing = writing.then(writePending));
+  const flush = (): Promise<void> => {
+    if (queued === undefined) {
+      queued = writing.then(writeGathered);
+      writing = queued;
+    }
+    return queued;
+  };
 
   return {
     /** Keeps a request for the next batch: no I/O, no await. */
